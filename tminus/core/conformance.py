@@ -1,0 +1,259 @@
+"""The conformance checker: random playouts that check every promise of the game contract.
+
+Cheap checks run at every step. The costly ones (clone independence, replay, save and
+load, illegal actions, observations) run at a sample of steps and at the end, so that a
+thousand long games stay quick to check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State
+from tminus.core.playout import sample_chance
+from tminus.core.serialize import load_state, save_state
+
+
+class ConformanceError(AssertionError):
+    """A game broke its contract; the message names the seed, the step and the check."""
+
+
+@dataclass
+class ConformanceReport:
+    games: int = 0
+    steps: int = 0
+    deep_checks: int = 0
+    max_length: int = 0
+
+
+def check_conformance(
+    game: Game,
+    seeds: Iterable[int] = range(100),
+    deep_checks_per_game: int = 8,
+) -> ConformanceReport:
+    """Play one random game per seed, checking the contract; raise ConformanceError."""
+    report = ConformanceReport()
+    check_game_info(game)
+    for seed in seeds:
+        _check_one_game(game, seed, deep_checks_per_game, report)
+        report.games += 1
+    return report
+
+
+def check_game_info(game: Game) -> None:
+    for field in ("num_players", "num_distinct_actions", "max_chance_outcomes", "max_game_length"):
+        value = getattr(game, field)
+        if not isinstance(value, int) or value < 0:
+            raise ConformanceError(f"game.{field} must be a non-negative int, got {value!r}")
+    if game.num_players < 1 or game.num_distinct_actions < 1:
+        raise ConformanceError("a game needs at least one player and one action")
+    if not game.min_utility <= game.max_utility:
+        raise ConformanceError("game.min_utility must not exceed game.max_utility")
+    if game.information not in ("perfect", "imperfect"):
+        raise ConformanceError(f"game.information must be perfect or imperfect: {game.information!r}")
+    json.dumps(dict(game.params))
+
+
+def _check_one_game(game: Game, seed: int, deep_checks: int, report: ConformanceReport) -> None:
+    rng = random.Random(seed)
+    np_rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    # Deep checks at the first steps, then with a probability that spreads them out.
+    deep_rate = deep_checks / max(1, min(game.max_game_length, 200))
+    tensor_shape = state.observation_tensor(0).shape
+    step = 0
+    while True:
+        where = f"{game!r}, seed {seed}, step {step}"
+        _check_node(game, state, where)
+        if step < 2 or state.is_terminal() or rng.random() < deep_rate:
+            _deep_check(game, state, where, rng, np_rng, tensor_shape)
+            report.deep_checks += 1
+        if state.is_terminal():
+            break
+        if step >= game.max_game_length:
+            raise ConformanceError(f"{where}: not over after max_game_length={game.max_game_length}")
+        if state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng.random())
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+        step += 1
+    report.steps += step
+    report.max_length = max(report.max_length, step)
+
+
+def _check_node(game: Game, state: State, where: str) -> None:
+    player = state.current_player()
+    if not (player in (CHANCE, TERMINAL) or 0 <= player < game.num_players):
+        raise ConformanceError(f"{where}: current_player() is {player!r}")
+    if state.is_chance_node() != (player == CHANCE) or state.is_terminal() != (player == TERMINAL):
+        raise ConformanceError(f"{where}: is_chance_node/is_terminal disagree with current_player")
+    legal = state.legal_actions()
+    outcomes = state.chance_outcomes()
+    if player == TERMINAL:
+        if legal or outcomes:
+            raise ConformanceError(f"{where}: a terminal state offers actions")
+        _check_returns(game, state, where, terminal=True)
+        return
+    if player == CHANCE:
+        if legal:
+            raise ConformanceError(f"{where}: a chance node offers player actions {legal}")
+        _check_chance_outcomes(game, outcomes, where)
+        return
+    if outcomes:
+        raise ConformanceError(f"{where}: a decision node offers chance outcomes")
+    if not legal:
+        raise ConformanceError(f"{where}: seat {player} to move has no legal action")
+    if any(not isinstance(a, int) for a in legal):
+        raise ConformanceError(f"{where}: legal actions must be ints: {legal}")
+    if legal != sorted(set(legal)):
+        raise ConformanceError(f"{where}: legal actions not sorted and unique: {legal}")
+    if legal[0] < 0 or legal[-1] >= game.num_distinct_actions:
+        raise ConformanceError(f"{where}: legal actions outside [0, num_distinct_actions): {legal}")
+
+
+def _check_chance_outcomes(game: Game, outcomes: list[tuple[int, float]], where: str) -> None:
+    if not outcomes:
+        raise ConformanceError(f"{where}: a chance node with no outcomes")
+    actions = [a for a, _ in outcomes]
+    if actions != sorted(set(actions)):
+        raise ConformanceError(f"{where}: chance outcomes not sorted and unique: {actions}")
+    if actions[0] < 0 or actions[-1] >= game.max_chance_outcomes:
+        raise ConformanceError(f"{where}: chance outcome outside [0, max_chance_outcomes)")
+    probabilities = [p for _, p in outcomes]
+    if any(not p > 0 for p in probabilities):
+        raise ConformanceError(f"{where}: a chance outcome has probability <= 0")
+    total = math.fsum(probabilities)
+    if not math.isclose(total, 1.0, abs_tol=1e-9):
+        raise ConformanceError(f"{where}: chance probabilities sum to {total}, not 1")
+
+
+def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None:
+    returns = state.returns()
+    if len(returns) != game.num_players:
+        raise ConformanceError(f"{where}: returns() has {len(returns)} entries")
+    for value in returns:
+        if not game.min_utility - 1e-9 <= value <= game.max_utility + 1e-9:
+            raise ConformanceError(
+                f"{where}: return {value} outside [{game.min_utility}, {game.max_utility}]"
+            )
+    if terminal and game.utility == "zero_sum" and not math.isclose(sum(returns), 0, abs_tol=1e-9):
+        raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
+
+
+def _snapshot(state: State) -> tuple:
+    return (str(state), state.history(), state.current_player(), state.legal_actions())
+
+
+def _deep_check(
+    game: Game,
+    state: State,
+    where: str,
+    rng: random.Random,
+    np_rng: np.random.Generator,
+    tensor_shape: tuple[int, ...],
+) -> None:
+    _check_returns(game, state, where, terminal=state.is_terminal())
+    _check_illegal_actions_rejected(game, state, where)
+    _check_clone_independence(state, where, rng)
+    _check_replay(game, state, where)
+    _check_observations(game, state, where, np_rng, tensor_shape)
+
+
+def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> None:
+    if state.is_chance_node():
+        legal = {a for a, _ in state.chance_outcomes()}
+        space = game.max_chance_outcomes
+    else:
+        legal = set(state.legal_actions())
+        space = game.num_distinct_actions
+    candidates = [-1, space]
+    candidates += [a for a in range(space) if a not in legal][:3]
+    before = _snapshot(state)
+    for action in candidates:
+        try:
+            state.apply_action(action)
+        except IllegalActionError:
+            pass
+        else:
+            raise ConformanceError(f"{where}: illegal action {action} was accepted")
+        if _snapshot(state) != before:
+            raise ConformanceError(f"{where}: rejecting illegal action {action} changed the state")
+
+
+def _check_clone_independence(state: State, where: str, rng: random.Random) -> None:
+    if state.is_terminal():
+        return
+    before = _snapshot(state)
+    copy = state.clone()
+    if _snapshot(copy) != before:
+        raise ConformanceError(f"{where}: a clone differs from its original")
+    if state.is_chance_node():
+        action = sample_chance(state.chance_outcomes(), rng.random())
+    else:
+        action = rng.choice(state.legal_actions())
+    copy.apply_action(action)
+    if _snapshot(state) != before:
+        raise ConformanceError(f"{where}: applying an action to a clone changed the original")
+    original = state.clone()
+    original.apply_action(action)
+    if str(original) != str(copy):
+        raise ConformanceError(f"{where}: the same action on two clones gave different states")
+
+
+def _check_replay(game: Game, state: State, where: str) -> None:
+    replayed = game.new_initial_state()
+    for action in state.history():
+        replayed.apply_action(action)
+    if str(replayed) != str(state) or replayed.history() != state.history():
+        raise ConformanceError(f"{where}: replaying the history does not reproduce the state")
+    try:
+        loaded = load_state(save_state(state))
+    except (ValueError, TypeError) as error:
+        raise ConformanceError(f"{where}: save/load failed: {error}") from error
+    if str(loaded) != str(state) or loaded.history() != state.history():
+        raise ConformanceError(f"{where}: save then load does not reproduce the state")
+
+
+def _check_observations(
+    game: Game,
+    state: State,
+    where: str,
+    np_rng: np.random.Generator,
+    tensor_shape: tuple[int, ...],
+) -> None:
+    public = state.public_observation()
+    try:
+        json.dumps(public)
+        for seat in range(game.num_players):
+            json.dumps(state.observation(seat))
+    except (TypeError, ValueError) as error:
+        raise ConformanceError(f"{where}: an observation is not JSON-safe: {error}") from error
+    for seat in range(game.num_players):
+        tensor = state.observation_tensor(seat)
+        if tensor.shape != tensor_shape:
+            raise ConformanceError(
+                f"{where}: observation_tensor shape {tensor.shape} != {tensor_shape}"
+            )
+        # What a seat may not see must not show in what it is shown: redraw it and compare.
+        for _ in range(2):
+            other = state.resample_hidden(seat, np_rng)
+            if other.observation(seat) != state.observation(seat):
+                raise ConformanceError(
+                    f"{where}: observation({seat}) changes with cards seat {seat} cannot see"
+                )
+            if not np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat)):
+                raise ConformanceError(
+                    f"{where}: observation_tensor({seat}) changes with what seat {seat} cannot see"
+                )
+            if other.public_observation() != public:
+                raise ConformanceError(f"{where}: public_observation() shows hidden information")
+            if other.current_player() != state.current_player():
+                raise ConformanceError(f"{where}: resample_hidden changed whose turn it is")

@@ -1,0 +1,176 @@
+"""The game contract every T-minus game implements (close to OpenSpiel's).
+
+A game is exactly reproduced by its parameters and its action history: every random
+event is an explicit chance node, and a state holds no random generator.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tminus.core.params import Param, validate_params
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the state it was applied to (the state is unchanged)."""
+
+
+class Game:
+    """A game with fixed, validated parameters. Subclasses fill in the class attributes."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    parameters: ClassVar[Mapping[str, Param]]
+    # "perfect" or "imperfect": whether observations can hide anything from a seat.
+    information: ClassVar[str] = "perfect"
+    # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
+    utility: ClassVar[str] = "zero_sum"
+
+    num_players: int
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    max_game_length: int
+    min_utility: float
+    max_utility: float
+
+    def __init__(self, **params: Any) -> None:
+        self.params = validate_params(self.name, self.parameters, params)
+
+    def new_initial_state(self) -> State:
+        raise NotImplementedError
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return self.new_initial_state().observation_tensor(0).shape
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"load_game({self.name!r}, {args})"
+
+
+class State:
+    """A position of a game. Subclasses implement the underscored hooks."""
+
+    game: Game
+    _history: list[int]
+
+    # -- whose turn -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    # -- moves ----------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """[(action, probability)] at a chance node, sorted by action; [] elsewhere."""
+        return []
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions of the player to move; [] at chance and terminal nodes."""
+        raise NotImplementedError
+
+    def is_legal(self, action: int) -> bool:
+        if self.is_terminal():
+            return False
+        if self.is_chance_node():
+            return any(a == action for a, _ in self.chance_outcomes())
+        return action in self.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        """Apply a player's move or a chance outcome. Illegal: IllegalActionError, no change."""
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"an action is an integer, not {action!r}") from None
+        if not self.is_legal(action):
+            raise IllegalActionError(self._illegal_message(action))
+        self._apply(action)
+        self._history.append(action)
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _illegal_message(self, action: int) -> str:
+        if self.is_terminal():
+            return f"illegal action {action}: the game is over"
+        if self.is_chance_node():
+            legal = [a for a, _ in self.chance_outcomes()]
+            who = "chance"
+        else:
+            legal = self.legal_actions()
+            who = f"seat {self.current_player()}"
+        listed = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
+        return f"illegal action {action} for {who}; legal: {listed}"
+
+    def action_to_string(self, action: int) -> str:
+        """A stable, readable name for an action at this node (chance or player)."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action (or chance outcome) named ``text`` here; ValueError if none."""
+        if self.is_chance_node():
+            candidates = [a for a, _ in self.chance_outcomes()]
+        else:
+            candidates = self.legal_actions()
+        for action in candidates:
+            if self.action_to_string(action) == text:
+                return action
+        names = ", ".join(self.action_to_string(a) for a in candidates) or "none (game over)"
+        raise IllegalActionError(f"{text!r} is not possible now; possible: {names}")
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def history_strings(self) -> list[str]:
+        """The history as readable strings, by replaying it from the start."""
+        state = self.game.new_initial_state()
+        names = []
+        for action in self._history:
+            names.append(state.action_to_string(action))
+            state.apply_action(action)
+        return names
+
+    # -- results --------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    # -- views ----------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """JSON-safe view of what ``seat`` may know."""
+        raise NotImplementedError
+
+    def public_observation(self) -> dict[str, Any]:
+        """JSON-safe view of what a spectator may know."""
+        raise NotImplementedError
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+        """A state consistent with all that ``seat`` has observed, hidden parts redrawn.
+
+        Perfect-information games hide nothing, so this is a clone.
+        """
+        return self.clone()
+
+    def check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise ValueError(f"a seat is an integer, not {seat!r}")
+        if not 0 <= seat < self.game.num_players:
+            raise ValueError(f"seat {seat} does not exist: seats are 0 to {self.game.num_players - 1}")
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        raise NotImplementedError

@@ -1,0 +1,50 @@
+"""Save a state as JSON (game, parameters, history) and rebuild it by replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tminus.core.game import State
+from tminus.core.registry import load_game
+
+FORMAT = "tminus-state"
+VERSION = 1
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": state.game.name,
+        "params": dict(state.game.params),
+        "history": state.history(),
+    }
+
+
+def state_from_dict(data: dict[str, Any]) -> State:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a saved T-minus state (expected format {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise ValueError(f"unsupported saved-state version {data.get('version')!r}")
+    for key, kind in (("game", str), ("params", dict), ("history", list)):
+        if not isinstance(data.get(key), kind):
+            raise ValueError(f"saved state: {key!r} must be a {kind.__name__}")
+    state = load_game(data["game"], **data["params"]).new_initial_state()
+    for index, action in enumerate(data["history"]):
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"saved state: history[{index}] is not an integer: {action!r}")
+        state.apply_action(action)
+    return state
+
+
+def save_state(state: State) -> str:
+    return json.dumps(state_to_dict(state))
+
+
+def load_state(text: str) -> State:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"saved state is not valid JSON: {error}") from None
+    return state_from_dict(data)

@@ -1,0 +1,331 @@
+"""4-Way CountDown as a T-minus game: the roll-off, turns of two dice, flips, attacks, resets.
+
+Action ids (player):   0-9 flip key 1-10 | 10-24 flip two keys (junior SCORE KEYS)
+                       25-28 attack seat 0-3 | 29 pass | 30 reset (forced after double six)
+Chance outcome ids:    roll-off: 0-5 = one die showing 1-6
+                       turn:     0-20 = two dice, unordered (a <= b), see ``DICE``
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.params import Param
+from tminus.games.four_way import rules
+from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
+
+MAX_PLAYERS = 4
+FLIP = 0
+SCORE_KEYS = 10
+ATTACK = 25
+PASS = 29
+RESET = 30
+NUM_ACTIONS = 31
+
+DICE = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # 21 unordered rolls of two dice
+SCORE_PAIRS = list(combinations(range(1, 7), 2))  # 15 pairs of different faces
+SCORE_MASKS = [rules.key_bit(a) | rules.key_bit(b) for a, b in SCORE_PAIRS]
+DICE_OUTCOMES = [(i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(DICE)]
+DIE_OUTCOMES = [(face - 1, 1 / 6) for face in range(1, 7)]
+DOUBLE_SIX_ROLL = DICE.index(DOUBLE_SIX)
+ELEVEN_ROLL = DICE.index(ELEVEN)
+
+PHASES = ("roll-off", "roll", "move", "over")
+ROLL_OFF, ROLL, MOVE, OVER = range(4)
+
+
+def moves_for_roll(junior: bool, roll: int, mask: int) -> tuple[int, ...]:
+    """The flips (and the forced reset) a roll allows a player with keys ``mask``.
+
+    Attacks on eleven depend on the seat, so ``FourWayState.legal_actions`` adds them.
+    """
+    a, b = DICE[roll]
+    if (a, b) == DOUBLE_SIX:
+        return (RESET,)  # "he must flip all of his keys back down and start over"
+    if not junior:
+        return tuple(FLIP + k - 1 for k in rules.adult_keys(a, b) if rules.is_down(mask, k))
+    moves = [FLIP + k - 1 for k in rules.junior_single_keys(a, b) if rules.is_down(mask, k)]
+    pair = rules.junior_score_keys(a, b)
+    if pair is not None and rules.can_score_keys(mask, pair):
+        moves.append(SCORE_KEYS + SCORE_PAIRS.index(pair))
+    return tuple(moves)
+
+
+class FourWayGame(Game):
+    name = "four_way"
+    title = "4-Way CountDown"
+    parameters = {
+        "players": Param(2, "number of players", choices=(2, 3, 4)),
+        "variant": Param("adult", "adult or junior rules", choices=("adult", "junior")),
+        "max_turns": Param(
+            5000, "rolls after which an unfinished game is a draw", minimum=1, maximum=10**7
+        ),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.num_players = self.params["players"]
+        self.junior = self.params["variant"] == "junior"
+        self.max_turns = self.params["max_turns"]
+        self.num_distinct_actions = NUM_ACTIONS
+        self.max_chance_outcomes = len(DICE)
+        # Each roll (roll-off die or turn dice) is one chance node and at most one move.
+        self.max_game_length = 2 * self.max_turns
+        self.max_utility = 1.0
+        self.min_utility = -1.0 / (self.num_players - 1)
+        # Legal moves by (roll, keys mask), filled lazily: the hot path is a list lookup.
+        self._moves_cache: list[tuple[int, ...] | None] = [None] * (len(DICE) << 10)
+        self.attacks_by_seat = [
+            tuple(ATTACK + s for s in range(self.num_players) if s != seat)
+            for seat in range(self.num_players)
+        ]
+
+    def new_initial_state(self) -> FourWayState:
+        return FourWayState(self)
+
+    def moves(self, roll: int, mask: int) -> tuple[int, ...]:
+        index = (roll << 10) | mask
+        moves = self._moves_cache[index]
+        if moves is None:
+            moves = self._moves_cache[index] = moves_for_roll(self.junior, roll, mask)
+        return moves
+
+
+class FourWayState(State):
+    __slots__ = (
+        "game", "_history", "_keys", "_phase", "_player", "_mover", "_roll", "_turns",
+        "_contenders", "_rolloff", "_winner",
+    )  # fmt: skip
+
+    def __init__(self, game: FourWayGame) -> None:
+        self.game = game
+        self._history: list[int] = []
+        # "Players press down all 10 keys on their sides."
+        self._keys = [0] * game.num_players
+        # "Players each roll one die to determine who goes first."
+        self._phase = ROLL_OFF
+        self._player = CHANCE
+        self._mover = 0
+        self._roll = -1
+        self._turns = 0
+        self._contenders = list(range(game.num_players))
+        self._rolloff: list[int] = []
+        self._winner = -1
+
+    # -- whose turn ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._player
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._phase == ROLL:
+            return list(DICE_OUTCOMES)
+        if self._phase == ROLL_OFF:
+            return list(DIE_OUTCOMES)
+        return []
+
+    def legal_actions(self) -> list[int]:
+        if self._phase != MOVE:
+            return []
+        mover = self._mover
+        moves = self.game.moves(self._roll, self._keys[mover])
+        if self._roll == ELEVEN_ROLL:
+            # "he may count it as a 1 ... OR as an 11": the attack is always there.
+            return [*moves, *self.game.attacks_by_seat[mover]]
+        # "A player with at least one option must take one; with none, the turn passes."
+        return list(moves) if moves else [PASS]
+
+    def is_legal(self, action: int) -> bool:
+        phase = self._phase
+        if phase == MOVE:
+            return action in self.legal_actions()
+        if phase == ROLL:
+            return 0 <= action < len(DICE)
+        if phase == ROLL_OFF:
+            return 0 <= action < 6
+        return False
+
+    # -- rules, one per phase ------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        if self._phase == MOVE:
+            self._move(action)
+        elif self._phase == ROLL:
+            self._roll_dice(action)
+        else:
+            self._roll_off(action)
+
+    def _roll_off(self, face_index: int) -> None:
+        """Highest roll begins; tied highest roll again."""
+        self._turns += 1
+        self._rolloff.append(face_index + 1)
+        if len(self._rolloff) == len(self._contenders):
+            best = max(self._rolloff)
+            tied = [s for s, r in zip(self._contenders, self._rolloff) if r == best]
+            self._rolloff = []
+            if len(tied) == 1:
+                self._contenders = []
+                self._mover = tied[0]
+                self._phase = ROLL
+            else:
+                self._contenders = tied
+        if self._turns >= self.game.max_turns:
+            self._end_in_draw()
+
+    def _roll_dice(self, roll: int) -> None:
+        self._turns += 1
+        self._roll = roll
+        self._phase = MOVE
+        self._player = self._mover
+
+    def _move(self, action: int) -> None:
+        mover = self._mover
+        keys = self._keys
+        if action < SCORE_KEYS:
+            keys[mover] |= 1 << action
+        elif action < ATTACK:
+            keys[mover] |= SCORE_MASKS[action - SCORE_KEYS]
+        elif action < PASS:
+            # "make any opponent of his choice flip all of his keys back down"
+            keys[action - ATTACK] = 0
+        elif action == RESET:
+            keys[mover] = 0
+        if keys[mover] == ALL_KEYS_UP:
+            # "The first player to flip up all 10 keys ... wins the game."
+            self._winner = mover
+            self._phase = OVER
+            self._player = TERMINAL
+        elif self._turns >= self.game.max_turns:
+            self._end_in_draw()
+        else:
+            # "Play then moves to the left."
+            self._mover = (mover + 1) % self.game.num_players
+            self._roll = -1
+            self._phase = ROLL
+            self._player = CHANCE
+
+    def _end_in_draw(self) -> None:
+        self._phase = OVER
+        self._player = TERMINAL
+
+    # -- names ---------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        if self._phase == ROLL_OFF and 0 <= action < 6:
+            return f"die {action + 1}"
+        if self._phase == ROLL and 0 <= action < len(DICE):
+            a, b = DICE[action]
+            return f"dice {a},{b}"
+        return move_to_string(action)
+
+    # -- results -------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self._winner < 0:
+            return [0.0] * n
+        loss = -1.0 / (n - 1)
+        return [1.0 if s == self._winner else loss for s in range(n)]
+
+    def winner(self) -> int | None:
+        return self._winner if self._winner >= 0 else None
+
+    def keys_up(self, seat: int) -> list[int]:
+        mask = self._keys[seat]
+        return [k for k in rules.KEYS if mask & rules.key_bit(k)]
+
+    def dice(self) -> tuple[int, int] | None:
+        return DICE[self._roll] if self._roll >= 0 else None
+
+    # -- views (perfect information: every seat sees everything) -------------------------
+    def public_observation(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "game": game.name,
+            "players": game.num_players,
+            "variant": game.params["variant"],
+            "phase": PHASES[self._phase],
+            "current_player": self._player,
+            "keys": [self.keys_up(s) for s in range(game.num_players)],
+            "dice": list(DICE[self._roll]) if self._roll >= 0 else None,
+            "roll_off": {"contenders": list(self._contenders), "rolls": list(self._rolloff)},
+            "turn": self._turns,
+            "max_turns": game.max_turns,
+            "winner": self.winner(),
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        self.check_seat(seat)
+        return {"seat": seat, **self.public_observation()}
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Keys of each seat (observer first), mover, dice and phase, one-hot; float32."""
+        self.check_seat(seat)
+        n = self.game.num_players
+        tensor = np.zeros(n * 10 + n + len(DICE) + len(PHASES), dtype=np.float32)
+        for offset in range(n):
+            mask = self._keys[(seat + offset) % n]
+            for bit in range(10):
+                if mask >> bit & 1:
+                    tensor[offset * 10 + bit] = 1.0
+        if self._phase in (ROLL, MOVE):
+            tensor[n * 10 + (self._mover - seat) % n] = 1.0
+        if self._roll >= 0:
+            tensor[n * 11 + self._roll] = 1.0
+        tensor[n * 11 + len(DICE) + self._phase] = 1.0
+        return tensor
+
+    def clone(self) -> FourWayState:
+        copy = FourWayState.__new__(FourWayState)
+        copy.game = self.game
+        copy._history = self._history.copy()
+        copy._keys = self._keys.copy()
+        copy._phase = self._phase
+        copy._player = self._player
+        copy._mover = self._mover
+        copy._roll = self._roll
+        copy._turns = self._turns
+        copy._contenders = self._contenders.copy()
+        copy._rolloff = self._rolloff.copy()
+        copy._winner = self._winner
+        return copy
+
+    def __str__(self) -> str:
+        lines = [
+            f"4-Way CountDown ({self.game.params['variant']}, {self.game.num_players} players), "
+            f"{PHASES[self._phase]}, turn {self._turns}/{self.game.max_turns}"
+        ]
+        for seat in range(self.game.num_players):
+            shown = " ".join(str(k) if k in self.keys_up(seat) else "." for k in rules.KEYS)
+            lines.append(f"seat {seat}: {shown}")
+        if self._phase == ROLL_OFF:
+            lines.append(f"roll-off: seats {self._contenders} rolled {self._rolloff}")
+        elif self._phase in (ROLL, MOVE):
+            dice = self.dice()
+            lines.append(f"seat {self._mover} to {PHASES[self._phase]}; dice {dice}")
+        elif self._winner >= 0:
+            lines.append(f"seat {self._winner} wins")
+        else:
+            lines.append("draw: the turn cap was reached")
+        return "\n".join(lines)
+
+
+def move_to_string(action: int) -> str:
+    if FLIP <= action < SCORE_KEYS:
+        return f"flip {action - FLIP + 1}"
+    if SCORE_KEYS <= action < ATTACK:
+        a, b = SCORE_PAIRS[action - SCORE_KEYS]
+        return f"flip {a}+{b}"
+    if ATTACK <= action < PASS:
+        return f"attack seat {action - ATTACK}"
+    if action == PASS:
+        return "pass"
+    if action == RESET:
+        return "reset"
+    raise ValueError(f"no 4-Way CountDown action {action}; actions are 0 to {NUM_ACTIONS - 1}")
