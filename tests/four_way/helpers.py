@@ -7,7 +7,9 @@ from tminus.games.four_way.game import FourWayState
 
 
 def new_game(players: int = 2, variant: str = "adult", **params) -> FourWayState:
-    return tminus.load_game("four_way", players=players, variant=variant, **params).new_initial_state()
+    return tminus.load_game(
+        "four_way", players=players, variant=variant, **params
+    ).new_initial_state()
 
 
 def play(state: FourWayState, *moves: str) -> FourWayState:

@@ -4,14 +4,16 @@ import math
 
 import pytest
 
+from tests.four_way.helpers import legal_strings, play, started
 from tminus import CHANCE
 from tminus.games.four_way.game import DICE
 from tminus.games.four_way.rules import adult_keys
-from tests.four_way.helpers import legal_strings, play, started
 
 
 def test_two_dice_outcomes_are_exact():
-    state = play(started(), )
+    state = play(
+        started(),
+    )
     assert state.current_player() == CHANCE
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 21

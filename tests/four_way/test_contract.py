@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import tminus
+from tests.four_way.helpers import legal_strings, play, started
 from tminus import IllegalActionError
 from tminus.core.conformance import check_conformance
-from tests.four_way.helpers import legal_strings, play, started
 
 
 @pytest.mark.parametrize("variant", ["adult", "junior"])
@@ -26,7 +26,7 @@ def test_conformance_when_the_turn_cap_ends_games():
 
 
 def test_unknown_game_names_the_known_ones():
-    with pytest.raises(ValueError, match="unknown game 'nope'.*four_way"):
+    with pytest.raises(ValueError, match=r"unknown game 'nope'.*four_way"):
         tminus.load_game("nope")
 
 
@@ -36,7 +36,9 @@ def test_player_count_error_says_which_counts_are_allowed():
 
 
 def test_unknown_parameter_is_named():
-    with pytest.raises(ValueError, match="unknown parameter 'colour'.*max_turns, players, variant"):
+    with pytest.raises(
+        ValueError, match=r"unknown parameter 'colour'.*max_turns, players, variant"
+    ):
         tminus.load_game("four_way", colour="red")
 
 

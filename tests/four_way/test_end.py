@@ -2,8 +2,8 @@
 
 import pytest
 
-from tminus import TERMINAL
 from tests.four_way.helpers import legal_strings, play, started
+from tminus import TERMINAL
 
 # Seat 0 flips 1..10 while seat 1 always flips key 1 or passes.
 TEN_FLIPS = [

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tminus import CHANCE
 from tests.four_way.helpers import new_game, play
+from tminus import CHANCE
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -56,7 +56,9 @@ def check_game_info(game: Game) -> None:
     if not game.min_utility <= game.max_utility:
         raise ConformanceError("game.min_utility must not exceed game.max_utility")
     if game.information not in ("perfect", "imperfect"):
-        raise ConformanceError(f"game.information must be perfect or imperfect: {game.information!r}")
+        raise ConformanceError(
+            f"game.information must be perfect or imperfect: {game.information!r}"
+        )
     json.dumps(dict(game.params))
 
 
@@ -77,7 +79,9 @@ def _check_one_game(game: Game, seed: int, deep_checks: int, report: Conformance
         if state.is_terminal():
             break
         if step >= game.max_game_length:
-            raise ConformanceError(f"{where}: not over after max_game_length={game.max_game_length}")
+            raise ConformanceError(
+                f"{where}: not over after max_game_length={game.max_game_length}"
+            )
         if state.is_chance_node():
             action = sample_chance(state.chance_outcomes(), rng.random())
         else:
@@ -245,6 +249,8 @@ def _check_observations(
         # What a seat may not see must not show in what it is shown: redraw it and compare.
         for _ in range(2):
             other = state.resample_hidden(seat, np_rng)
+            if other.public_observation() != public:
+                raise ConformanceError(f"{where}: public_observation() shows hidden information")
             if other.observation(seat) != state.observation(seat):
                 raise ConformanceError(
                     f"{where}: observation({seat}) changes with cards seat {seat} cannot see"
@@ -253,7 +259,5 @@ def _check_observations(
                 raise ConformanceError(
                     f"{where}: observation_tensor({seat}) changes with what seat {seat} cannot see"
                 )
-            if other.public_observation() != public:
-                raise ConformanceError(f"{where}: public_observation() shows hidden information")
             if other.current_player() != state.current_player():
                 raise ConformanceError(f"{where}: resample_hidden changed whose turn it is")

@@ -144,6 +144,10 @@ class State:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
+    def ended_by_turn_cap(self) -> bool:
+        """True when the game ended as a draw because the turn cap was reached."""
+        return False
+
     # -- views ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-safe view of what ``seat`` may know."""
@@ -167,7 +171,13 @@ class State:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise ValueError(f"a seat is an integer, not {seat!r}")
         if not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat {seat} does not exist: seats are 0 to {self.game.num_players - 1}")
+            raise ValueError(
+                f"seat {seat} does not exist: seats are 0 to {self.game.num_players - 1}"
+            )
+
+    def render(self, seat: int | None = None) -> str:
+        """The position drawn for a terminal (Rich markup allowed), as ``seat`` sees it."""
+        return str(self)
 
     def clone(self) -> State:
         raise NotImplementedError

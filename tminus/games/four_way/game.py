@@ -16,6 +16,7 @@ import numpy as np
 from tminus.core.game import CHANCE, TERMINAL, Game, State
 from tminus.core.params import Param
 from tminus.games.four_way import rules
+from tminus.games.four_way.render import render
 from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
 
 MAX_PLAYERS = 4
@@ -31,6 +32,7 @@ SCORE_PAIRS = list(combinations(range(1, 7), 2))  # 15 pairs of different faces
 SCORE_MASKS = [rules.key_bit(a) | rules.key_bit(b) for a, b in SCORE_PAIRS]
 DICE_OUTCOMES = [(i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(DICE)]
 DIE_OUTCOMES = [(face - 1, 1 / 6) for face in range(1, 7)]
+KEYS_UP = [[k for k in rules.KEYS if mask & rules.key_bit(k)] for mask in range(1 << 10)]
 DOUBLE_SIX_ROLL = DICE.index(DOUBLE_SIX)
 ELEVEN_ROLL = DICE.index(ELEVEN)
 
@@ -97,8 +99,17 @@ class FourWayGame(Game):
 
 class FourWayState(State):
     __slots__ = (
-        "game", "_history", "_keys", "_phase", "_player", "_mover", "_roll", "_turns",
-        "_contenders", "_rolloff", "_winner",
+        "_contenders",
+        "_history",
+        "_keys",
+        "_mover",
+        "_phase",
+        "_player",
+        "_roll",
+        "_rolloff",
+        "_turns",
+        "_winner",
+        "game",
     )  # fmt: skip
 
     def __init__(self, game: FourWayGame) -> None:
@@ -169,7 +180,7 @@ class FourWayState(State):
         self._rolloff.append(face_index + 1)
         if len(self._rolloff) == len(self._contenders):
             best = max(self._rolloff)
-            tied = [s for s, r in zip(self._contenders, self._rolloff) if r == best]
+            tied = [s for s, r in zip(self._contenders, self._rolloff, strict=True) if r == best]
             self._rolloff = []
             if len(tied) == 1:
                 self._contenders = []
@@ -233,12 +244,18 @@ class FourWayState(State):
         loss = -1.0 / (n - 1)
         return [1.0 if s == self._winner else loss for s in range(n)]
 
+    def ended_by_turn_cap(self) -> bool:
+        return self._phase == OVER and self._winner < 0
+
     def winner(self) -> int | None:
         return self._winner if self._winner >= 0 else None
 
     def keys_up(self, seat: int) -> list[int]:
-        mask = self._keys[seat]
-        return [k for k in rules.KEYS if mask & rules.key_bit(k)]
+        return KEYS_UP[self._keys[seat]].copy()
+
+    def mover(self) -> int:
+        """The seat whose turn it is (also while its dice are being rolled)."""
+        return self._mover
 
     def dice(self) -> tuple[int, int] | None:
         return DICE[self._roll] if self._roll >= 0 else None
@@ -281,6 +298,9 @@ class FourWayState(State):
         tensor[n * 11 + len(DICE) + self._phase] = 1.0
         return tensor
 
+    def render(self, seat: int | None = None) -> str:
+        return render(self, seat)
+
     def clone(self) -> FourWayState:
         copy = FourWayState.__new__(FourWayState)
         copy.game = self.game
@@ -302,7 +322,8 @@ class FourWayState(State):
             f"{PHASES[self._phase]}, turn {self._turns}/{self.game.max_turns}"
         ]
         for seat in range(self.game.num_players):
-            shown = " ".join(str(k) if k in self.keys_up(seat) else "." for k in rules.KEYS)
+            up = self._keys[seat]
+            shown = " ".join(str(k) if up & rules.key_bit(k) else "." for k in rules.KEYS)
             lines.append(f"seat {seat}: {shown}")
         if self._phase == ROLL_OFF:
             lines.append(f"roll-off: seats {self._contenders} rolled {self._rolloff}")

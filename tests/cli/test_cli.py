@@ -1,0 +1,85 @@
+"""The `tminus` command: every subcommand, and bad input answered with a message."""
+
+import json
+
+from typer.testing import CliRunner
+
+from tminus.cli import app
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_games_lists_four_way_with_its_parameters():
+    result = run("games")
+    assert result.exit_code == 0
+    assert "four_way" in result.output and "variant" in result.output
+
+
+def test_rules_shows_the_rulings():
+    result = run("rules", "four_way")
+    assert result.exit_code == 0
+    assert "T-minus rulings" in result.output and "Turn cap" in result.output
+
+
+def test_unknown_game_is_a_message_not_a_traceback():
+    for args in (("rules", "nope"), ("play", "nope"), ("simulate", "nope"), ("bench", "nope")):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert "unknown game 'nope'" in result.output
+        assert "Traceback" not in result.output
+
+
+def test_bad_parameters_are_messages():
+    result = run("simulate", "four_way", "--players", "7")
+    assert result.exit_code == 2 and "must be one of 2, 3, 4" in result.output
+    result = run("simulate", "four_way", "-p", "variant")
+    assert result.exit_code == 2 and "name=value" in result.output
+    result = run("simulate", "four_way", "--agents", "genius")
+    assert result.exit_code == 2 and "unknown agent 'genius'" in result.output
+    result = run("play", "four_way", "--seat", "5")
+    assert result.exit_code == 2 and "seats are 0 to 1" in result.output
+
+
+def test_simulate_prints_a_table_and_json():
+    result = run("simulate", "four_way", "-n", "50", "--agents", "greedy,random", "--seed", "1")
+    assert result.exit_code == 0
+    assert "greedy" in result.output and "95% interval" in result.output
+    result = run(
+        "simulate", "four_way", "-n", "50", "--agents", "greedy,random", "--seed", "1",
+        "-p", "variant=junior", "--json",
+    )  # fmt: skip
+    data = json.loads(result.output)
+    assert data["games"] == 50 and data["params"]["variant"] == "junior"
+    assert [s["agent"] for s in data["seats"]] == ["greedy", "random"]
+    assert sum(s["wins"] for s in data["seats"]) + data["draws"] == 50
+
+
+def test_play_a_whole_game_with_bad_input_reprompted():
+    # Always answer "1" (the first legal move); the first answers are nonsense.
+    answers = "hello\n0\n99\n" + "1\n" * 2000
+    result = run("play", "four_way", "--players", "3", "--bots", "greedy,random", "--seed", "4",
+                 input=answers)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "'hello' is not a move here" in result.output
+    assert "'99' is not a move here" in result.output
+    assert "seat 1 (greedy)" in result.output and "seat 2 (random)" in result.output
+    assert "Winner:" in result.output or "Draw" in result.output
+
+
+def test_play_accepts_a_move_by_name_and_quits_on_q():
+    result = run("play", "four_way", "--seed", "1", input="q\n")
+    assert result.exit_code == 0
+    result = run("play", "four_way", "--seed", "2", input="flip 99\nq\n")
+    assert "'flip 99' is not a move here" in result.output
+
+
+def test_bench_prints_throughput():
+    result = run("bench", "four_way", "--runs", "1", "--seconds", "0.1", "--json")
+    assert result.exit_code == 0
+    rows = json.loads(result.output)
+    assert {r["params"]["players"] for r in rows} == {2, 4}
+    assert all(r["actions_per_second"] > 0 for r in rows)

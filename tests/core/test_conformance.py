@@ -1,0 +1,43 @@
+"""The conformance checker passes a correct game and catches each kind of planted bug."""
+
+import pytest
+
+from tests.core.toy_game import ToyGame
+from tminus.core.conformance import ConformanceError, check_conformance
+from tminus.core.registry import register_game, unregister_game
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    register_game(ToyGame)
+    yield
+    unregister_game("toy")
+
+
+def test_a_correct_game_passes():
+    report = check_conformance(ToyGame(), seeds=range(300))
+    assert report.games == 300 and report.deep_checks >= 300
+
+
+@pytest.mark.parametrize(
+    "bug, message",
+    [
+        ("clone_shares_list", "clone changed the original"),
+        ("history_drops_action", "replaying the history does not reproduce"),
+        ("hidden_param", "save then load does not reproduce"),
+        ("chance_sum", "probabilities sum to"),
+        ("unsorted_legal", "not sorted and unique"),
+        ("duplicate_legal", "not sorted and unique"),
+        ("accepts_illegal", "was accepted"),
+        ("illegal_mutates", "changed the state"),
+        ("observation_leaks", "changes with cards seat"),
+        ("public_leaks", "public_observation"),
+        ("returns_out_of_bounds", "outside"),
+        ("returns_not_zero_sum", "zero-sum"),
+        ("too_long", "max_game_length"),
+        ("nondeterministic_apply", "two clones gave different states|does not reproduce"),
+    ],
+)
+def test_each_planted_bug_is_caught(bug, message):
+    with pytest.raises(ConformanceError, match=message):
+        check_conformance(ToyGame(bug=bug), seeds=range(300))

@@ -1,0 +1,167 @@
+"""A tiny hidden-information dice game with switches that plant one contract bug each.
+
+Each of two seats is dealt a secret card 1-3; then seats take turns to roll a die and
+either add it to their score or stop. The first to reach 6 wins; a stop ends the game
+and the higher score plus card wins. Small, but it has every kind of node.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.params import Param
+
+BUGS = (
+    "none", "clone_shares_list", "history_drops_action", "hidden_param", "chance_sum",
+    "unsorted_legal", "duplicate_legal", "accepts_illegal", "illegal_mutates",
+    "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
+    "returns_not_zero_sum", "nondeterministic_apply",
+)  # fmt: skip
+
+ADD, STOP = 0, 1
+
+
+class ToyGame(Game):
+    name = "toy"
+    title = "Toy"
+    information = "imperfect"
+    parameters = {"bug": Param("none", choices=BUGS)}
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.bug = self.params["bug"]
+        self.num_players = 2
+        self.num_distinct_actions = 2
+        self.max_chance_outcomes = 6
+        self.max_game_length = 3 if self.bug == "too_long" else 40
+        self.min_utility, self.max_utility = -1.0, 1.0
+        self.counter = 0
+        if self.bug == "hidden_param":
+            self.params = MappingProxyType({})  # forgets the parameter that shapes the game
+
+    def new_initial_state(self) -> ToyState:
+        return ToyState(self)
+
+
+class ToyState(State):
+    def __init__(self, game: ToyGame) -> None:
+        self.game = game
+        self._history: list[int] = []
+        self.cards: list[int] = []
+        self.scores = [1, 0] if game.bug == "hidden_param" else [0, 0]
+        self.turn = 0
+        self.rolled: int | None = None
+        self.over = False
+        self.stopped = False
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        if len(self.cards) < 2 or self.rolled is None:
+            return CHANCE
+        return self.turn
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        if len(self.cards) < 2:
+            p = 0.3 if self.game.bug == "chance_sum" else 1 / 3
+            return [(a, p) for a in range(3)]
+        return [(a, 1 / 6) for a in range(6)]
+
+    def legal_actions(self) -> list[int]:
+        if self.current_player() < 0:
+            return []
+        if self.game.bug == "unsorted_legal":
+            return [STOP, ADD]
+        if self.game.bug == "duplicate_legal":
+            return [ADD, ADD, STOP]
+        return [ADD, STOP]
+
+    def is_legal(self, action: int) -> bool:
+        if self.game.bug == "accepts_illegal" and not self.over:
+            return True
+        return super().is_legal(action)
+
+    def apply_action(self, action: int) -> None:
+        if self.game.bug == "illegal_mutates" and not self.is_legal(action):
+            self.scores[0] += 1
+        super().apply_action(action)
+        if self.game.bug == "history_drops_action" and len(self._history) == 3:
+            self._history.pop()
+
+    def _apply(self, action: int) -> None:
+        if len(self.cards) < 2:
+            self.cards.append(action % 3 + 1)
+            return
+        if self.rolled is None:
+            self.rolled = action % 6 + 1
+            return
+        if self.game.bug == "nondeterministic_apply":
+            self.game.counter += 1
+            self.scores[self.turn] += self.game.counter % 2
+        if action == STOP:
+            self.over = self.stopped = True
+        else:
+            self.scores[self.turn] += self.rolled
+            if self.scores[self.turn] >= 6:
+                self.over = True
+        self.rolled = None
+        self.turn = 1 - self.turn
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0, 0.0]
+        totals = [self.scores[s] + (self.cards[s] if self.stopped else 0) for s in range(2)]
+        if totals[0] == totals[1]:
+            return [0.0, 0.0]
+        win = 2.0 if self.game.bug == "returns_out_of_bounds" else 1.0
+        lose = 0.0 if self.game.bug == "returns_not_zero_sum" else -1.0
+        return [win, lose] if totals[0] > totals[1] else [lose, win]
+
+    def action_to_string(self, action: int) -> str:
+        if self.current_player() == CHANCE:
+            return f"outcome {action}"
+        return ("add", "stop")[action]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        self.check_seat(seat)
+        mine = self.cards[seat] if seat < len(self.cards) else None
+        obs = {"seat": seat, "card": mine, **self.public_observation()}
+        if self.game.bug == "observation_leaks":
+            obs["cards"] = list(self.cards)
+        return obs
+
+    def public_observation(self) -> dict[str, Any]:
+        obs = {"scores": list(self.scores), "rolled": self.rolled, "over": self.over}
+        if self.game.bug == "public_leaks" and self.over is False and len(self.cards) == 2:
+            obs["card_sum"] = sum(self.cards)
+        return obs
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        obs = self.observation(seat)
+        return np.array([*obs["scores"], obs["rolled"] or 0, obs["card"] or 0], dtype=np.float32)
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> ToyState:
+        copy = self.clone()
+        for other in range(len(self.cards)):
+            if other != seat:
+                copy.cards[other] = int(rng.integers(1, 4))
+        return copy
+
+    def clone(self) -> ToyState:
+        copy = ToyState(self.game)
+        copy._history = list(self._history)
+        shares = self.game.bug == "clone_shares_list"
+        copy.cards = self.cards if shares else list(self.cards)
+        copy.scores = self.scores if shares else list(self.scores)
+        copy.turn, copy.rolled = self.turn, self.rolled
+        copy.over, copy.stopped = self.over, self.stopped
+        return copy
+
+    def __str__(self) -> str:
+        return f"cards={self.cards} scores={self.scores} turn={self.turn} rolled={self.rolled}"

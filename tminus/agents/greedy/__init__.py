@@ -1,0 +1,1 @@
+"""Hand-written heuristic agents, one module per game."""

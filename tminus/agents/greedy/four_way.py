@@ -1,0 +1,69 @@
+"""A sensible 4-Way CountDown player: hardest keys first, attacks the leader on eleven."""
+
+from __future__ import annotations
+
+from tminus.core.game import State
+from tminus.games.four_way import rules
+from tminus.games.four_way.game import (
+    ATTACK,
+    FLIP,
+    PASS,
+    SCORE_KEYS,
+    SCORE_PAIRS,
+    FourWayGame,
+)
+
+
+def chance_to_get(junior: bool) -> dict[int, float]:
+    """For each key, the chance that one roll of two dice offers it (keys all down)."""
+    hits = dict.fromkeys(rules.KEYS, 0)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if junior:
+                offered = set(rules.junior_single_keys(a, b))
+                pair = rules.junior_score_keys(a, b)
+                offered |= set(pair) if pair else set()
+            else:
+                offered = set(rules.adult_keys(a, b))
+            for key in offered:
+                hits[key] += 1
+    return {key: count / 36 for key, count in hits.items()}
+
+
+class FourWayGreedy:
+    name = "greedy"
+
+    def __init__(self, game: FourWayGame, seed: int | list[int] | None = None) -> None:
+        # A key that few rolls offer is worth more now: it will be hard to get later.
+        self._hardness = {k: 1 / p for k, p in chance_to_get(game.junior).items()}
+
+    def keys_flipped(self, action: int) -> list[int]:
+        if FLIP <= action < SCORE_KEYS:
+            return [action - FLIP + 1]
+        if SCORE_KEYS <= action < ATTACK:
+            return list(SCORE_PAIRS[action - SCORE_KEYS])
+        return []
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]  # pass, reset, or the only option
+        flips = [a for a in legal if a < ATTACK]
+        attacks = [a for a in legal if ATTACK <= a < PASS]
+        best_flip = max(flips, key=self.flip_value, default=None)
+        if attacks:
+            target = self.leader(state, [a - ATTACK for a in attacks])
+            keys_lost = len(state.keys_up(target))
+            keys_won = len(self.keys_flipped(best_flip)) if best_flip is not None else 0
+            if keys_lost > keys_won:
+                return ATTACK + target
+        return best_flip if best_flip is not None else legal[0]
+
+    def flip_value(self, action: int) -> float:
+        return sum(self._hardness[k] for k in self.keys_flipped(action))
+
+    @staticmethod
+    def leader(state: State, opponents: list[int]) -> int:
+        """The opponent with most keys up; on a tie, the one who plays soonest."""
+        me, n = state.current_player(), state.game.num_players
+        return max(opponents, key=lambda s: (len(state.keys_up(s)), -((s - me) % n)))

@@ -1,0 +1,18 @@
+"""Uniformly random legal moves: the baseline every other agent must beat."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tminus.core.game import Game, State
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, game: Game, seed: int | list[int] | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        return legal[int(self._rng.integers(len(legal)))]

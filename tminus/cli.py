@@ -1,0 +1,285 @@
+"""The `tminus` command: list games, read rules, play in the terminal, simulate, benchmark."""
+
+from __future__ import annotations
+
+import json
+from itertools import cycle, islice
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from tminus.agents.registry import list_agents, make_agent
+from tminus.core.game import Game, IllegalActionError, State
+from tminus.core.params import coerce_param
+from tminus.core.playout import sample_chance
+from tminus.core.registry import game_class, list_games, load_game, rules_text
+from tminus.sim.bench import bench_game
+from tminus.sim.runner import simulate as run_simulation
+
+app = typer.Typer(
+    help="T-minus: play and study four countdown games.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+
+GameArg = Annotated[str, typer.Argument(help="Game name (see `tminus games`).")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", help="Number of players.")]
+ParamOpt = Annotated[
+    list[str] | None,
+    typer.Option("--param", "-p", help="A game parameter as name=value (repeatable)."),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same games.")]
+
+
+def fail(message: str) -> typer.Exit:
+    console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code=2)
+
+
+def build_game(name: str, players: int | None, param_texts: list[str] | None) -> Game:
+    """load_game from command-line strings; every mistake becomes a one-line error."""
+    try:
+        declared = game_class(name).parameters
+        params: dict[str, Any] = {}
+        for text in param_texts or []:
+            key, sep, value = text.partition("=")
+            if not sep:
+                raise ValueError(f"a parameter is written name=value, not {text!r}")
+            params[key] = coerce_param(declared[key], value) if key in declared else value
+        if players is not None:
+            params["players"] = players
+        return load_game(name, **params)
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+
+def split_names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+@app.command()
+def games() -> None:
+    """List the games and their parameters."""
+    table = Table(title="T-minus games")
+    for column in ("name", "game", "parameters (default)"):
+        table.add_column(column)
+    for name in list_games():
+        cls = game_class(name)
+        params = ", ".join(
+            f"{key}={param.default} ({param.allowed()})" for key, param in cls.parameters.items()
+        )
+        table.add_row(name, cls.title, params)
+    console.print(table)
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Show a game's rules page, with the T-minus rulings."""
+    try:
+        text = rules_text(game)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(Markdown(text))
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: PlayersOpt = None,
+    bots: Annotated[
+        str, typer.Option(help="Bots for the other seats, comma-separated (cycled).")
+    ] = "greedy",
+    seat: Annotated[int, typer.Option(help="Your seat (0 is the first).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed for dice, cards and bots.")] = None,
+    param: ParamOpt = None,
+) -> None:
+    """Play a game in the terminal against bots."""
+    bot_names = split_names(bots)
+    if not bot_names:
+        raise fail("name at least one bot, e.g. --bots greedy")
+    if players is None and len(bot_names) > 1 and "players" in game_class_or_fail(game).parameters:
+        players = len(bot_names) + 1  # one seat per bot named, and yours
+    the_game = build_game(game, players, param)
+    n = the_game.num_players
+    if not 0 <= seat < n:
+        raise fail(f"seat {seat} does not exist: seats are 0 to {n - 1}")
+    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    rng = np.random.default_rng(seed)
+    others = [s for s in range(n) if s != seat]
+    names = list(islice(cycle(bot_names), len(others)))
+    try:
+        agents = {
+            s: make_agent(name, the_game, seed=[seed, s])
+            for s, name in zip(others, names, strict=True)
+        }
+    except ValueError as error:
+        raise fail(str(error)) from None
+    labels = {seat: "you", **{s: f"seat {s} ({a.name})" for s, a in agents.items()}}
+    console.print(
+        f"[bold]{game_class(game).title}[/] — you are seat {seat}; seed {seed}. "
+        "Type a move's number or its name; q quits."
+    )
+    state = the_game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng.random())
+            console.print(f"  [cyan]{state.action_to_string(action)}[/]")
+        elif state.current_player() == seat:
+            console.print(Panel(state.render(seat)))
+            action = ask_move(state)
+        else:
+            player = state.current_player()
+            action = agents[player].step(state)
+            console.print(f"  {labels[player]}: [yellow]{state.action_to_string(action)}[/]")
+        state.apply_action(action)
+    console.print(Panel(state.render(seat)))
+    announce_result(state, labels)
+
+
+def game_class_or_fail(name: str) -> type[Game]:
+    try:
+        return game_class(name)
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+
+def ask_move(state: State) -> int:
+    legal = state.legal_actions()
+    for number, action in enumerate(legal, 1):
+        console.print(f"  [bold]{number:>2}[/]  {state.action_to_string(action)}")
+    while True:
+        try:
+            answer = console.input("your move> ").strip()
+        except EOFError:
+            raise typer.Exit(code=1) from None
+        if answer.lower() in ("q", "quit"):
+            raise typer.Exit(code=0)
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        try:
+            return state.string_to_action(answer)
+        except IllegalActionError:
+            console.print(f"[red]'{answer}' is not a move here: type 1 to {len(legal)}.[/]")
+
+
+def announce_result(state: State, labels: dict[int, str]) -> None:
+    if state.ended_by_turn_cap():
+        console.print("[bold]Draw[/]: the turn cap was reached.")
+        return
+    returns = state.returns()
+    best = max(returns)
+    winners = [labels[s] for s, r in enumerate(returns) if r == best]
+    console.print(f"[bold green]Winner: {', '.join(winners)}[/]  (results {returns})")
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    games: Annotated[int, typer.Option("-n", "--games", help="How many games.")] = 1000,
+    agents: Annotated[
+        str, typer.Option(help="Agents by seat, comma-separated (cycled to fill the seats).")
+    ] = "random",
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Play many games between agents and report win rates and game lengths."""
+    agent_names = split_names(agents)
+    if not agent_names:
+        raise fail("name at least one agent, e.g. --agents greedy,random")
+    if games < 1:
+        raise fail("-n must be at least 1")
+    if (
+        players is None
+        and len(agent_names) > 1
+        and "players" in game_class_or_fail(game).parameters
+    ):
+        players = len(agent_names)
+    the_game = build_game(game, players, param)
+    seats = list(islice(cycle(agent_names), the_game.num_players))
+    for name in set(seats):
+        if name not in list_agents(game):
+            raise fail(f"unknown agent {name!r} for {game}; agents: {', '.join(list_agents(game))}")
+    with Progress(
+        "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=as_json,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(f"{game}", total=games)
+        summary = run_simulation(the_game, seats, games, seed, lambda k: bar.advance(task, k))
+    if as_json:
+        print(json.dumps(summary.to_dict(), indent=2))
+        return
+    table = Table(title=f"{game_class(game).title}: {games} games, seed {seed}")
+    for column in ("seat", "agent", "wins", "win rate", "95% interval"):
+        table.add_column(column, justify="right")
+    for s in summary.seats:
+        low, high = s.interval
+        table.add_row(
+            str(s.seat), s.agent, str(s.wins), f"{s.win_rate:.1%}", f"{low:.1%} – {high:.1%}"
+        )
+    console.print(table)
+    console.print(
+        f"moves per game: mean {summary.length_mean:.1f}, median {summary.length_median:.0f}, "
+        f"95th percentile {summary.length_p95:.0f}"
+    )
+    console.print(f"draws: {summary.draws} (turn cap reached: {summary.turn_cap_draws})")
+
+
+@app.command()
+def bench(
+    names: Annotated[list[str] | None, typer.Argument(help="Games (default: all).")] = None,
+    runs: Annotated[int, typer.Option(help="Runs per game; the median is shown.")] = 5,
+    seconds: Annotated[float, typer.Option(help="Seconds per run.")] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Random-playout throughput of each game (one core): games/s and actions/s."""
+    chosen = names or list_games()
+    for name in chosen:
+        game_class_or_fail(name)
+    if runs < 1 or seconds <= 0:
+        raise fail("--runs must be at least 1 and --seconds above 0")
+    results = []
+    for name in chosen:
+        for params in bench_configurations(name):
+            results.append(bench_game(load_game(name, **params), runs=runs, seconds=seconds))
+    if as_json:
+        print(json.dumps([r.__dict__ for r in results], indent=2))
+        return
+    table = Table(title=f"Random playouts, median of {runs} runs of {seconds:g}s")
+    for column in ("game", "parameters", "games/s", "actions/s", "actions/game"):
+        table.add_column(column, justify="right")
+    for r in results:
+        params = ", ".join(f"{k}={v}" for k, v in r.params.items())
+        table.add_row(
+            r.game,
+            params,
+            f"{r.games_per_second:,.0f}",
+            f"{r.actions_per_second:,.0f}",
+            f"{r.actions_per_game:.0f}",
+        )
+    console.print(table)
+
+
+def bench_configurations(name: str) -> list[dict[str, Any]]:
+    """Default parameters, and the largest player count when the game has several."""
+    players = game_class(name).parameters.get("players")
+    if players is None or players.choices is None:
+        return [{}]
+    largest = max(players.choices)
+    return [{}] if largest == players.default else [{}, {"players": largest}]
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,29 @@
+"""Small statistics for simulation reports."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson_interval(
+    successes: int, trials: int, z: float = 1.959963984540054
+) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (good near 0 and 1, unlike the normal one)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of sorted values, by linear interpolation."""
+    if not sorted_values:
+        return float("nan")
+    position = q * (len(sorted_values) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(sorted_values) - 1)
+    fraction = position - low
+    return sorted_values[low] * (1 - fraction) + sorted_values[high] * fraction
