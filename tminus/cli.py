@@ -130,14 +130,15 @@ def play(
     while not state.is_terminal():
         if state.is_chance_node():
             action = sample_chance(state.chance_outcomes(), rng.random())
-            console.print(f"  [cyan]{state.action_to_string(action)}[/]")
+            console.print(f"  [cyan]{state.action_to_string_for(seat, action)}[/]")
         elif state.current_player() == seat:
             console.print(Panel(state.render(seat)))
             action = ask_move(state)
         else:
             player = state.current_player()
             action = agents[player].step(state)
-            console.print(f"  {labels[player]}: [yellow]{state.action_to_string(action)}[/]")
+            shown = state.action_to_string_for(seat, action)
+            console.print(f"  {labels[player]}: [yellow]{shown}[/]")
         state.apply_action(action)
     console.print(Panel(state.render(seat)))
     announce_result(state, labels)

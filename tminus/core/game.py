@@ -128,6 +128,14 @@ class State:
         names = ", ".join(self.action_to_string(a) for a in candidates) or "none (game over)"
         raise IllegalActionError(f"{text!r} is not possible now; possible: {names}")
 
+    def action_to_string_for(self, seat: int | None, action: int) -> str:
+        """How ``action``, about to be applied here, looks to ``seat`` (None: a spectator).
+
+        Games with hidden information override this so that a log never shows a seat what
+        it may not know (a card dealt to someone else reads "a card to seat 2").
+        """
+        return self.action_to_string(action)
+
     def history(self) -> list[int]:
         return list(self._history)
 
