@@ -50,7 +50,7 @@ class FourWayGreedy:
             return legal[0]  # pass, reset, or the only option
         flips = [a for a in legal if a < ATTACK]
         attacks = [a for a in legal if ATTACK <= a < PASS]
-        best_flip = max(flips, key=self.flip_value, default=None)
+        best_flip = self.best_flip(flips)
         if attacks:
             target = self.leader(state, [a - ATTACK for a in attacks])
             keys_lost = len(state.keys_up(target))
@@ -58,6 +58,10 @@ class FourWayGreedy:
             if keys_lost > keys_won:
                 return ATTACK + target
         return best_flip if best_flip is not None else legal[0]
+
+    def best_flip(self, flips: list[int]) -> int | None:
+        """The flip worth most: the keys hardest to get later (None without flips)."""
+        return max(flips, key=self.flip_value, default=None)
 
     def flip_value(self, action: int) -> float:
         return sum(self._hardness[k] for k in self.keys_flipped(action))

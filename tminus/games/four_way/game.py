@@ -253,6 +253,10 @@ class FourWayState(State):
     def keys_up(self, seat: int) -> list[int]:
         return KEYS_UP[self._keys[seat]].copy()
 
+    def keys_mask(self, seat: int) -> int:
+        """The seat's keys as a 10-bit mask (bit k-1 set when key k is up)."""
+        return self._keys[seat]
+
     def mover(self) -> int:
         """The seat whose turn it is (also while its dice are being rolled)."""
         return self._mover

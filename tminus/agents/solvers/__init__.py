@@ -1,0 +1,1 @@
+"""Exact solvers and the agents that play their solutions."""
