@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.four_way.helpers import legal_strings, play, started
 from tminus.agents import make_agent
 from tminus.agents.solvers.four_way import (
     DICE,
@@ -14,7 +15,6 @@ from tminus.agents.solvers.four_way import (
     solve,
 )
 from tminus.games.four_way.rules import ALL_KEYS_UP
-from tests.four_way.helpers import legal_strings, play, started
 
 
 @pytest.mark.parametrize("junior", [False, True])
