@@ -14,13 +14,15 @@ from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from tminus.agents.registry import list_agents, make_agent
+from tminus.agents.registry import make_agent
+from tminus.agents.solvers import SOLVERS
 from tminus.core.game import Game, IllegalActionError, State
 from tminus.core.params import coerce_param
 from tminus.core.playout import sample_chance
 from tminus.core.registry import game_class, list_games, load_game, rules_text
 from tminus.sim.bench import bench_game
-from tminus.sim.runner import simulate as run_simulation
+from tminus.sim.simulate import simulate as run_simulation
+from tminus.sim.tournament import tournament as run_tournament
 
 app = typer.Typer(
     help="T-minus: play and study four countdown games.",
@@ -180,6 +182,47 @@ def announce_result(state: State, labels: dict[int, str]) -> None:
     console.print(f"[bold green]Winner: {', '.join(winners)}[/]  (results {returns})")
 
 
+BackendOpt = Annotated[
+    str, typer.Option(help="local (a process pool on this machine) or ray (a Ray cluster).")
+]
+WorkersOpt = Annotated[
+    int | None, typer.Option(help="Local processes (default: all cores; 1 plays in-process).")
+]
+AddressOpt = Annotated[
+    str | None, typer.Option(help="Ray cluster address (default: start Ray locally).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
+    """The game and the agent spec of every seat (cycled from the list given)."""
+    names = split_names(agents)
+    if not names:
+        raise fail("name at least one agent, e.g. --agents greedy,random")
+    if players is None and len(names) > 1 and "players" in game_class_or_fail(game).parameters:
+        players = len(names)
+    the_game = build_game(game, players, param)
+    for spec in set(names):
+        try:
+            make_agent(spec, the_game, seed=0)
+        except ValueError as error:
+            raise fail(str(error)) from None
+    return the_game, names
+
+
+def progress_bar(label: str, total: int, hidden: bool) -> Progress:
+    bar = Progress(
+        "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=hidden,
+    )  # fmt: skip
+    bar.add_task(label, total=total)
+    return bar
+
+
+def advance(bar: Progress):
+    return lambda k: bar.advance(bar.task_ids[0], k)
+
+
 @app.command()
 def simulate(
     game: GameArg,
@@ -190,31 +233,23 @@ def simulate(
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
     param: ParamOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play many games between agents and report win rates and game lengths."""
-    agent_names = split_names(agents)
-    if not agent_names:
-        raise fail("name at least one agent, e.g. --agents greedy,random")
     if games < 1:
         raise fail("-n must be at least 1")
-    if (
-        players is None
-        and len(agent_names) > 1
-        and "players" in game_class_or_fail(game).parameters
-    ):
-        players = len(agent_names)
-    the_game = build_game(game, players, param)
-    seats = list(islice(cycle(agent_names), the_game.num_players))
-    for name in set(seats):
-        if name not in list_agents(game):
-            raise fail(f"unknown agent {name!r} for {game}; agents: {', '.join(list_agents(game))}")
-    with Progress(
-        "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True, disable=as_json,
-    ) as bar:  # fmt: skip
-        task = bar.add_task(f"{game}", total=games)
-        summary = run_simulation(the_game, seats, games, seed, lambda k: bar.advance(task, k))
+    the_game, names = seat_agents(game, agents, players, param)
+    seats = list(islice(cycle(names), the_game.num_players))
+    with progress_bar(game, games, as_json) as bar:
+        try:
+            summary = run_simulation(
+                the_game, seats, games, seed, advance(bar), backend, workers, address
+            )
+        except ValueError as error:
+            raise fail(str(error)) from None
     if as_json:
         print(json.dumps(summary.to_dict(), indent=2))
         return
@@ -232,6 +267,71 @@ def simulate(
         f"95th percentile {summary.length_p95:.0f}"
     )
     console.print(f"draws: {summary.draws} (turn cap reached: {summary.turn_cap_draws})")
+
+
+@app.command()
+def tournament(
+    game: GameArg,
+    agents: Annotated[str, typer.Option(help="The agents, comma-separated.")],
+    games: Annotated[int, typer.Option("-n", "--games", help="How many games in all.")] = 1000,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every agent in every seat: openskill ratings and a head-to-head table."""
+    if games < 1:
+        raise fail("-n must be at least 1")
+    if players is None and "players" in game_class_or_fail(game).parameters:
+        players = game_class(game).parameters["players"].default
+    the_game, names = seat_agents(game, agents, players, param)
+    with progress_bar(game, games, as_json) as bar:
+        try:
+            result = run_tournament(
+                the_game, names, games, seed, advance(bar), backend, workers, address
+            )
+        except ValueError as error:
+            raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    print_tournament(result)
+
+
+def print_tournament(result) -> None:
+    ranking = Table(title=f"{game_class(result.game).title}: {result.games} games, ranking")
+    for column in ("rank", "agent", "mu ± sigma", "mu - 3 sigma", "games", "win rate"):
+        ranking.add_column(column, justify="right")
+    for rank, r in enumerate(result.ratings, 1):
+        ranking.add_row(
+            str(rank), r.agent, f"{r.mu:.2f} ± {r.sigma:.2f}", f"{r.ordinal:.2f}",
+            str(r.games), f"{r.win_rate:.1%}",
+        )  # fmt: skip
+    console.print(ranking)
+    grid = Table(title="head to head: row finished above / below / level with column")
+    grid.add_column("")
+    for name in result.agents:
+        grid.add_column(name, justify="right")
+    for a in result.agents:
+        cells = []
+        for b in result.agents:
+            w, lo, d = result.head_to_head[a].get(b, (0, 0, 0)) if a != b else (0, 0, 0)
+            cells.append("—" if a == b else f"{w} / {lo} / {d}")
+        grid.add_row(a, *cells)
+    console.print(grid)
+
+
+@app.command()
+def solve(game: GameArg) -> None:
+    """Print what the exact solvers know about a game."""
+    game_class_or_fail(game)
+    solver = SOLVERS.get(game)
+    if solver is None:
+        raise fail(f"no exact solver for {game} yet; solvers: {', '.join(sorted(SOLVERS))}")
+    console.print(Markdown(solver()))
 
 
 @app.command()

@@ -37,7 +37,7 @@ def test_wrong_number_of_agents_is_refused():
 
 def test_unknown_agent_names_the_known_ones():
     game = tminus.load_game("four_way")
-    with pytest.raises(ValueError, match=r"unknown agent 'clever'.*greedy, random"):
+    with pytest.raises(ValueError, match=r"unknown agent 'clever'.*greedy, mcts, random, solver"):
         make_agent("clever", game)
 
 

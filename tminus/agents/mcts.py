@@ -79,7 +79,7 @@ class MCTSAgent:
                 if time.perf_counter() >= deadline:
                     break
         # The most visited move is the most robust choice.
-        return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1))
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
     def _start(self, state: State, me: int) -> State:
         return state.resample_hidden(me, self._rng) if self.determinize else state.clone()

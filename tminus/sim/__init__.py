@@ -1,5 +1,6 @@
-"""Playing many games: the driver, simulations and their statistics."""
+"""Playing many games: the driver, backends, simulations, tournaments and statistics."""
 
-from tminus.sim.runner import GameResult, play_game, simulate
+from tminus.sim.runner import Batch, GameResult, play_game
+from tminus.sim.simulate import simulate
 
-__all__ = ["GameResult", "play_game", "simulate"]
+__all__ = ["Batch", "GameResult", "play_game", "simulate"]

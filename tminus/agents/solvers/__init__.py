@@ -1,1 +1,20 @@
-"""Exact solvers and the agents that play their solutions."""
+"""Exact solvers and the agents that play their solutions.
+
+``SOLVERS`` maps a game to a function that returns its solver's findings as Markdown
+(imported on demand: solving can take a few seconds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def _four_way() -> str:
+    from tminus.agents.solvers.four_way import report
+
+    return report()
+
+
+SOLVERS: dict[str, Callable[[], str]] = {
+    "four_way": _four_way,
+}

@@ -1,0 +1,152 @@
+"""Tournaments: every agent in every seat, rated with openskill, with a head-to-head table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import permutations, product
+from typing import Any
+
+from tminus.core.game import Game
+from tminus.sim.backends import run_batch
+from tminus.sim.runner import Batch, GameResult
+from tminus.sim.stats import wilson_interval
+
+
+def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Every way to seat the agents so that each plays every seat equally often.
+
+    With at least as many agents as seats: every ordered choice of distinct agents.
+    With fewer: every seating (repeats allowed) in which each agent plays.
+    """
+    if len(set(agents)) != len(agents):
+        raise ValueError("name each agent once")
+    if len(agents) < 2:
+        raise ValueError("a tournament needs at least two agents")
+    if len(agents) >= players:
+        return list(permutations(agents, players))
+    return [seats for seats in product(agents, repeat=players) if set(seats) == set(agents)]
+
+
+@dataclass
+class Rating:
+    agent: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill estimate: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    params: dict[str, Any]
+    agents: list[str]
+    seed: int
+    games: int
+    ratings: list[Rating]  # best first
+    head_to_head: dict[str, dict[str, tuple[int, int, int]]]  # a -> b -> (wins, losses, draws)
+    results: list[GameResult]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "params": self.params,
+            "agents": self.agents,
+            "seed": self.seed,
+            "games": self.games,
+            "ranking": [
+                {
+                    "agent": r.agent,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "ordinal": r.ordinal,
+                    "games": r.games,
+                    "wins": r.wins,
+                    "win_rate": r.win_rate,
+                    "interval95": list(wilson_interval(r.wins, r.games)),
+                }
+                for r in self.ratings
+            ],
+            "head_to_head": {
+                a: {b: list(wld) for b, wld in row.items()} for a, row in self.head_to_head.items()
+            },
+        }
+
+
+def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
+    """Plackett-Luce ratings (openskill), updated game by game in order.
+
+    Each seat is one competitor ranked by its result (equal results share a rank). An
+    agent in several seats of one game gets the mean of its seats' updates.
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = {name: model.rating(name=name) for name in agents}
+    games = dict.fromkeys(agents, 0)
+    wins = dict.fromkeys(agents, 0)
+    for result in results:
+        teams = [[current[name]] for name in result.agents]
+        ranks = [-r for r in result.returns]  # openskill: lower rank is better
+        updated = model.rate(teams, ranks=ranks)
+        for name in set(result.agents):
+            seats = [s for s, n in enumerate(result.agents) if n == name]
+            mus = [updated[s][0].mu for s in seats]
+            sigmas = [updated[s][0].sigma for s in seats]
+            current[name] = model.rating(
+                mu=sum(mus) / len(seats), sigma=sum(sigmas) / len(seats), name=name
+            )
+            games[name] += 1
+            wins[name] += any(s in result.winners for s in seats)
+    ratings = [Rating(n, current[n].mu, current[n].sigma, games[n], wins[n]) for n in agents]
+    return sorted(ratings, key=lambda r: r.ordinal, reverse=True)
+
+
+def head_to_head(
+    agents: Sequence[str], results: Sequence[GameResult]
+) -> dict[str, dict[str, tuple[int, int, int]]]:
+    """For each pair of agents met at one table: how often a finished above, below, level."""
+    table = {a: {b: [0, 0, 0] for b in agents if b != a} for a in agents}
+    for result in results:
+        for i, a in enumerate(result.agents):
+            for j, b in enumerate(result.agents):
+                if a == b:
+                    continue
+                ri, rj = result.returns[i], result.returns[j]
+                table[a][b][0 if ri > rj else 1 if ri < rj else 2] += 1
+    return {a: {b: tuple(wld) for b, wld in row.items()} for a, row in table.items()}
+
+
+def tournament(
+    game: Game,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    workers: int | None = 1,
+    address: str | None = None,
+) -> TournamentResult:
+    seatings = lineups(agents, game.num_players)
+    batch = Batch(game.name, dict(game.params), tuple(seatings), seed)
+    results = run_batch(batch, games, backend, workers, address, progress)
+    return TournamentResult(
+        game=game.name,
+        params=dict(game.params),
+        agents=list(agents),
+        seed=seed,
+        games=games,
+        ratings=rate(agents, results),
+        head_to_head=head_to_head(agents, results),
+        results=results,
+    )
