@@ -325,6 +325,70 @@ def print_tournament(result) -> None:
 
 
 @app.command()
+def report(
+    game: GameArg,
+    agents: Annotated[str, typer.Option(help="Agents, comma-separated.")] = "greedy,random",
+    games: Annotated[int, typer.Option("-n", "--games", help="How many games.")] = 1000,
+    out: Annotated[str, typer.Option(help="Where to write the HTML page.")] = "report.html",
+    as_tournament: Annotated[
+        bool, typer.Option("--tournament", help="Every agent in every seat, with ratings.")
+    ] = False,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+) -> None:
+    """Run a simulation or tournament and write an HTML report with figures."""
+    from tminus.sim.report import build_report
+
+    if games < 1:
+        raise fail("-n must be at least 1")
+    the_game, names = seat_agents(game, agents, players, param)
+    title = f"{game_class(game).title}: {', '.join(names)}"
+    with progress_bar(game, games, False) as bar:
+        try:
+            if as_tournament:
+                result = run_tournament(
+                    the_game, names, games, seed, advance(bar), backend, workers, address
+                )
+                results, ratings = result.results, result.ratings
+                rows = [
+                    (f"#{i} {r.agent}", f"mu {r.mu:.2f} ± {r.sigma:.2f}, won {r.win_rate:.1%}")
+                    for i, r in enumerate(ratings, 1)
+                ]
+            else:
+                seats = list(islice(cycle(names), the_game.num_players))
+                summary = run_simulation(
+                    the_game, seats, games, seed, advance(bar), backend, workers, address
+                )
+                results, ratings = summary.results, None
+                rows = []
+                for s in summary.seats:
+                    low, high = s.interval
+                    rows.append(
+                        (
+                            f"seat {s.seat}: {s.agent}",
+                            f"won {s.win_rate:.1%} ({low:.1%}–{high:.1%})",
+                        )
+                    )
+        except ValueError as error:
+            raise fail(str(error)) from None
+    lengths = sorted(r.moves for r in results)
+    rows.append(("median moves per game", str(lengths[len(lengths) // 2])))
+    rows.append(("turn-cap draws", str(sum(r.turn_cap for r in results))))
+    rows.append(("seed", str(seed)))
+    try:
+        page = build_report(game, dict(the_game.params), results, title, rows, ratings)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    console.print(f"report written to [bold]{out}[/]")
+
+
+@app.command()
 def solve(game: GameArg) -> None:
     """Print what the exact solvers know about a game."""
     game_class_or_fail(game)
@@ -338,35 +402,65 @@ def solve(game: GameArg) -> None:
 def bench(
     names: Annotated[list[str] | None, typer.Argument(help="Games (default: all).")] = None,
     runs: Annotated[int, typer.Option(help="Runs per game; the median is shown.")] = 5,
-    seconds: Annotated[float, typer.Option(help="Seconds per run.")] = 1.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    seconds: Annotated[float, typer.Option(help="Seconds per playout run.")] = 1.0,
+    search: Annotated[bool, typer.Option(help="Also time MCTS at 100 simulations.")] = True,
+    scaling: Annotated[bool, typer.Option(help="Also time simulation on 1 and 2 workers.")] = True,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Random-playout throughput of each game (one core): games/s and actions/s."""
+    """Throughput: random playouts (one core), MCTS decisions, simulation scaling."""
+    from tminus.sim.bench import bench_scaling, bench_search
+
     chosen = names or list_games()
     for name in chosen:
         game_class_or_fail(name)
     if runs < 1 or seconds <= 0:
         raise fail("--runs must be at least 1 and --seconds above 0")
-    results = []
-    for name in chosen:
-        for params in bench_configurations(name):
-            results.append(bench_game(load_game(name, **params), runs=runs, seconds=seconds))
+    playouts = [
+        bench_game(load_game(name, **params), runs=runs, seconds=seconds)
+        for name in chosen
+        for params in bench_configurations(name)
+    ]
+    searches = [bench_search(load_game(name), runs=runs) for name in chosen] if search else []
+    scalings = [bench_scaling(load_game(name)) for name in chosen] if scaling else []
     if as_json:
-        print(json.dumps([r.__dict__ for r in results], indent=2))
+        print(
+            json.dumps(
+                {
+                    "playouts": [r.__dict__ for r in playouts],
+                    "search": [r.__dict__ for r in searches],
+                    "scaling": [{**r.__dict__, "speedup": r.speedup} for r in scalings],
+                },
+                indent=2,
+            )
+        )
         return
-    table = Table(title=f"Random playouts, median of {runs} runs of {seconds:g}s")
+    table = Table(title=f"Random playouts, one core, median of {runs} runs of {seconds:g}s")
     for column in ("game", "parameters", "games/s", "actions/s", "actions/game"):
         table.add_column(column, justify="right")
-    for r in results:
+    for r in playouts:
         params = ", ".join(f"{k}={v}" for k, v in r.params.items())
         table.add_row(
-            r.game,
-            params,
-            f"{r.games_per_second:,.0f}",
-            f"{r.actions_per_second:,.0f}",
+            r.game, params, f"{r.games_per_second:,.0f}", f"{r.actions_per_second:,.0f}",
             f"{r.actions_per_game:.0f}",
-        )
+        )  # fmt: skip
     console.print(table)
+    if searches:
+        table = Table(title=f"Search at 100 simulations, median of {runs} runs")
+        for column in ("game", "agent", "decisions/s"):
+            table.add_column(column, justify="right")
+        for r in searches:
+            table.add_row(r.game, r.agent, f"{r.decisions_per_second:,.1f}")
+        console.print(table)
+    if scalings:
+        table = Table(title="Simulation of random games, local processes")
+        for column in ("game", "games", "1 worker games/s", "2 workers games/s", "ratio"):
+            table.add_column(column, justify="right")
+        for r in scalings:
+            table.add_row(
+                r.game, str(r.games), f"{r.games_per_second[1]:,.0f}",
+                f"{r.games_per_second[2]:,.0f}", f"{r.speedup:.2f}",
+            )  # fmt: skip
+        console.print(table)
 
 
 def bench_configurations(name: str) -> list[dict[str, Any]]:

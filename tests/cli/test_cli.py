@@ -78,8 +78,38 @@ def test_play_accepts_a_move_by_name_and_quits_on_q():
 
 
 def test_bench_prints_throughput():
-    result = run("bench", "four_way", "--runs", "1", "--seconds", "0.1", "--json")
-    assert result.exit_code == 0
-    rows = json.loads(result.output)
-    assert {r["params"]["players"] for r in rows} == {2, 4}
-    assert all(r["actions_per_second"] > 0 for r in rows)
+    result = run("bench", "four_way", "--runs", "1", "--seconds", "0.1", "--no-scaling", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {r["params"]["players"] for r in data["playouts"]} == {2, 4}
+    assert all(r["actions_per_second"] > 0 for r in data["playouts"])
+    assert data["search"][0]["agent"] == "mcts" and data["search"][0]["decisions_per_second"] > 0
+
+
+def test_tournament_prints_ranking_and_head_to_head():
+    result = run(
+        "tournament", "four_way", "--agents", "greedy,random", "-n", "40", "--workers", "1"
+    )
+    assert result.exit_code == 0, result.output
+    assert "ranking" in result.output and "head to head" in result.output
+    result = run("tournament", "four_way", "--agents", "greedy", "-n", "4", "--workers", "1")
+    assert result.exit_code == 2 and "at least two agents" in result.output
+
+
+def test_solve_prints_expected_turns():
+    result = run("solve", "four_way")
+    assert result.exit_code == 0 and "20.6165" in result.output and "33.1726" in result.output
+
+
+def test_report_writes_a_page(tmp_path):
+    out = tmp_path / "r.html"
+    result = run("report", "four_way", "-n", "30", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "data:image/png" in out.read_text()
+
+
+def test_simulate_on_two_workers_matches_one():
+    args = ["simulate", "four_way", "-n", "40", "--agents", "greedy,random", "--json"]
+    one = json.loads(run(*args, "--workers", "1").output)
+    two = json.loads(run(*args, "--workers", "2").output)
+    assert one == two

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tminus.core.game import Game
@@ -41,6 +41,7 @@ class SimulationSummary:
     length_p95: float
     turn_cap_draws: int
     draws: int
+    results: list[GameResult] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,7 +70,9 @@ class SimulationSummary:
         }
 
 
-def summarise(game: Game, agents: list[str], seed: int, results: list[GameResult]):
+def summarise(
+    game: Game, agents: list[str], seed: int, results: list[GameResult]
+) -> SimulationSummary:
     wins = [0] * game.num_players
     for result in results:
         for seat in result.winners:
@@ -88,6 +91,7 @@ def summarise(game: Game, agents: list[str], seed: int, results: list[GameResult
         length_p95=percentile(lengths, 0.95),
         turn_cap_draws=sum(r.turn_cap for r in results),
         draws=sum(not r.winners for r in results),
+        results=list(results),
     )
 
 
