@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from tminus.core.game import Game
-from tminus.core.playout import random_playout
+from tminus.core.playout import random_playout, sample_chance
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,7 @@ def search_positions(game: Game, count: int, seed: int) -> list:
         state = game.new_initial_state()
         while not state.is_terminal() and len(positions) < count:
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(
-                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-                )
+                state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
             else:
                 legal = state.legal_actions()
                 if len(legal) > 1 and rng.random() < 0.2:
