@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from itertools import cycle, islice
 from typing import Annotated, Any
@@ -405,6 +406,9 @@ def bench(
     seconds: Annotated[float, typer.Option(help="Seconds per playout run.")] = 1.0,
     search: Annotated[bool, typer.Option(help="Also time MCTS at 100 simulations.")] = True,
     scaling: Annotated[bool, typer.Option(help="Also time simulation on 1 and 2 workers.")] = True,
+    interop: Annotated[
+        bool, typer.Option(help="Also race OpenSpiel's MCTSBot (needs the rl extra).")
+    ] = True,
     as_json: JsonOpt = False,
 ) -> None:
     """Throughput: random playouts (one core), MCTS decisions, simulation scaling."""
@@ -422,6 +426,11 @@ def bench(
     ]
     searches = [bench_search(load_game(name), runs=runs) for name in chosen] if search else []
     scalings = [bench_scaling(load_game(name)) for name in chosen] if scaling else []
+    races = []
+    if interop and importlib.util.find_spec("pyspiel") is not None:
+        from tminus.sim.bench import bench_vs_openspiel
+
+        races = [bench_vs_openspiel(load_game(name), runs=runs) for name in chosen]
     if as_json:
         print(
             json.dumps(
@@ -429,6 +438,7 @@ def bench(
                     "playouts": [r.__dict__ for r in playouts],
                     "search": [r.__dict__ for r in searches],
                     "scaling": [{**r.__dict__, "speedup": r.speedup} for r in scalings],
+                    "openspiel": [{**r.__dict__, "ratio": r.ratio} for r in races],
                 },
                 indent=2,
             )
@@ -459,6 +469,16 @@ def bench(
             table.add_row(
                 r.game, str(r.games), f"{r.games_per_second[1]:,.0f}",
                 f"{r.games_per_second[2]:,.0f}", f"{r.speedup:.2f}",
+            )  # fmt: skip
+        console.print(table)
+    if races:
+        table = Table(title="MCTS, 100 simulations: T-minus against OpenSpiel's Python MCTSBot")
+        for column in ("game", "ours", "ours decisions/s", "OpenSpiel decisions/s", "ratio"):
+            table.add_column(column, justify="right")
+        for r in races:
+            table.add_row(
+                r.game, r.ours, f"{r.ours_per_second:,.1f}", f"{r.openspiel_per_second:,.1f}",
+                f"{r.ratio:.1f}x",
             )  # fmt: skip
         console.print(table)
 

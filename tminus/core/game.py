@@ -46,8 +46,28 @@ class Game:
     def new_initial_state(self) -> State:
         raise NotImplementedError
 
+    # Bounds of every entry of observation_tensor (for the spaces of RL adapters).
+    observation_bounds: ClassVar[tuple[float, float]] = (-float("inf"), float("inf"))
+
+    @classmethod
+    def configurations(cls) -> list[dict[str, Any]]:
+        """Parameter sets that together cover every player count and variant (for tests)."""
+        players = cls.parameters.get("players")
+        if players is None or players.choices is None:
+            return [{}]
+        return [{"players": n} for n in players.choices]
+
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return self.new_initial_state().observation_tensor(0).shape
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self  # a game never changes once made; its states share it
+
+    def __reduce__(self):
+        # Pickled as its name and parameters: rebuilt through the registry.
+        from tminus.core.registry import load_game_from
+
+        return (load_game_from, (self.name, dict(self.params)))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -189,6 +209,15 @@ class State:
 
     def clone(self) -> State:
         raise NotImplementedError
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return self.clone()
+
+    def __reduce__(self):
+        # Pickled as the save file (game, parameters, history) and rebuilt by replay.
+        from tminus.core.serialize import state_from_dict, state_to_dict
+
+        return (state_from_dict, (state_to_dict(self),))
 
     def __str__(self) -> str:
         raise NotImplementedError

@@ -43,6 +43,11 @@ def load_game(name: str, **params: Any) -> Game:
     return game_class(name)(**params)
 
 
+def load_game_from(name: str, params: dict[str, Any]) -> Game:
+    """``load_game`` with the parameters as one mapping (what pickling needs)."""
+    return load_game(name, **params)
+
+
 def rules_text(name: str) -> str:
     """The game's rules page (Markdown), with the T-minus rulings, from its package."""
     package = game_class(name).__module__.rsplit(".", 1)[0]

@@ -114,3 +114,56 @@ def bench_scaling(game: Game, games: int = 2000, workers: tuple[int, ...] = (1, 
         run_batch(batch, games, workers=count)
         rates[count] = games / (time.perf_counter() - start)
     return ScalingBenchResult(game.name, games, rates)
+
+
+@dataclass(frozen=True)
+class InteropBenchResult:
+    game: str
+    simulations: int
+    ours: str
+    ours_per_second: float
+    openspiel_per_second: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_per_second / self.openspiel_per_second
+
+
+def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, runs: int = 3):
+    """T-minus MCTS against OpenSpiel's Python MCTSBot through the adapter, same positions
+    and simulations, random rollouts on both sides: decisions per second, median of runs."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as openspiel_mcts
+
+    from tminus.agents.registry import make_agent
+    from tminus.interop.openspiel import PREFIX
+
+    spiel_game = pyspiel.load_game(PREFIX + game.name, dict(game.params))
+    states = search_positions(game, positions, seed=1)
+    spiel_states = []
+    for state in states:
+        spiel_state = spiel_game.new_initial_state()
+        for action in state.history():
+            spiel_state.apply_action(action)
+        spiel_states.append(spiel_state)
+    name = "mcts" if game.information == "perfect" else "ismcts"
+    ours = make_agent(f"{name}:simulations={simulations}", game, seed=0)
+    rng = np.random.RandomState(0)
+    evaluator = openspiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    theirs = openspiel_mcts.MCTSBot(
+        spiel_game, 1.4, simulations, evaluator, random_state=rng, solve=False
+    )
+    our_rates, their_rates = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for state in states:
+            ours.step(state)
+        our_rates.append(len(states) / (time.perf_counter() - start))
+        start = time.perf_counter()
+        for state in spiel_states:
+            theirs.step(state)
+        their_rates.append(len(states) / (time.perf_counter() - start))
+    return InteropBenchResult(
+        game.name, simulations, name, statistics.median(our_rates), statistics.median(their_rates)
+    )

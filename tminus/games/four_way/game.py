@@ -68,6 +68,12 @@ class FourWayGame(Game):
         ),
     }
 
+    observation_bounds = (0.0, 1.0)
+
+    @classmethod
+    def configurations(cls) -> list[dict[str, Any]]:
+        return [{"players": n, "variant": v} for v in ("adult", "junior") for n in (2, 3, 4)]
+
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.num_players = self.params["players"]

@@ -1,0 +1,1 @@
+"""Adapters to the research ecosystem: OpenSpiel, PettingZoo, Gymnasium (extra `tminus[rl]`)."""
