@@ -17,7 +17,7 @@ def test_check_env_passes(name, params):
 def test_registered_with_gymnasium_make():
     assert "tminus/four_way-v0" in register_all()
     e = gymnasium.make("tminus/four_way-v0", players=3, opponents="greedy")
-    observation, info = e.reset(seed=0)
+    observation, _ = e.reset(seed=0)
     assert observation["action_mask"].sum() >= 1
 
 

@@ -21,7 +21,7 @@ def test_a_game_plays_to_the_end_with_rewards_that_are_the_returns():
     rng = np.random.default_rng(0)
     final = {}
     for agent in e.agent_iter():
-        observation, reward, terminated, truncated, info = e.last()
+        observation, reward, terminated, truncated, _ = e.last()
         if terminated or truncated:
             final[agent] = reward
             e.step(None)

@@ -21,6 +21,7 @@ import numpy as np
 
 from tminus.agents.registry import make_agent
 from tminus.core.game import CHANCE, Game, State
+from tminus.core.playout import sample_chance
 
 
 class Node:
@@ -142,13 +143,7 @@ class MCTSAgent:
         return state.action_to_string_for(me, action)
 
     def _sample_chance(self, state: State) -> int:
-        outcomes = state.chance_outcomes()
-        u = self._rng.random()
-        for action, probability in outcomes:
-            u -= probability
-            if u < 0:
-                return action
-        return outcomes[-1][0]
+        return sample_chance(state.chance_outcomes(), self._rng.random())
 
     def _rollout_returns(self, state: State) -> list[float]:
         moves = 0

@@ -6,6 +6,7 @@ import numpy as np
 from gymnasium import spaces
 
 from tminus.core.game import Game, State
+from tminus.core.playout import sample_chance
 
 
 def observation_space(game: Game) -> spaces.Dict:
@@ -37,10 +38,4 @@ def observe(state: State, seat: int) -> dict[str, np.ndarray]:
 def resolve_chance(state: State, rng: np.random.Generator) -> None:
     """Play chance nodes, drawing outcomes with ``rng``, until a seat must move or the end."""
     while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        u = rng.random()
-        for action, probability in outcomes:
-            u -= probability
-            if u < 0:
-                break
-        state.apply_action(action)
+        state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
