@@ -15,6 +15,13 @@ def _four_way() -> str:
     return report()
 
 
+def _count_down() -> str:
+    from tminus.agents.solvers.count_down import report
+
+    return report()
+
+
 SOLVERS: dict[str, Callable[[], str]] = {
     "four_way": _four_way,
+    "count_down": _count_down,
 }
