@@ -193,6 +193,7 @@ AddressOpt = Annotated[
     str | None, typer.Option(help="Ray cluster address (default: start Ray locally).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", min=1, help="How many games.")]
 
 
 def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
@@ -227,7 +228,7 @@ def advance(bar: Progress):
 @app.command()
 def simulate(
     game: GameArg,
-    games: Annotated[int, typer.Option("-n", "--games", help="How many games.")] = 1000,
+    games: GamesOpt = 1000,
     agents: Annotated[
         str, typer.Option(help="Agents by seat, comma-separated (cycled to fill the seats).")
     ] = "random",
@@ -240,8 +241,6 @@ def simulate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games between agents and report win rates and game lengths."""
-    if games < 1:
-        raise fail("-n must be at least 1")
     the_game, names = seat_agents(game, agents, players, param)
     seats = list(islice(cycle(names), the_game.num_players))
     with progress_bar(game, games, as_json) as bar:
@@ -274,7 +273,7 @@ def simulate(
 def tournament(
     game: GameArg,
     agents: Annotated[str, typer.Option(help="The agents, comma-separated.")],
-    games: Annotated[int, typer.Option("-n", "--games", help="How many games in all.")] = 1000,
+    games: GamesOpt = 1000,
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
     param: ParamOpt = None,
@@ -284,8 +283,6 @@ def tournament(
     as_json: JsonOpt = False,
 ) -> None:
     """Every agent in every seat: openskill ratings and a head-to-head table."""
-    if games < 1:
-        raise fail("-n must be at least 1")
     if players is None and "players" in game_class_or_fail(game).parameters:
         players = game_class(game).parameters["players"].default
     the_game, names = seat_agents(game, agents, players, param)
@@ -329,7 +326,7 @@ def print_tournament(result) -> None:
 def report(
     game: GameArg,
     agents: Annotated[str, typer.Option(help="Agents, comma-separated.")] = "greedy,random",
-    games: Annotated[int, typer.Option("-n", "--games", help="How many games.")] = 1000,
+    games: GamesOpt = 1000,
     out: Annotated[str, typer.Option(help="Where to write the HTML page.")] = "report.html",
     as_tournament: Annotated[
         bool, typer.Option("--tournament", help="Every agent in every seat, with ratings.")
@@ -344,8 +341,6 @@ def report(
     """Run a simulation or tournament and write an HTML report with figures."""
     from tminus.sim.report import build_report
 
-    if games < 1:
-        raise fail("-n must be at least 1")
     the_game, names = seat_agents(game, agents, players, param)
     title = f"{game_class(game).title}: {', '.join(names)}"
     with progress_bar(game, games, False) as bar:

@@ -40,6 +40,8 @@ def test_bad_parameters_are_messages():
     assert result.exit_code == 2 and "name=value" in result.output
     result = run("simulate", "four_way", "--agents", "genius")
     assert result.exit_code == 2 and "unknown agent 'genius'" in result.output
+    result = run("simulate", "four_way", "-n", "0")
+    assert result.exit_code == 2 and "Invalid value" in result.output
     result = run("play", "four_way", "--seat", "5")
     assert result.exit_code == 2 and "seats are 0 to 1" in result.output
 
