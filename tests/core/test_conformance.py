@@ -35,6 +35,7 @@ def test_a_correct_game_passes():
         ("returns_out_of_bounds", "outside"),
         ("returns_not_zero_sum", "zero-sum"),
         ("too_long", "max_game_length"),
+        ("log_leaks", "look alike to seat"),
         ("nondeterministic_apply", "two clones gave different states|does not reproduce"),
     ],
 )

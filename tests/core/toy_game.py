@@ -19,7 +19,7 @@ BUGS = (
     "none", "clone_shares_list", "history_drops_action", "hidden_param", "chance_sum",
     "unsorted_legal", "duplicate_legal", "accepts_illegal", "illegal_mutates",
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
-    "returns_not_zero_sum", "nondeterministic_apply",
+    "returns_not_zero_sum", "nondeterministic_apply", "log_leaks",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -127,6 +127,12 @@ class ToyState(State):
         if self.current_player() == CHANCE:
             return f"outcome {action}"
         return ("add", "stop")[action]
+
+    def action_to_string_for(self, seat: int | None, action: int) -> str:
+        dealing_to = len(self.cards)
+        if dealing_to < 2 and seat != dealing_to and self.game.bug != "log_leaks":
+            return f"a card to seat {dealing_to}"
+        return self.action_to_string(action)
 
     def observation(self, seat: int) -> dict[str, Any]:
         self.check_seat(seat)

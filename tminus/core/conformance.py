@@ -169,6 +169,8 @@ def _deep_check(
     _check_clone_independence(state, where, rng)
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
+    if game.information == "imperfect" and state.is_chance_node():
+        _check_chance_strings_hide_what_observations_hide(game, state, where)
 
 
 def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> None:
@@ -261,3 +263,28 @@ def _check_observations(
                 )
             if other.current_player() != state.current_player():
                 raise ConformanceError(f"{where}: resample_hidden changed whose turn it is")
+
+
+def _check_chance_strings_hide_what_observations_hide(game: Game, state: State, where: str) -> None:
+    """A log must not tell a seat which outcome happened when its observation cannot.
+
+    Two chance outcomes that leave a seat's observation the same must read the same to it
+    in ``action_to_string_for`` (a card dealt to someone else: "a card to seat 2").
+    """
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    after = {}
+    for action in outcomes:
+        child = state.clone()
+        child.apply_action(action)
+        after[action] = child
+    for seat in range(game.num_players):
+        seen: dict[str, tuple[int, str]] = {}
+        for action in outcomes:
+            key = json.dumps(after[action].observation(seat), sort_keys=True)
+            text = state.action_to_string_for(seat, action)
+            if key in seen and seen[key][1] != text:
+                raise ConformanceError(
+                    f"{where}: chance outcomes {seen[key][0]} and {action} look alike to seat "
+                    f"{seat} but its log reads {seen[key][1]!r} and {text!r}"
+                )
+            seen.setdefault(key, (action, text))
