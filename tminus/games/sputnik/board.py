@@ -46,6 +46,7 @@ class HexBoard:
                          if (q + dq, r + dr) in self.index))
             for q, r in self.cells
         ]  # fmt: skip
+        self.row_numbers = range(-radius, radius + 1)
         self.names = [self.cell_name(q, r) for q, r in self.cells]
         self.by_name = {name: i for i, name in enumerate(self.names)}
         # The six corners, clockwise from the top-left one as the board is drawn.
@@ -66,10 +67,7 @@ class HexBoard:
 
     def rows(self) -> list[list[int]]:
         """Cell indices row by row, top to bottom, left to right."""
-        rows: dict[int, list[int]] = {}
-        for i, (_, r) in enumerate(self.cells):
-            rows.setdefault(r, []).append(i)
-        return [rows[r] for r in sorted(rows)]
+        return [[i for i, (_, r) in enumerate(self.cells) if r == row] for row in self.row_numbers]
 
 
 @cache

@@ -64,10 +64,14 @@ class SputnikGame(Game):
         self.start = base_corners(board, n * k)
         self.num_rockets = n * k
         self.rocket_owner = [j % n for j in range(self.num_rockets)]
+        self.rocket_owner_array = np.array(self.rocket_owner)
         self.rockets_of = [[s + n * i for i in range(k)] for s in range(n)]
         # A side is what wins: a player, or with teams the pair on opposite corners.
         self.side_of_seat = [s % 2 if self.teams else s for s in range(n)]
         self.side_of_rocket = [self.side_of_seat[s] for s in self.rocket_owner]
+        # How a cell's content reads in observations: "empty", "galaxy", "base of seat 1".
+        self.content_names = ["empty", "galaxy"] + [f"base of seat {s}" for s in self.rocket_owner]
+        self.rows = board.rows()
         self.help_offset = k * self.cells
         self.remove_offset = 2 * k * self.cells
         self.num_distinct_actions = (2 * k + 1) * self.cells
@@ -368,17 +372,8 @@ class SputnikState(State):
         def name(cell: int) -> str | None:
             return None if cell == OUT else names[cell]
 
-        cells = []
-        for cell, content in enumerate(self._board):
-            rocket = self._at[cell]
-            cells.append(
-                {
-                    "cell": names[cell],
-                    "kind": ("empty", "galaxy", "base")[min(content, BASE)],
-                    "base_of": game.rocket_owner[content - BASE] if content >= BASE else None,
-                    "rocket_of": game.rocket_owner[rocket] if rocket != NOBODY else None,
-                }
-            )
+        kinds = game.content_names
+        cells = [kinds[content] for content in self._board]
         rockets = [
             {
                 "seat": game.rocket_owner[r],
@@ -394,6 +389,7 @@ class SputnikState(State):
             "phase": PHASES[self._phase],
             "current_player": self._player,
             "turn": self._turns,
+            "cell_names": list(names),
             "cells": cells,
             "rockets": rockets,
             "eliminated": list(self._out),
@@ -412,18 +408,16 @@ class SputnikState(State):
         game = self.game
         n, cells = game.num_players, game.cells
         planes = np.zeros((3 + 2 * n, cells), dtype=np.float32)
-        for cell, content in enumerate(self._board):
-            if content == GALAXY:
-                planes[0, cell] = 1
-            elif content == EMPTY:
-                planes[1, cell] = 1
-            else:
-                planes[3 + (game.rocket_owner[content - BASE] - seat) % n, cell] = 1
-            rocket = self._at[cell]
-            if rocket != NOBODY:
-                planes[3 + n + (game.rocket_owner[rocket] - seat) % n, cell] = 1
-        for cell in self.start_restricted():
-            planes[2, cell] = 1
+        board = np.array(self._board)
+        at = np.array(self._at)
+        planes[0] = board == GALAXY
+        planes[1] = board == EMPTY
+        planes[2, list(self.start_restricted())] = 1
+        relative = (game.rocket_owner_array - seat) % n  # the observer's pieces first
+        bases = np.flatnonzero(board >= BASE)
+        planes[3 + relative[board[bases] - BASE], bases] = 1
+        rockets = np.flatnonzero(at != NOBODY)
+        planes[3 + n + relative[at[rockets]], rockets] = 1
         extra = np.zeros(2 + n, dtype=np.float32)
         if self._phase in (MOVE, REMOVE):
             extra[self._phase - MOVE] = 1
@@ -457,7 +451,7 @@ class SputnikState(State):
             f"{game.rockets_per_player} rocket(s) each{', teams' if game.teams else ''}), "
             f"{PHASES[self._phase]}, turn {self._turns}/{game.max_turns}"
         ]
-        for row in game.board.rows():
+        for row in game.rows:
             indent = "  " * (2 * game.board.radius + 1 - len(row))
             lines.append(indent + "  ".join(self._cell_code(cell) for cell in row))
         for r in range(game.num_rockets):

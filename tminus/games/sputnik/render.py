@@ -47,7 +47,7 @@ def render(state: SputnikState, seat: int | None = None) -> str:
         f"[bold]Sputnik[/] · {game.num_players} players · turn {state.turn()} · {state.phase()}"
     ]
     width = 2 * board.radius + 1
-    for row in board.rows():
+    for row in game.rows:
         indent = "  " * (width - len(row))
         lines.append(indent + "".join(cell_markup(state, cell) for cell in row))
     for s in range(game.num_players):
