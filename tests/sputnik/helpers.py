@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tminus
 from tminus.games.sputnik.game import SputnikState
-from tminus.games.sputnik.rules import EMPTY, GALAXY
+from tminus.games.sputnik.rules import BASE, EMPTY, GALAXY, NOBODY, OUT
 
 
 def new_game(players: int = 2, **params) -> SputnikState:
@@ -54,4 +54,41 @@ def clear_all_but(state: SputnikState, *keep: str) -> SputnikState:
     for c, value in enumerate(board):
         if value == GALAXY and at[c] < 0 and c not in kept:
             board[c] = EMPTY
+    return state
+
+
+def arrange(
+    players: int,
+    rockets: list[str | None],
+    galaxies: str = "",
+    helped: tuple[int, ...] = (),
+    first: int = 0,
+    **params,
+) -> SputnikState:
+    """A position set up by hand (not reachable by replaying its history): every cell
+    empty except the named galaxies, the rockets' cells and the bases that have not helped
+    (rockets listed by number, ``None`` for one already out). Seat ``first`` is to move."""
+    state = started(players, first, **params)
+    board, at, pos, base, unmoved = state.position()
+    game = state.game
+    for c in range(len(board)):
+        board[c] = EMPTY
+        at[c] = NOBODY
+    for rocket, start in enumerate(game.start):
+        if rocket in helped:
+            base[rocket] = OUT
+        else:
+            board[start] = BASE + rocket
+    for name in galaxies.split():
+        board[cell(state, name)] = GALAXY
+    for rocket, name in enumerate(rockets):
+        if name is None:
+            pos[rocket] = OUT
+            continue
+        c = cell(state, name)
+        if board[c] == EMPTY:
+            board[c] = GALAXY
+        at[c] = rocket
+        pos[rocket] = c
+        unmoved[rocket] = c == game.start[rocket]
     return state
