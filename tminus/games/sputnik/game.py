@@ -64,7 +64,7 @@ class SputnikGame(Game):
         self.start = base_corners(board, n * k)
         self.num_rockets = n * k
         self.rocket_owner = [j % n for j in range(self.num_rockets)]
-        self.rocket_owner_array = np.array(self.rocket_owner)
+        self._cell_planes: list[np.ndarray | None] = [None] * n
         self.rockets_of = [[s + n * i for i in range(k)] for s in range(n)]
         # A side is what wins: a player, or with teams the pair on opposite corners.
         self.side_of_seat = [s % 2 if self.teams else s for s in range(n)]
@@ -83,6 +83,28 @@ class SputnikGame(Game):
 
     def new_initial_state(self) -> SputnikState:
         return SputnikState(self)
+
+    def cell_planes(self, seat: int) -> np.ndarray:
+        """For each cell code (content * (rockets + 1) + rocket + 1), its tensor planes as
+        ``seat`` sees them: galaxy, empty, (restricted), base of each seat, rocket of each
+        seat, the observer first."""
+        table = self._cell_planes[seat]
+        if table is None:
+            n, stride = self.num_players, self.num_rockets + 1
+            table = np.zeros(((BASE + self.num_rockets) * stride, 3 + 2 * n), dtype=np.float32)
+            for content in range(BASE + self.num_rockets):
+                for rocket in range(NOBODY, self.num_rockets):
+                    row = table[content * stride + rocket + 1]
+                    if content == GALAXY:
+                        row[0] = 1
+                    elif content == EMPTY:
+                        row[1] = 1
+                    else:
+                        row[3 + (self.rocket_owner[content - BASE] - seat) % n] = 1
+                    if rocket != NOBODY:
+                        row[3 + n + (self.rocket_owner[rocket] - seat) % n] = 1
+            self._cell_planes[seat] = table
+        return table
 
     def allies(self, seat: int) -> list[int]:
         """The seats that win together with ``seat`` (itself, and a partner with teams)."""
@@ -406,18 +428,13 @@ class SputnikState(State):
         (observer first); then the phase (move, remove) and the mover (observer first)."""
         self.check_seat(seat)
         game = self.game
-        n, cells = game.num_players, game.cells
-        planes = np.zeros((3 + 2 * n, cells), dtype=np.float32)
-        board = np.array(self._board)
-        at = np.array(self._at)
-        planes[0] = board == GALAXY
-        planes[1] = board == EMPTY
+        n = game.num_players
+        # One code per cell for its content and its rocket; a table turns codes into planes.
+        stride = game.num_rockets + 1
+        at = self._at
+        codes = [content * stride + at[cell] + 1 for cell, content in enumerate(self._board)]
+        planes = game.cell_planes(seat)[codes].T.copy()
         planes[2, list(self.start_restricted())] = 1
-        relative = (game.rocket_owner_array - seat) % n  # the observer's pieces first
-        bases = np.flatnonzero(board >= BASE)
-        planes[3 + relative[board[bases] - BASE], bases] = 1
-        rockets = np.flatnonzero(at != NOBODY)
-        planes[3 + n + relative[at[rockets]], rockets] = 1
         extra = np.zeros(2 + n, dtype=np.float32)
         if self._phase in (MOVE, REMOVE):
             extra[self._phase - MOVE] = 1
