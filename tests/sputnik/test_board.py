@@ -1,4 +1,4 @@
-"""The board: a hexagon of hex cells in axial coordinates, bases on corners, unused bases flipped."""
+"""The board: hex cells in axial coordinates, bases on corners, unused bases flipped."""
 
 import pytest
 

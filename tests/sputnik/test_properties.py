@@ -43,7 +43,8 @@ def test_rockets_stay_on_their_cells_and_actions_change_only_what_they_say(param
                 kind = after["cells"][names.index(rocket["cell"])]
                 assert kind in ("galaxy", f"base of seat {rocket['seat']}")
         kinds_before, kinds_after = before["cells"], after["cells"]
-        changed = [i for i, (a, b) in enumerate(zip(kinds_before, kinds_after, strict=True)) if a != b]
+        pairs = zip(kinds_before, kinds_after, strict=True)
+        changed = [i for i, (was, now) in enumerate(pairs) if was != now]
         if name.startswith("remove"):
             assert [kinds_after[i] for i in changed] == ["empty"]
             assert kinds_before[changed[0]] == "galaxy"
@@ -57,7 +58,5 @@ def test_rockets_stay_on_their_cells_and_actions_change_only_what_they_say(param
             assert now in (was, None) and not (was is None and now is not None)
     if state.is_terminal() and not state.ended_by_turn_cap():
         game = state.game
-        sides = {
-            game.side_of_seat[r["seat"]] for r in state.observation(0)["rockets"] if r["cell"]
-        }
+        sides = {game.side_of_seat[r["seat"]] for r in state.observation(0)["rockets"] if r["cell"]}
         assert len(sides) == 1 and state.winners()

@@ -52,9 +52,7 @@ def test_each_base_helps_its_own_rocket():
 
 def test_a_rocket_that_cannot_move_is_removed_when_its_owners_turn_comes():
     # Seat 1's rocket 1 (d5, help used) hangs on e5; rocket 3 is free on a7.
-    state = arrange(
-        2, ["d2", "d5", "f2", "a7"], "d3 e5 b7 g1", helped=(1,), rockets_per_player=2
-    )
+    state = arrange(2, ["d2", "d5", "f2", "a7"], "d3 e5 b7 g1", helped=(1,), rockets_per_player=2)
     play(state, "move d2-d3", "remove e5")
     assert state.eliminated() == [1]
     assert state.current_player() == 1 and not state.is_terminal()
@@ -62,9 +60,7 @@ def test_a_rocket_that_cannot_move_is_removed_when_its_owners_turn_comes():
 
 
 def test_a_player_with_no_rockets_left_is_out():
-    state = arrange(
-        2, ["d2", "d5", "f2", "e6"], "d3 e5", helped=(1, 3), rockets_per_player=2
-    )
+    state = arrange(2, ["d2", "d5", "f2", "e6"], "d3 e5", helped=(1, 3), rockets_per_player=2)
     play(state, "move d2-d3", "remove e5")
     assert state.eliminated() == [1, 3]
     assert state.is_terminal() and state.winners() == [0]
@@ -94,9 +90,7 @@ def test_team_partners_sit_on_opposite_corners_and_turns_alternate_teams():
 
 def test_a_team_wins_when_only_its_rockets_are_left():
     # Seats 1 (d5) and 3 (e6) hang on e5; seat 0 takes it.
-    state = arrange(
-        4, ["a4", "d5", "g1", "e6"], "b4 e5 f1 f2", helped=(1, 3), teams=True
-    )
+    state = arrange(4, ["a4", "d5", "g1", "e6"], "b4 e5 f1 f2", helped=(1, 3), teams=True)
     play(state, "move b4", "remove e5")
     # Seat 1 is out, but its partner is still on the board: the game goes on.
     assert state.eliminated() == [1] and state.current_player() == 2
