@@ -14,6 +14,10 @@ GENERIC: dict[str, str] = {
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
+        "sputnik": "tminus.agents.greedy.sputnik:SputnikGreedy",
+    },
+    "alphabeta": {
+        "sputnik": "tminus.agents.search.alphabeta:AlphaBetaAgent",
     },
 }
 
