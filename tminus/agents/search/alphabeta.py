@@ -57,6 +57,7 @@ class AlphaBetaAgent:
         self._rng = np.random.default_rng(seed)
         self.nodes = 0
         self.depth_reached = 0
+        self.last_value = 0.0  # the root value of the deepest finished search
         self._history_scores: dict[int, int] = {}
         self._table: dict[Any, tuple[int, float, int, int]] = {}
 
@@ -76,6 +77,7 @@ class AlphaBetaAgent:
         order = [legal[i] for i in self._rng.permutation(len(legal))]
         best = self._ordered(state, order, None)[0]
         self.depth_reached = 0
+        self.last_value = 0.0
         for depth in range(1, self.max_depth + 1):
             try:
                 value, best = self._search_root(state, order, best, depth)
@@ -84,6 +86,7 @@ class AlphaBetaAgent:
                     best = stop.args[0]
                 break
             self.depth_reached = depth
+            self.last_value = value
             if abs(value) >= WIN:
                 break  # a proven win or loss: deeper search changes nothing
         return best
