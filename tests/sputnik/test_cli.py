@@ -23,9 +23,7 @@ def test_play_draws_the_board_and_takes_moves_to_the_end():
 
 
 def test_play_takes_a_move_by_name_and_refuses_a_bad_one():
-    result = runner.invoke(
-        app, ["play", "sputnik", "--seed", "3"], input="move d4\nmove d2\nq\n"
-    )
+    result = runner.invoke(app, ["play", "sputnik", "--seed", "3"], input="move d4\nmove d2\nq\n")
     assert "'move d4' is not a move here" in result.output
     assert "remove d4" in result.output  # the removal options after the move to d2
 
