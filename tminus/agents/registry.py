@@ -23,6 +23,10 @@ FOR_INFORMATION = {"mcts": "perfect", "ismcts": "imperfect"}
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
+        "sputnik": "tminus.agents.greedy.sputnik:SputnikGreedy",
+    },
+    "alphabeta": {
+        "sputnik": "tminus.agents.search.alphabeta:AlphaBetaAgent",
     },
     "solver": {
         "four_way": "tminus.agents.solvers.four_way:FourWaySolverAgent",

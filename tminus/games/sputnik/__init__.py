@@ -1,0 +1,1 @@
+"""Sputnik: the hex-board elimination game (rules, state machine, rendering, rules page)."""

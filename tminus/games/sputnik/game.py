@@ -1,0 +1,494 @@
+"""Sputnik as a T-minus game: the lot for who starts, then turns of a move and a removal.
+
+A turn is split into decisions of the same player: first ``move`` (a step) or ``help``
+(base help, which ends the turn), then ``remove`` (skipped when no galaxy can be taken).
+
+Action ids, with N cells (``board.py`` numbers them) and K rockets per player, k being
+which of the mover's rockets (0 for the first):
+    move:   k * N + cell            rocket k steps onto ``cell``
+    help:   (K + k) * N + cell      rocket k's base moves to ``cell``, the rocket onto it
+    remove: 2 * K * N + cell        the galaxy on ``cell`` is taken
+Chance outcome ids (the lot): s = seat s starts, each with probability 1/players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State
+from tminus.core.params import Param
+from tminus.games.sputnik import rules
+from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
+from tminus.games.sputnik.render import render
+from tminus.games.sputnik.rules import BASE, EMPTY, GALAXY, NOBODY, OUT
+
+PHASES = ("lot", "move", "remove", "over")
+LOT, MOVE, REMOVE, OVER = range(4)
+MAX_BASES = 6
+
+
+class SputnikGame(Game):
+    name = "sputnik"
+    title = "Sputnik"
+    parameters = {
+        "players": Param(2, "number of players", choices=(2, 3, 4, 5, 6)),
+        "radius": Param(3, "board radius in cells (3: 37 cells)", minimum=2, maximum=MAX_RADIUS),
+        "rockets_per_player": Param(
+            1, "rockets (and bases) per player: 2 or 3 with 2 players, 2 with 3", choices=(1, 2, 3)
+        ),
+        "teams": Param(False, "4 players as two teams, partners opposite", choices=(False, True)),
+        "max_turns": Param(
+            1000, "turns after which an unfinished game is a draw", minimum=1, maximum=10**6
+        ),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        n = self.num_players = self.params["players"]
+        k = self.rockets_per_player = self.params["rockets_per_player"]
+        self.teams = self.params["teams"]
+        self.max_turns = self.params["max_turns"]
+        if n * k > MAX_BASES:
+            raise ValueError(
+                f"parameter 'rockets_per_player' of sputnik: {n} players with {k} rockets each "
+                f"need {n * k} bases and there are {MAX_BASES}; several rockets are for "
+                "2 players (2 or 3 each) or 3 players (2 each)"
+            )
+        if self.teams and n != 4:
+            raise ValueError(f"parameter 'teams' of sputnik: teams need 4 players, not {n}")
+        self.board = board = hex_board(self.params["radius"])
+        self.cells = board.size
+        # Base j (clockwise) belongs to seat j mod n: with several rockets colours alternate.
+        self.start = base_corners(board, n * k)
+        self.num_rockets = n * k
+        self.rocket_owner = [j % n for j in range(self.num_rockets)]
+        self._cell_planes: list[np.ndarray | None] = [None] * n
+        self.rockets_of = [[s + n * i for i in range(k)] for s in range(n)]
+        # A side is what wins: a player, or with teams the pair on opposite corners.
+        self.side_of_seat = [s % 2 if self.teams else s for s in range(n)]
+        self.side_of_rocket = [self.side_of_seat[s] for s in self.rocket_owner]
+        # How a cell's content reads in observations: "empty", "galaxy", "base of seat 1".
+        self.content_names = ["empty", "galaxy"] + [f"base of seat {s}" for s in self.rocket_owner]
+        self.rows = board.rows()
+        self.help_offset = k * self.cells
+        self.remove_offset = 2 * k * self.cells
+        self.num_distinct_actions = (2 * k + 1) * self.cells
+        self.max_chance_outcomes = n
+        # The lot, then at most a move and a removal per turn.
+        self.max_game_length = 1 + 2 * self.max_turns
+        self.max_utility = 1.0
+        self.min_utility = -1.0 if self.teams else -1.0 / (n - 1)
+
+    def new_initial_state(self) -> SputnikState:
+        return SputnikState(self)
+
+    def cell_planes(self, seat: int) -> np.ndarray:
+        """For each cell code (content * (rockets + 1) + rocket + 1), its tensor planes as
+        ``seat`` sees them: galaxy, empty, (restricted), base of each seat, rocket of each
+        seat, the observer first."""
+        table = self._cell_planes[seat]
+        if table is None:
+            n, stride = self.num_players, self.num_rockets + 1
+            table = np.zeros(((BASE + self.num_rockets) * stride, 3 + 2 * n), dtype=np.float32)
+            for content in range(BASE + self.num_rockets):
+                for rocket in range(NOBODY, self.num_rockets):
+                    row = table[content * stride + rocket + 1]
+                    if content == GALAXY:
+                        row[0] = 1
+                    elif content == EMPTY:
+                        row[1] = 1
+                    else:
+                        row[3 + (self.rocket_owner[content - BASE] - seat) % n] = 1
+                    if rocket != NOBODY:
+                        row[3 + n + (self.rocket_owner[rocket] - seat) % n] = 1
+            self._cell_planes[seat] = table
+        return table
+
+    def allies(self, seat: int) -> list[int]:
+        """The seats that win together with ``seat`` (itself, and a partner with teams)."""
+        side = self.side_of_seat[seat]
+        return [s for s in range(self.num_players) if self.side_of_seat[s] == side]
+
+
+class SputnikState(State):
+    __slots__ = (
+        "_at",
+        "_base",
+        "_board",
+        "_history",
+        "_out",
+        "_phase",
+        "_player",
+        "_pos",
+        "_turns",
+        "_unmoved",
+        "_winner",
+        "game",
+    )  # fmt: skip
+
+    def __init__(self, game: SputnikGame) -> None:
+        self.game = game
+        self._history: list[int] = []
+        # "Unused space bases are turned over to the galaxy side": every other cell is a galaxy.
+        self._board = [GALAXY] * game.cells
+        self._at = [NOBODY] * game.cells
+        for rocket, cell in enumerate(game.start):
+            self._board[cell] = BASE + rocket
+            self._at[cell] = rocket  # "a place on his space base of the same color"
+        self._pos = list(game.start)
+        self._base = list(game.start)
+        self._unmoved = [True] * game.num_rockets
+        self._out: list[int] = []  # rockets in the order they left the game
+        self._turns = 0
+        self._winner = -1  # the winning side
+        # "Lots determine who starts the game."
+        self._phase = LOT
+        self._player = CHANCE
+
+    # -- whose turn ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._player
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._phase != LOT:
+            return []
+        n = self.game.num_players
+        return [(seat, 1 / n) for seat in range(n)]
+
+    def legal_actions(self) -> list[int]:
+        if self._phase == MOVE:
+            return self._move_actions()
+        if self._phase == REMOVE:
+            offset = self.game.remove_offset
+            return [offset + cell for cell in self.removable_galaxies()]
+        return []
+
+    def _move_actions(self) -> list[int]:
+        game = self.game
+        board, at, pos, neighbours = self._board, self._at, self._pos, game.board.neighbours
+        steps: list[int] = []
+        helps: list[int] = []
+        for k, rocket in enumerate(game.rockets_of[self._player]):
+            cell = pos[rocket]
+            if cell == OUT:
+                continue
+            offset = k * game.cells
+            for target in rules.step_targets(board, at, neighbours[cell], rocket):
+                steps.append(offset + target)
+            offset += game.help_offset
+            for target in rules.help_targets(board, neighbours[cell], cell, self._base[rocket]):
+                helps.append(offset + target)
+        return steps + helps
+
+    def is_legal(self, action: int) -> bool:
+        if self._phase == MOVE:
+            return action in self._move_actions()
+        if self._phase == REMOVE:
+            cell = action - self.game.remove_offset
+            return 0 <= cell < self.game.cells and rules.can_remove(
+                self._board, self._at, cell, self.start_restricted()
+            )
+        if self._phase == LOT:
+            return 0 <= action < self.game.num_players
+        return False
+
+    # -- rules, one per phase ------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        if self._phase == MOVE:
+            k, cell = divmod(action, self.game.cells)
+            K = self.game.rockets_per_player
+            if k < K:
+                self._step(self.game.rockets_of[self._player][k], cell)
+            else:
+                self._base_help(self.game.rockets_of[self._player][k - K], cell)
+        elif self._phase == REMOVE:
+            self._remove(action - self.game.remove_offset)
+        else:
+            self._start_turn(action)  # the lot
+
+    def _fly(self, rocket: int, cell: int) -> None:
+        self._at[self._pos[rocket]] = NOBODY
+        self._at[cell] = rocket
+        self._pos[rocket] = cell
+        self._unmoved[rocket] = False
+
+    def _step(self, rocket: int, cell: int) -> None:
+        """Move one step; "after moving his rocket, the player takes any uninhabited galaxy"."""
+        self._fly(rocket, cell)
+        if self.removable_galaxies():
+            self._phase = REMOVE
+        else:
+            self._end_turn()  # Ruling: nothing can be taken, so the turn ends.
+
+    def _base_help(self, rocket: int, cell: int) -> None:
+        """ "He turns the base over to its galaxy side and then places his rocket on it."
+
+        The base's old cell becomes empty; "he does not take any galaxy" this turn.
+        """
+        self._board[self._base[rocket]] = EMPTY
+        self._board[cell] = GALAXY
+        self._base[rocket] = OUT
+        self._fly(rocket, cell)
+        self._end_turn()
+
+    def _remove(self, cell: int) -> None:
+        self._board[cell] = EMPTY
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """ "Then the turn passes clockwise": seats are numbered clockwise."""
+        self._turns += 1
+        self._start_turn((self._player + 1) % self.game.num_players)
+        if self._phase != OVER and self._turns >= self.game.max_turns:
+            self._phase = OVER  # the turn cap: a draw
+            self._player = TERMINAL
+
+    def _start_turn(self, seat: int) -> None:
+        """Eliminate what cannot move, skip players who are out, or end the game."""
+        game = self.game
+        while True:
+            can_play = self._eliminate_stuck_rockets(seat)
+            sides = rules.sides_left(game.side_of_rocket, self._pos)
+            if len(sides) == 1:
+                # "The player whose rocket remains last on the board wins the game."
+                self._winner = sides.pop()
+                self._phase = OVER
+                self._player = TERMINAL
+                return
+            if can_play:
+                self._phase = MOVE
+                self._player = seat
+                return
+            seat = (seat + 1) % game.num_players
+
+    def _eliminate_stuck_rockets(self, seat: int) -> bool:
+        """ "When, on his turn, a player cannot move his rocket, he is eliminated."
+
+        Each of the seat's rockets that cannot move leaves the game; its cell keeps its
+        galaxy (or base). True when the seat still has a rocket to move.
+        """
+        neighbours = self.game.board.neighbours
+        alive = False
+        for rocket in self.game.rockets_of[seat]:
+            cell = self._pos[rocket]
+            if cell == OUT:
+                continue
+            if rules.can_move(
+                self._board, self._at, neighbours[cell], rocket, cell, self._base[rocket]
+            ):
+                alive = True
+            else:
+                self._at[cell] = NOBODY
+                self._pos[rocket] = OUT
+                self._out.append(rocket)
+        return alive
+
+    # -- queries (read-only; agents use them) --------------------------------------------
+    def start_restricted(self) -> set[int]:
+        return rules.start_restricted(
+            self.game.board.neighbours, self._pos, self._base, self._unmoved
+        )
+
+    def removable_galaxies(self) -> list[int]:
+        return rules.removable_galaxies(self._board, self._at, self.start_restricted())
+
+    def position(self) -> tuple[list[int], list[int], list[int], list[int], list[bool]]:
+        """The live lists (board, at, pos, base, unmoved), see ``rules.py``. Do not modify."""
+        return self._board, self._at, self._pos, self._base, self._unmoved
+
+    def phase(self) -> str:
+        return PHASES[self._phase]
+
+    def turn(self) -> int:
+        return self._turns
+
+    def eliminated(self) -> list[int]:
+        """Rockets that have left the game, in order."""
+        return list(self._out)
+
+    def winners(self) -> list[int]:
+        """The winning seats (one, or a team of two); [] while playing or after a draw."""
+        if self._winner < 0:
+            return []
+        return [s for s, side in enumerate(self.game.side_of_seat) if side == self._winner]
+
+    def state_key(self) -> tuple:
+        """A hashable key of the position (for transposition tables): not the history."""
+        return (
+            self._phase,
+            self._player,
+            bytes(self._board),
+            tuple(self._at),
+            tuple(self._unmoved),
+        )
+
+    # -- names ---------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        game = self.game
+        if self._phase == LOT and 0 <= action < game.num_players:
+            return f"lot: seat {action} starts"
+        if not 0 <= action < game.num_distinct_actions:
+            raise ValueError(
+                f"no Sputnik action {action}; actions are 0 to {game.num_distinct_actions - 1}"
+            )
+        k, cell = divmod(action, game.cells)
+        name = game.board.names[cell]
+        K = game.rockets_per_player
+        if k == 2 * K:
+            return f"remove {name}"
+        verb = "move" if k < K else "help"
+        if K == 1:
+            return f"{verb} {name}"
+        return f"{verb} {self._rocket_label(k % K)}-{name}"
+
+    def _rocket_label(self, k: int) -> str:
+        """A rocket of the player to move, named by its cell (or its number when not known)."""
+        if self._player >= 0:
+            cell = self._pos[self.game.rockets_of[self._player][k]]
+            if cell != OUT:
+                return self.game.board.names[cell]
+        return f"rocket{k + 1}"
+
+    def string_to_action(self, text: str) -> int:
+        """Also accepts ``move c3`` with several rockets, when only one of them can go there."""
+        try:
+            return super().string_to_action(text)
+        except IllegalActionError:
+            if self.game.rockets_per_player == 1 or self._phase != MOVE:
+                raise
+            verb, _, target = text.strip().partition(" ")
+            matches = [
+                a
+                for a in self.legal_actions()
+                if self.action_to_string(a).startswith(verb + " ")
+                and self.action_to_string(a).endswith("-" + target)
+            ]
+            if len(matches) != 1:
+                raise
+            return matches[0]
+
+    # -- results -------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        game = self.game
+        if self._winner < 0:
+            return [0.0] * game.num_players
+        loss = game.min_utility
+        return [1.0 if side == self._winner else loss for side in game.side_of_seat]
+
+    def ended_by_turn_cap(self) -> bool:
+        return self._phase == OVER and self._winner < 0
+
+    # -- views (perfect information: every seat sees everything) -------------------------
+    def public_observation(self) -> dict[str, Any]:
+        game = self.game
+        names = game.board.names
+
+        def name(cell: int) -> str | None:
+            return None if cell == OUT else names[cell]
+
+        kinds = game.content_names
+        cells = [kinds[content] for content in self._board]
+        rockets = [
+            {
+                "seat": game.rocket_owner[r],
+                "cell": name(self._pos[r]),
+                "base": name(self._base[r]),
+                "left_base": not self._unmoved[r],
+            }
+            for r in range(game.num_rockets)
+        ]
+        return {
+            "game": game.name,
+            "params": dict(game.params),
+            "phase": PHASES[self._phase],
+            "current_player": self._player,
+            "turn": self._turns,
+            "cell_names": list(names),
+            "cells": cells,
+            "rockets": rockets,
+            "eliminated": list(self._out),
+            "removable": [names[c] for c in self.removable_galaxies()],
+            "winners": self.winners(),
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        self.check_seat(seat)
+        return {"seat": seat, **self.public_observation()}
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """Per cell: galaxy, empty, restricted, base of each seat and rocket of each seat
+        (observer first); then the phase (move, remove) and the mover (observer first)."""
+        self.check_seat(seat)
+        game = self.game
+        n = game.num_players
+        # One code per cell for its content and its rocket; a table turns codes into planes.
+        stride = game.num_rockets + 1
+        at = self._at
+        codes = [content * stride + at[cell] + 1 for cell, content in enumerate(self._board)]
+        planes = game.cell_planes(seat)[codes].T.copy()
+        planes[2, list(self.start_restricted())] = 1
+        extra = np.zeros(2 + n, dtype=np.float32)
+        if self._phase in (MOVE, REMOVE):
+            extra[self._phase - MOVE] = 1
+            extra[2 + (self._player - seat) % n] = 1
+        return np.concatenate([planes.ravel(), extra])
+
+    def render(self, seat: int | None = None) -> str:
+        return render(self, seat)
+
+    def clone(self) -> SputnikState:
+        copy = SputnikState.__new__(SputnikState)
+        copy.game = self.game
+        copy._history = self._history.copy()
+        copy._board = self._board.copy()
+        copy._at = self._at.copy()
+        copy._pos = self._pos.copy()
+        copy._base = self._base.copy()
+        copy._unmoved = self._unmoved.copy()
+        copy._out = self._out.copy()
+        copy._turns = self._turns
+        copy._winner = self._winner
+        copy._phase = self._phase
+        copy._player = self._player
+        return copy
+
+    def __str__(self) -> str:
+        game = self.game
+        names = game.board.names
+        lines = [
+            f"Sputnik ({game.num_players} players, radius {game.board.radius}, "
+            f"{game.rockets_per_player} rocket(s) each{', teams' if game.teams else ''}), "
+            f"{PHASES[self._phase]}, turn {self._turns}/{game.max_turns}"
+        ]
+        for row in game.rows:
+            indent = "  " * (2 * game.board.radius + 1 - len(row))
+            lines.append(indent + "  ".join(self._cell_code(cell) for cell in row))
+        for r in range(game.num_rockets):
+            where = "out" if self._pos[r] == OUT else f"at {names[self._pos[r]]}"
+            base = "used" if self._base[r] == OUT else names[self._base[r]]
+            left = "never left base" if self._unmoved[r] else "has left base"
+            lines.append(f"rocket {r} (seat {game.rocket_owner[r]}) {where}, base {base}, {left}")
+        if self._phase in (MOVE, REMOVE):
+            lines.append(f"seat {self._player} to {PHASES[self._phase]}")
+        elif self._phase == OVER:
+            winners = self.winners()
+            lines.append(f"seats {winners} win" if winners else "draw: the turn cap was reached")
+        return "\n".join(lines)
+
+    def _cell_code(self, cell: int) -> str:
+        """Two characters: '..' empty, '**' galaxy, 'b3' base of rocket 3, 'R3' rocket 3
+        (on a galaxy), 'H3' rocket 3 on its own base."""
+        content, rocket = self._board[cell], self._at[cell]
+        if rocket != NOBODY:
+            return f"{'H' if content >= BASE else 'R'}{rocket}"
+        if content >= BASE:
+            return f"b{content - BASE}"
+        return "**" if content == GALAXY else ".."
