@@ -44,6 +44,14 @@ class SputnikGame(Game):
         ),
     }
 
+    observation_bounds = (0.0, 1.0)
+
+    @classmethod
+    def configurations(cls) -> list[dict[str, Any]]:
+        counts = [{"players": n} for n in (2, 3, 4, 5, 6)]
+        rockets = [{"players": n, "rockets_per_player": k} for n, k in ((2, 2), (2, 3), (3, 2))]
+        return [*counts, *rockets, {"players": 4, "teams": True}]
+
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         n = self.num_players = self.params["players"]
