@@ -12,6 +12,7 @@ from tminus.core.game import Game
 # only by whoever plays it.
 _GAMES: dict[str, str | type[Game]] = {
     "four_way": "tminus.games.four_way.game:FourWayGame",
+    "three_two_one": "tminus.games.three_two_one.game:ThreeTwoOneGame",
 }
 
 
