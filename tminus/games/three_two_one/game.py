@@ -32,6 +32,7 @@ NUM_ACTIONS = DRAW_LEFT + 5
 PHASES = ("deal", "turn up", "turn", "draw", "draw card", "over")
 DEAL, TURN_UP, TURN, DRAW, DRAW_CARD, OVER = range(6)
 NO_DECLARER = "nothing to draw"
+EITHER, ONLY_LEFT, ONLY_RIGHT = 0, 1, 2  # where a discard may go (LEFT + 1, RIGHT + 1)
 
 
 def discard_action(value: int, count: int, pile: int) -> int:
@@ -43,6 +44,19 @@ def discard_parts(action: int) -> tuple[int, int, int]:
     index, pile = divmod(action, 2)
     value, count = divmod(index, MAX_SET)
     return value, count + 1, pile
+
+
+# DISCARD_RUNS[onto][value][k]: every discard of 1 to k cards of ``value``, in action order.
+DISCARD_RUNS = [
+    [
+        [
+            tuple(discard_action(value, count, pile) for count in range(1, k + 1) for pile in piles)
+            for k in range(MAX_SET + 1)
+        ]
+        for value in VALUES
+    ]
+    for piles in ((LEFT, RIGHT), (LEFT,), (RIGHT,))
+]
 
 
 def move_to_string(action: int) -> str:
@@ -106,8 +120,8 @@ class ThreeTwoOneGame(Game):
 
 class ThreeTwoOneState(State):
     __slots__ = (
-        "_dealt",
         "_deal_to",
+        "_dealt",
         "_discarded_on",
         "_draw",
         "_draw_size",
@@ -210,32 +224,45 @@ class ThreeTwoOneState(State):
         if size == 1:
             # "With a single card left no discard is possible, so Blastoff is the only move."
             return [DECLARE_BLASTOFF]
-        # "If a discard pile is empty, they must discard there."
-        piles = self._piles
-        if not piles[LEFT]:
-            onto = (LEFT,)
-        elif not piles[RIGHT]:
-            onto = (RIGHT,)
-        else:
-            onto = (LEFT, RIGHT)
-        actions = []
+        runs = DISCARD_RUNS[self._discard_onto()]
+        actions: list[int] = []
         for value in VALUES:
             count = hand[value]
             if count:
                 # "Multiple cards of the same number are discarded together" (any number of
                 # them), but never the last card of the hand.
-                base = value * MAX_SET * 2
-                for k in range(count if count < size else size - 1):
-                    for pile in onto:
-                        actions.append(base + 2 * k + pile)
+                actions += runs[value][count if count < size else size - 1]
         if rules.can_countdown(self._totals[mover]):
             actions.append(DECLARE_COUNTDOWN)
         if rules.can_blastoff(hand, size):
             actions.append(DECLARE_BLASTOFF)
         return actions
 
+    def _discard_onto(self) -> int:
+        """ "If a discard pile is empty, they must discard there": BOTH, LEFT or RIGHT only."""
+        piles = self._piles
+        if not piles[LEFT]:
+            return ONLY_LEFT
+        return ONLY_RIGHT if not piles[RIGHT] else EITHER
+
+    def _is_legal_turn(self, action: int) -> bool:
+        mover = self._mover
+        hand = self._hands[mover]
+        size = self._sizes[mover]
+        if action == DECLARE_BLASTOFF:
+            return rules.can_blastoff(hand, size)
+        if size == 1:
+            return False
+        if action == DECLARE_COUNTDOWN:
+            return rules.can_countdown(self._totals[mover])
+        if not 0 <= action < DRAW_LEFT:
+            return False
+        value, count, pile = discard_parts(action)
+        onto = self._discard_onto()
+        return count <= rules.largest_discard(hand[value], size) and onto in (EITHER, pile + 1)
+
     def _draw_actions(self) -> list[int]:
-        """"Draw a card from the other discard pile -or- risk drawing from the draw pile"."""
+        """ "Draw a card from the other discard pile -or- risk drawing from the draw pile"."""
         other = 1 - self._discarded_on
         actions = [DRAW_LEFT + other] if self._piles[other] else []
         if self._draw_size or self._reshufflable():
@@ -249,8 +276,10 @@ class ThreeTwoOneState(State):
     def is_legal(self, action: int) -> bool:
         if self._player == CHANCE:
             return 0 <= action < len(VALUES) and self._draw[action] > 0
-        if self._phase in (TURN, DRAW):
-            return action in self.legal_actions()
+        if self._phase == TURN:
+            return self._is_legal_turn(action)
+        if self._phase == DRAW:
+            return action in self._draw_actions()
         return False
 
     # -- rules, one per phase ------------------------------------------------------------------
@@ -289,7 +318,7 @@ class ThreeTwoOneState(State):
             self._phase = TURN_UP
 
     def _turn_up(self, value: int) -> None:
-        """"Flip the top two cards face up, one on either side of the draw pile"."""
+        """ "Flip the top two cards face up, one on either side of the draw pile"."""
         self._remove_from_draw_pile(value)
         piles = self._piles
         piles[LEFT if not piles[LEFT] else RIGHT].append(value)
@@ -298,7 +327,7 @@ class ThreeTwoOneState(State):
             self._player = self._mover
 
     def _discard(self, value: int, count: int, pile: int) -> None:
-        """"Discard at least one card onto either discard pile"."""
+        """ "Discard at least one card onto either discard pile"."""
         mover = self._mover
         self._hands[mover][value] -= count
         self._sizes[mover] -= count
@@ -370,7 +399,7 @@ class ThreeTwoOneState(State):
 
     # -- ending a round and the game -----------------------------------------------------------
     def _end_round(self, declarer: int | None, declaration: str | None) -> None:
-        """"all players must reveal their cards and calculate the total face values"."""
+        """ "all players must reveal their cards and calculate the total face values"."""
         playing = self._playing
         totals = [self._totals[s] for s in playing]
         index = playing.index(declarer) if declarer is not None else None
@@ -379,15 +408,14 @@ class ThreeTwoOneState(State):
             self._scores[seat] += p
             if rules.won_round(p):
                 self._wins[seat] += 1
+        seats = range(self.game.num_players)
         self._last_round = {
             "round": self._round,
             "declarer": declarer,
             "declaration": declaration or NO_DECLARER,
-            "hands": [rules.hand_values(h) if s in playing else None
-                      for s, h in enumerate(self._hands)],  # fmt: skip
-            "totals": [self._totals[s] if s in playing else None for s in range(len(self._hands))],
-            "points": [points[playing.index(s)] if s in playing else None
-                       for s in range(len(self._hands))],  # fmt: skip
+            "hands": [self.hand(s) if s in playing else None for s in seats],
+            "totals": [self._totals[s] if s in playing else None for s in seats],
+            "points": [points[playing.index(s)] if s in playing else None for s in seats],
         }
         winners, next_playing = self._game_result()
         if winners is not None:
@@ -487,32 +515,37 @@ class ThreeTwoOneState(State):
         return {"seat": seat, "hand": self.hand(seat), **self.public_observation()}
 
     def observation_tensor(self, seat: int) -> np.ndarray:
-        """Own hand, then per seat (observer first) size, known cards, score, wins, turn;
-        both piles' contents and tops, draw pile size, phase; float32, scaled to about 0-1."""
+        """Own hand, then per seat (observer first) size, known cards, score, round wins,
+        playing, moving; both piles' contents and tops, the draw pile's size, the phase.
+        float32, scaled to about 0-1."""
         self.check_seat(seat)
         n = self.game.num_players
-        v = len(VALUES)
-        per_seat = 1 + v + 4
-        tensor = np.zeros(v + n * per_seat + 4 * v + 1 + len(PHASES), dtype=np.float32)
-        tensor[:v] = np.asarray(self._hands[seat], dtype=np.float32) / MAX_SET
+        scale = 1 / MAX_SET
+        values: list[float] = [c * scale for c in self._hands[seat]]
+        moving = self._phase in (TURN, DRAW, DRAW_CARD)
         for offset in range(n):
             s = (seat + offset) % n
-            base = v + offset * per_seat
-            tensor[base] = self._sizes[s] / MAX_SET
-            tensor[base + 1 : base + 1 + v] = np.asarray(self._known[s], dtype=np.float32) / 4
-            tensor[base + 1 + v] = self._scores[s] / 20
-            tensor[base + 2 + v] = self._wins[s] / 3
-            tensor[base + 3 + v] = s in self._playing
-            tensor[base + 4 + v] = s == self._mover and self._phase in (TURN, DRAW, DRAW_CARD)
-        base = v + n * per_seat
-        for p, pile in enumerate(self._piles):
+            values.append(self._sizes[s] * scale)
+            values += [c * 0.25 for c in self._known[s]]
+            values.append(self._scores[s] / 20)
+            values.append(self._wins[s] / 3)
+            values.append(float(s in self._playing))
+            values.append(float(moving and s == self._mover))
+        for pile in self._piles:
+            contents = [0.0] * len(VALUES)
             for value in pile:
-                tensor[base + p * v + value] += 1 / MAX_SET
+                contents[value] += scale
+            values += contents
+        for pile in self._piles:
+            top = [0.0] * len(VALUES)
             if pile:
-                tensor[base + 2 * v + p * v + pile[-1]] = 1.0
-        tensor[base + 4 * v] = self._draw_size / rules.DECK_SIZE
-        tensor[base + 4 * v + 1 + self._phase] = 1.0
-        return tensor
+                top[pile[-1]] = 1.0
+            values += top
+        values.append(self._draw_size / rules.DECK_SIZE)
+        phase = [0.0] * len(PHASES)
+        phase[self._phase] = 1.0
+        values += phase
+        return np.array(values, dtype=np.float32)
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> ThreeTwoOneState:
         """A state ``seat`` cannot tell from this one: the cards it cannot see redealt.
@@ -634,8 +667,8 @@ def _copy_round(last_round: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _sample(counts: list[int], size: int, rng: np.random.Generator) -> list[int]:
     """``size`` cards drawn at random, without replacement, from a multiset of counts."""
-    cards = [v for v in VALUES for _ in range(counts[v])]
+    cards = rules.hand_values(counts)
     chosen = [0] * len(VALUES)
-    for index in rng.choice(len(cards), size=size, replace=False):
+    for index in rng.permutation(len(cards))[:size].tolist():
         chosen[cards[index]] += 1
     return chosen

@@ -31,8 +31,8 @@ def pile_text(pile: list[int]) -> str:
 
 
 def render(state: ThreeTwoOneState, seat: int | None = None) -> str:
-    obs: dict[str, Any] = state.observation(seat) if seat is not None else (
-        state.public_observation()
+    obs: dict[str, Any] = (
+        state.observation(seat) if seat is not None else (state.public_observation())
     )
     extra = " (extra round)" if obs["extra_round"] else ""
     lines = [f"[bold]3-2-1 Countdown[/] · round {obs['round']}{extra} · turn {obs['turn']}"]

@@ -35,7 +35,7 @@ MIN_PLAYERS, MAX_PLAYERS = min(HAND_SIZES), max(HAND_SIZES)
 
 
 def hand_size(players_in_round: int) -> int:
-    """"2-6 players: 12 cards each; 7-8 players: 10 cards each"."""
+    """ "2-6 players: 12 cards each; 7-8 players: 10 cards each"."""
     return HAND_SIZES[players_in_round]
 
 
@@ -45,16 +45,20 @@ def hand_total(hand: list[int]) -> int:
 
 def hand_values(hand: list[int]) -> list[int]:
     """The hand as sorted card values ("organize cards numerically from smallest to largest")."""
-    return [v for v, c in enumerate(hand) for _ in range(c)]
+    values: list[int] = []
+    for v, c in enumerate(hand):
+        if c:
+            values += [v] * c
+    return values
 
 
 def can_countdown(total: int) -> bool:
-    """"if the face value of a player's hand totals 5 or less, they can ... declare Countdown!"."""
+    """ "if the face value of a player's hand totals 5 or less, they can ... declare Countdown!"."""
     return total <= COUNTDOWN_LIMIT
 
 
 def can_blastoff(hand: list[int], size: int) -> bool:
-    """"if a player's hand consists entirely of cards with the same number" (one card counts)."""
+    """ "if a player's hand consists entirely of cards with the same number" (one card counts)."""
     return size > 0 and max(hand) == size
 
 
@@ -95,7 +99,7 @@ def score_countdown(totals: list[int], declarer: int) -> list[int]:
 
 
 def score_blastoff(totals: list[int], declarer: int) -> list[int]:
-    """"the player who declares it gets 3 points, second-lowest 2, third-lowest 1"."""
+    """ "the player who declares it gets 3 points, second-lowest 2, third-lowest 1"."""
     others = [t for i, t in enumerate(totals) if i != declarer]
     ranks = iter(dense_ranks(others))
     return [POINTS_BY_RANK[0] if i == declarer else points_for_rank(next(ranks) + 1)
