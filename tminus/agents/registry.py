@@ -14,6 +14,7 @@ GENERIC: dict[str, str] = {
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
+        "three_two_one": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy",
     },
 }
 
