@@ -149,9 +149,9 @@ def test_nothing_left_to_draw_ends_the_round_with_no_declarer():
     play(state, "discard 10 left")
     last = state.observation(0)["last_round"]
     assert last["declarer"] is None and last["declaration"] == "nothing to draw"
-    # Scored by plain ranks: seat 1 (total 58) is lowest against seat 0 (total 58 - 10 = 68).
-    assert last["totals"] == [sum(HAND_0) - 10, sum(HAND_1)]
-    assert last["points"] == [2, 3] if sum(HAND_1) < sum(HAND_0) - 10 else [3, 2]
+    # Scored by plain ranks: 68 - 10 = 58 against 58, a tie for the lowest: 3 points each.
+    assert last["totals"] == [58, 58]
+    assert last["points"] == [3, 3]
     assert state.observation(0)["round"] == 2
 
 
