@@ -111,4 +111,3 @@ def test_played_blastoff_with_ties_among_the_others():
     assert last_round(state)["declaration"] == "blastoff"
     assert last_round(state)["totals"] == [60, 28, 28, 76]
     assert last_round(state)["points"] == [3, 2, 2, 1]
-

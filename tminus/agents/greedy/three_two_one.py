@@ -25,6 +25,9 @@ SAMPLES = 32  # worlds drawn to judge a Countdown!
 DECLARE_WHEN_SAFE = 0.55  # declare when nobody is lower in at least this share of worlds
 SURE_BLASTOFF = -100.0  # taking the card that makes the hand all one number: Blastoff! next
 SET_DISCOUNT = 0.5  # a card that pairs with the hand costs less: it leaves with its set
+# Two careful players can pass the same cards back and forth for ever (each takes the card
+# the other just shed). Now and then a blind draw instead breaks such a cycle.
+BLIND_DRAW_CHANCE = 0.1
 
 
 def unseen_cards(obs: dict[str, Any]) -> list[int]:
@@ -127,4 +130,13 @@ class ThreeTwoOneGreedy:
         if top is None:
             return DRAW_PILE
         card = obs["discard_piles"][top - DRAW_LEFT][-1]
-        return top if card_cost(card, obs["hand"]) < expected_draw(obs) else DRAW_PILE
+        if card_cost(card, obs["hand"]) >= expected_draw(obs):
+            return DRAW_PILE
+        if card >= self.last_discard(obs) and self._rng.random() < BLIND_DRAW_CHANCE:
+            return DRAW_PILE  # taking it would not lower the total: maybe a cycle
+        return top
+
+    @staticmethod
+    def last_discard(obs: dict[str, Any]) -> int:
+        """The value this seat just discarded (the top of the pile it discarded onto)."""
+        return obs["discard_piles"][0 if obs["discarded_on"] == "left" else 1][-1]
