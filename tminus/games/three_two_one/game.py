@@ -265,9 +265,12 @@ class ThreeTwoOneState(State):
         """ "Draw a card from the other discard pile -or- risk drawing from the draw pile"."""
         other = 1 - self._discarded_on
         actions = [DRAW_LEFT + other] if self._piles[other] else []
-        if self._draw_size or self._reshufflable():
+        if self._draw_pile_available():
             actions.append(DRAW_PILE)
         return actions
+
+    def _draw_pile_available(self) -> bool:
+        return self._draw_size > 0 or self._reshufflable() > 0
 
     def _reshufflable(self) -> int:
         """Cards a reshuffle would give: both discard piles except their top cards."""
@@ -279,8 +282,20 @@ class ThreeTwoOneState(State):
         if self._phase == TURN:
             return self._is_legal_turn(action)
         if self._phase == DRAW:
-            return action in self._draw_actions()
+            if action == DRAW_PILE:
+                return self._draw_pile_available()
+            other = 1 - self._discarded_on
+            return action == DRAW_LEFT + other and bool(self._piles[other])
         return False
+
+    def apply_action(self, action: int) -> None:
+        # The hot path of replays and playouts: a legal int goes straight in; anything
+        # else takes the checked road of ``State.apply_action`` (same errors, no change).
+        if type(action) is int and self.is_legal(action):
+            self._apply(action)
+            self._history.append(action)
+        else:
+            super().apply_action(action)
 
     # -- rules, one per phase ------------------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -336,7 +351,7 @@ class ThreeTwoOneState(State):
         known[value] = max(0, known[value] - count)
         self._piles[pile].extend([value] * count)
         self._discarded_on = pile
-        if self._draw_actions():
+        if self._piles[1 - pile] or self._draw_pile_available():
             self._phase = DRAW
         else:
             # Nothing left to draw at all: the round ends with no declarer (RULINGS.md).
@@ -371,7 +386,8 @@ class ThreeTwoOneState(State):
         mover = self._mover
         self._remove_from_draw_pile(value)
         self._add_to_hand(mover, value)
-        self._pile_drawn[mover][value] += 1
+        if self._reshuffled is not None:
+            self._pile_drawn[mover][value] += 1  # only the drawer knows which
         self._end_turn()
 
     def _end_turn(self) -> None:
