@@ -168,3 +168,12 @@ def test_render_shows_the_own_hand_and_only_card_backs_for_others():
     assert "you" in text and "seat 1" in text
     spectator = state.render(None)
     assert "total" not in spectator and spectator.count("▮") == 24
+
+
+def test_observation_tensor_has_a_fixed_size_and_puts_the_observer_first():
+    state = started_three()
+    sizes = {state.observation_tensor(s).shape for s in range(3)}
+    assert sizes == {(11 + 3 * 16 + 4 * 11 + 1 + 6,)}
+    mine = state.observation_tensor(0)
+    assert mine[4] == pytest.approx(3 / 12)  # three 4s in seat 0's hand
+    assert state.observation_tensor(1)[0] == pytest.approx(1 / 12)  # seat 1's single 0
