@@ -66,12 +66,16 @@ def render(state: ThreeTwoOneState, seat: int | None = None) -> str:
             if hand is not None:
                 lines.append(
                     f"    seat {s}: {' '.join(map(str, hand))} = {last['totals'][s]}"
-                    f" → {last['points'][s]} points"
+                    f" → {plural(last['points'][s], 'point')}"
                 )
     if obs["winners"]:
         names = ", ".join("you" if s == seat else f"seat {s}" for s in obs["winners"])
         lines.append(f"  [bold green]winner: {names}[/]")
     return "\n".join(lines)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def round_story(last: dict[str, Any]) -> str:
