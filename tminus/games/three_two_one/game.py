@@ -239,7 +239,7 @@ class ThreeTwoOneState(State):
         return actions
 
     def _discard_onto(self) -> int:
-        """ "If a discard pile is empty, they must discard there": BOTH, LEFT or RIGHT only."""
+        """Where a discard may go: "If a discard pile is empty, they must discard there"."""
         piles = self._piles
         if not piles[LEFT]:
             return ONLY_LEFT
@@ -262,7 +262,7 @@ class ThreeTwoOneState(State):
         return count <= rules.largest_discard(hand[value], size) and onto in (EITHER, pile + 1)
 
     def _draw_actions(self) -> list[int]:
-        """ "Draw a card from the other discard pile -or- risk drawing from the draw pile"."""
+        """The draw: "from the other discard pile -or- risk drawing from ... the draw pile"."""
         other = 1 - self._discarded_on
         actions = [DRAW_LEFT + other] if self._piles[other] else []
         if self._draw_pile_available():
@@ -333,7 +333,7 @@ class ThreeTwoOneState(State):
             self._phase = TURN_UP
 
     def _turn_up(self, value: int) -> None:
-        """ "Flip the top two cards face up, one on either side of the draw pile"."""
+        """Start the discard piles: "Flip the top two cards face up, one on either side"."""
         self._remove_from_draw_pile(value)
         piles = self._piles
         piles[LEFT if not piles[LEFT] else RIGHT].append(value)
@@ -342,7 +342,7 @@ class ThreeTwoOneState(State):
             self._player = self._mover
 
     def _discard(self, value: int, count: int, pile: int) -> None:
-        """ "Discard at least one card onto either discard pile"."""
+        """The discard: "Discard at least one card onto either discard pile"."""
         mover = self._mover
         self._hands[mover][value] -= count
         self._sizes[mover] -= count
@@ -415,7 +415,7 @@ class ThreeTwoOneState(State):
 
     # -- ending a round and the game -----------------------------------------------------------
     def _end_round(self, declarer: int | None, declaration: str | None) -> None:
-        """ "all players must reveal their cards and calculate the total face values"."""
+        """Score the round: "all players must reveal their cards and calculate the total"."""
         playing = self._playing
         totals = [self._totals[s] for s in playing]
         index = playing.index(declarer) if declarer is not None else None

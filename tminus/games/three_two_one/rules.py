@@ -35,7 +35,7 @@ MIN_PLAYERS, MAX_PLAYERS = min(HAND_SIZES), max(HAND_SIZES)
 
 
 def hand_size(players_in_round: int) -> int:
-    """ "2-6 players: 12 cards each; 7-8 players: 10 cards each"."""
+    """Cards per hand: "2-6 players: 12 cards each; 7-8 players: 10 cards each"."""
     return HAND_SIZES[players_in_round]
 
 
@@ -53,12 +53,12 @@ def hand_values(hand: list[int]) -> list[int]:
 
 
 def can_countdown(total: int) -> bool:
-    """ "if the face value of a player's hand totals 5 or less, they can ... declare Countdown!"."""
+    """Countdown! is open "if the face value of a player's hand totals 5 or less"."""
     return total <= COUNTDOWN_LIMIT
 
 
 def can_blastoff(hand: list[int], size: int) -> bool:
-    """ "if a player's hand consists entirely of cards with the same number" (one card counts)."""
+    """Blastoff! is open "if a player's hand consists entirely of cards with the same number"."""
     return size > 0 and max(hand) == size
 
 
@@ -99,7 +99,7 @@ def score_countdown(totals: list[int], declarer: int) -> list[int]:
 
 
 def score_blastoff(totals: list[int], declarer: int) -> list[int]:
-    """ "the player who declares it gets 3 points, second-lowest 2, third-lowest 1"."""
+    """Blastoff!: "the player who declares it gets 3 points, second-lowest 2, third-lowest 1"."""
     others = [t for i, t in enumerate(totals) if i != declarer]
     ranks = iter(dense_ranks(others))
     return [POINTS_BY_RANK[0] if i == declarer else points_for_rank(next(ranks) + 1)
