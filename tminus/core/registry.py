@@ -13,6 +13,7 @@ from tminus.core.game import Game
 _GAMES: dict[str, str | type[Game]] = {
     "four_way": "tminus.games.four_way.game:FourWayGame",
     "sputnik": "tminus.games.sputnik.game:SputnikGame",
+    "three_two_one": "tminus.games.three_two_one.game:ThreeTwoOneGame",
 }
 
 
