@@ -23,17 +23,14 @@ FOR_INFORMATION = {"mcts": "perfect", "ismcts": "imperfect"}
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
-<<<<<<< HEAD
         "sputnik": "tminus.agents.greedy.sputnik:SputnikGreedy",
+        "three_two_one": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy",
     },
     "alphabeta": {
         "sputnik": "tminus.agents.search.alphabeta:AlphaBetaAgent",
     },
     "solver": {
         "four_way": "tminus.agents.solvers.four_way:FourWaySolverAgent",
-=======
-        "three_two_one": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy",
->>>>>>> three_two_one
     },
 }
 
