@@ -40,8 +40,10 @@ class Solver:
         stored = self.table.get(key)
         if stored is not None:
             value, flag = stored
-            if flag == EXACT or (flag == LOWER and value >= beta) or (
-                flag == UPPER and value <= alpha
+            if (
+                flag == EXACT
+                or (flag == LOWER and value >= beta)
+                or (flag == UPPER and value <= alpha)
             ):
                 return value
         maximising = state.current_player() == 0

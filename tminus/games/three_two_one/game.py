@@ -94,6 +94,13 @@ class ThreeTwoOneGame(Game):
         ),
     }
 
+    @classmethod
+    def configurations(cls) -> list[dict[str, Any]]:
+        # 2-3 players play to three round wins; larger tables one round (whole games of
+        # five rounds at eight players run to thousands of actions: too slow for test suites).
+        small = [{"players": n} for n in (2, 3)]
+        return small + [{"players": n, "rounds": 1} for n in range(4, rules.MAX_PLAYERS + 1)]
+
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         n = self.num_players = self.params["players"]
