@@ -122,3 +122,17 @@ def conserved(state: CountDownState) -> bool:
 
 def board_stock_at_start(state: CountDownState) -> list[int]:
     return state.game.new_initial_state()._photo_stock
+
+
+def take_turn(state: CountDownState, roll: int = 1) -> CountDownState:
+    """The mover rolls ``roll`` and takes the first choice at each decision of the turn."""
+    mover = state.observation(0)["mover"]
+    play(state, f"ball {roll}")
+    while not state.is_terminal() and state.observation(0)["mover"] == mover:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            legal = legal_strings(state)
+            choice = next((m for m in ("decline", "end turn", "done") if m in legal), legal[0])
+            play(state, choice)
+    return state
