@@ -1,0 +1,33 @@
+"""Invariants over random games (Hypothesis): the bank plus the players always hold every
+card, part and the money issued; nobody's money goes below zero; pieces stay on the
+track."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tminus
+from tests.count_down.helpers import conserved
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.sampled_from([2, 3, 4, 5, 6]),
+    choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=50, max_size=1500),
+)
+def test_money_cards_and_parts_are_conserved(players, choices):
+    game = tminus.load_game("count_down", players=players, max_turns=300)
+    state = game.new_initial_state()
+    for choice in choices:
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            options = [a for a, _ in state.chance_outcomes()]
+        else:
+            options = state.legal_actions()
+        state.apply_action(options[choice % len(options)])
+        assert conserved(state), str(state)
+        assert all(m >= 0 for m in state._money)
+        positions = state.observation(0)["positions"]
+        for seat, at in enumerate(positions):
+            assert 0 <= at < 48 if state._centre[seat] >= 0 else at == -1
+        assert all(n >= 0 for n in state._photo_stock + state._part_stock + state._pile)
