@@ -100,9 +100,8 @@ def conserved(state: CountDownState) -> bool:
     """The bank plus the players hold every card, part and the money issued."""
     board = state.game.board
     ok_money = sum(state._money) + state._bank == 0
-    removed = [
-        board.photo_copies[p] - board_stock_at_start(state)[p] for p in range(len(board.photo_names))
-    ]
+    at_start = board_stock_at_start(state)
+    removed = [board.photo_copies[p] - at_start[p] for p in range(len(board.photo_names))]
     ok_photos = all(
         state._photo_stock[p] + sum(state._photos[c][p] for c in range(4)) + removed[p]
         == board.photo_copies[p]

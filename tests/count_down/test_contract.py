@@ -41,8 +41,7 @@ def test_a_users_own_board_file_is_loaded(tmp_path):
     text = load_board().source
     assert text == "board.toml"
     default = (
-        __import__("importlib.resources").resources.files("tminus.games.count_down")
-        / "board.toml"
+        __import__("importlib.resources").resources.files("tminus.games.count_down") / "board.toml"
     ).read_text()
     own = tmp_path / "board.toml"
     own.write_text(default.replace("saturn_price = 500", "saturn_price = 450"))

@@ -163,7 +163,7 @@ def test_once_every_surprise_card_was_seen_the_pile_order_is_known():
     state = started()
     names = [c[0] for c in state.game.board.surprises]
     state._surprise_unseen = []
-    state._surprise_queue = [1, 0] + list(range(2, len(names)))
+    state._surprise_queue = [1, 0, *range(2, len(names))]
     play(state, "ball 5")  # top card: Budget overrun (pay 100)
     assert money(state, 1) == 1100
     assert state.observation(0)["stock"]["surprise_known_order"][-1] == "Budget overrun"

@@ -26,7 +26,7 @@ def missing_photos(s: CountDownState, centre: int) -> list[int]:
 
 
 def ready_for_countdown(s: CountDownState, centre: int) -> bool:
-    """"A player who has fully built their rocket and fulfilled all the conditions required
+    """ "A player who has fully built their rocket and fulfilled all the conditions required
     by their control card may begin the COUNTDOWN." """
     return rocket_complete(s, centre) and not missing_photos(s, centre)
 

@@ -222,9 +222,7 @@ class BoardData:
         part_index = {name: i for i, name in enumerate(self.part_names)}
         # control[c] for centre c+1: the 9 photo card ids it requires.
         by_centre = {c.centre: c for c in spec.control_cards}
-        self.control = tuple(
-            tuple(photo_index[n] for n in by_centre[c].photos) for c in CENTRES
-        )
+        self.control = tuple(tuple(photo_index[n] for n in by_centre[c].photos) for c in CENTRES)
         self.track_len = len(spec.track)
         self.kinds = tuple(s.kind for s in spec.track)
         # arg[i]: the photo id, part id, centre index (0-3) or amount of square i.

@@ -61,7 +61,9 @@ class BoardParam(Param):
 
     def validate(self, game: str, name: str, value: Any) -> Any:
         if not isinstance(value, str) or not value:
-            raise ValueError(f"parameter {name!r} of {game} must be {self.allowed()}; got {value!r}")
+            raise ValueError(
+                f"parameter {name!r} of {game} must be {self.allowed()}; got {value!r}"
+            )
         return value
 
 
@@ -122,15 +124,59 @@ class CountDownGame(Game):
 
 class CountDownState(State):
     __slots__ = (
-        "_again", "_agents", "_ask", "_auction_done", "_bank", "_bid_at", "_bidders",
-        "_capital_rolls", "_centre", "_contenders", "_count_rolls", "_count_sum",
-        "_count_waits", "_counter", "_deal", "_dealt", "_debts", "_draw_green", "_first_round",
-        "_fz_owner", "_groups", "_history", "_in_service", "_last_surprise", "_legal",
-        "_lot_high", "_lot_price", "_lots", "_mission", "_money", "_mover", "_order",
-        "_partners", "_parts", "_phase", "_photo_stock", "_photos", "_pile", "_player",
-        "_pos", "_part_stock", "_proposals_left", "_roll", "_seats_of", "_skip",
-        "_surprise_queue", "_surprise_unseen", "_tie_rolls", "_turn_at", "_turns", "_units",
-        "_winner", "game",
+        "_again",
+        "_agents",
+        "_ask",
+        "_auction_done",
+        "_bank",
+        "_bid_at",
+        "_bidders",
+        "_capital_rolls",
+        "_centre",
+        "_contenders",
+        "_count_rolls",
+        "_count_sum",
+        "_count_waits",
+        "_counter",
+        "_deal",
+        "_dealt",
+        "_debts",
+        "_draw_green",
+        "_first_round",
+        "_fz_owner",
+        "_groups",
+        "_history",
+        "_in_service",
+        "_last_surprise",
+        "_legal",
+        "_lot_high",
+        "_lot_price",
+        "_lots",
+        "_mission",
+        "_money",
+        "_mover",
+        "_order",
+        "_part_stock",
+        "_partners",
+        "_parts",
+        "_phase",
+        "_photo_stock",
+        "_photos",
+        "_pile",
+        "_player",
+        "_pos",
+        "_proposals_left",
+        "_roll",
+        "_seats_of",
+        "_skip",
+        "_surprise_queue",
+        "_surprise_unseen",
+        "_tie_rolls",
+        "_turn_at",
+        "_turns",
+        "_units",
+        "_winner",
+        "game",
     )  # fmt: skip
 
     def __init__(self, game: CountDownGame) -> None:
@@ -263,9 +309,11 @@ class CountDownState(State):
             return [DECLINE, space.buy_photo + photo]
         if phase == phases.SATURN:
             buys = squares.saturn_v_purchases(s)
-            return [DECLINE, BUY_SATURN] if buys == [-1] else [DECLINE] + [
-                space.buy_part + p for p in buys
-            ]
+            return (
+                [DECLINE, BUY_SATURN]
+                if buys == [-1]
+                else [DECLINE] + [space.buy_part + p for p in buys]
+            )
         if phase == phases.TRAINING:
             return [SQUATS, PAY_FINE]
         if phase == phases.DEBT:
@@ -395,8 +443,10 @@ class CountDownState(State):
 
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """An agent card drawn reads "a green card" to everyone but its holder."""
-        if self._player == CHANCE and self._phase == phases.AGENT_DRAW and not self.sees_agents(
-            seat, self.mover_centre()
+        if (
+            self._player == CHANCE
+            and self._phase == phases.AGENT_DRAW
+            and not self.sees_agents(seat, self.mover_centre())
         ):
             board = self.game.board
             if 0 <= action < len(board.agent_names):
@@ -417,9 +467,7 @@ class CountDownState(State):
         winners = self._seats_of[self._winner]
         players = [s for s in range(n) if self._centre[s] >= 0]
         loss = -len(winners) / (len(players) - len(winners))
-        return [
-            1.0 if s in winners else (loss if self._centre[s] >= 0 else 0.0) for s in range(n)
-        ]
+        return [1.0 if s in winners else (loss if self._centre[s] >= 0 else 0.0) for s in range(n)]
 
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0

@@ -37,7 +37,7 @@ def arrest_roll(s: CountDownState, face: int) -> None:
 
 
 def arrested(s: CountDownState, pay: bool) -> None:
-    """"they must either let three turns pass without playing, or pay a ransom of 300
+    """ "they must either let three turns pass without playing, or pay a ransom of 300
     million to the owner of the centre where they are, in order to continue the game." """
     board = s.game.board
     if pay:

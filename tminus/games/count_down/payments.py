@@ -11,6 +11,7 @@ from tminus.games.count_down.ledger import BANK, transfer
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
+
 def has_holdings(s: CountDownState, centre: int) -> bool:
     return any(s._photos[centre]) or any(s._parts[centre])
 

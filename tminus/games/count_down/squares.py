@@ -45,14 +45,14 @@ def after_square(s: CountDownState) -> None:
 
 
 def exhausted(s: CountDownState) -> None:
-    """"When a player lands on a square whose cards or rocket parts are exhausted, they may
+    """ "When a player lands on a square whose cards or rocket parts are exhausted, they may
     play once more." """
     s._again = True
     after_square(s)
 
 
 def photo_square(s: CountDownState, photo: int) -> None:
-    """"The player may buy the card at the price noted on it." """
+    """ "The player may buy the card at the price noted on it." """
     if not s._photo_stock[photo]:
         exhausted(s)
     elif s._money[s.mover_centre()] >= s.game.board.photo_values[photo]:
@@ -80,7 +80,7 @@ def receive_photo(s: CountDownState, centre: int, photo: int) -> None:
 
 
 def rocket_part_square(s: CountDownState, part: int) -> None:
-    """"receives free, until the stock runs out, the part of the rocket" (duplicates too)."""
+    """ "receives free, until the stock runs out, the part of the rocket" (duplicates too)."""
     if not s._part_stock[part]:
         exhausted(s)
         return
@@ -132,7 +132,7 @@ def buy_saturn(s: CountDownState, part: int) -> None:
 
 
 def funding_square(s: CountDownState, amount: int) -> None:
-    """"receives from the game leader a subsidy equal to the sum shown on the square." """
+    """ "receives from the game leader a subsidy equal to the sum shown on the square." """
     s._money[s.mover_centre()] += amount
     s._bank -= amount
     after_square(s)
@@ -147,7 +147,7 @@ def astronaut_training(s: CountDownState, squats: bool) -> None:
 
 # -- surprise cards -----------------------------------------------------------------------
 def surprise_square(s: CountDownState) -> None:
-    """"The player takes the first surprise card from the pile; once they have followed its
+    """ "The player takes the first surprise card from the pile; once they have followed its
     instructions, they put it back under the pile." Cards never drawn yet are in an order
     nobody knows (a chance node); after that the pile's order is known to all."""
     if s._surprise_unseen:
@@ -199,7 +199,7 @@ def follow_surprise(s: CountDownState, card: int) -> None:
 
 # -- agent squares ------------------------------------------------------------------------
 def agent_square(s: CountDownState, green: bool) -> None:
-    """"If a player stops on an "espionage" or "sabotage" square, they take a corresponding
+    """ "If a player stops on an "espionage" or "sabotage" square, they take a corresponding
     card." Green = espionage; red = sabotage. An empty pile is exhausted stock."""
     board = s.game.board
     if not any(n for t, n in enumerate(s._pile) if board.agent_green[t] == green):

@@ -64,7 +64,7 @@ def close_meeting(s: CountDownState) -> None:
 
 
 def send_home(s: CountDownState) -> None:
-    """"the player is sent back to their starting square" (their own launch ramp)."""
+    """ "the player is sent back to their starting square" (their own launch ramp)."""
     s._pos[s._mover] = s.game.board.ramp[s.mover_centre()]
 
 
@@ -182,7 +182,7 @@ def move_photo(s: CountDownState, giver: int, taker: int, photo: int) -> None:
 
 # -- the forced sale: ask, counter, settle ------------------------------------------------
 def ask_range(s: CountDownState) -> tuple[int, int]:
-    """"the sale price is fixed by mutual agreement between the indicated value and double
+    """ "the sale price is fixed by mutual agreement between the indicated value and double
     that value": the range of prices in money steps."""
     photo = s.game.space.templates[s._deal[2]][1]
     value = s.game.board.photo_values[photo]

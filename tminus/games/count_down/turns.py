@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def start_next_turn(s: CountDownState) -> None:
-    """"When player no. 1 has settled their affairs, it is the turn of the player on their
+    """ "When player no. 1 has settled their affairs, it is the turn of the player on their
     left": the next seat in centre order. A seat with turns to sit out loses this one."""
     order = s._order
     while True:
@@ -47,7 +47,7 @@ def end_move(s: CountDownState) -> None:
 
 
 def play_once_more(s: CountDownState, again: bool) -> None:
-    """"may play once more": another roll in the same turn (it counts towards the cap)."""
+    """ "may play once more": another roll in the same turn (it counts towards the cap)."""
     s._again = False
     if again:
         s._turns += 1
