@@ -6,11 +6,12 @@ import tminus
 from tminus.games.count_down.game import CountDownState
 
 # Square numbers on the default board (see board.toml).
-RAMP = (0, 12, 24, 36)
-FORBIDDEN = (6, 18, 30, 42)
-LAUNCH_TOWER, STAGE_1, FUNDING_100, ROCKET_TRANSPORT, SURPRISE = 1, 2, 3, 4, 5
-ASTRONAUTS, ESPIONAGE, STAGE_2, SUCCESSFUL_LAUNCH, TRAINING = 7, 8, 9, 10, 11
-RADAR, SABOTAGE, SATURN_V, CAPSULE = 13, 20, 23, 21
+RAMP = (0, 16, 32, 48)
+FORBIDDEN = (8, 24, 40, 56)
+LAUNCH_TOWER, STAGE_1, ROCKET_TRANSPORT, FUNDING_100, ASTRONAUTS, SURPRISE = 1, 2, 3, 4, 5, 6
+IN_SPACE, SUCCESSFUL_LAUNCH, ESPIONAGE, STAGE_2, TRAINING = 7, 9, 10, 12, 14
+RADAR, SABOTAGE, CAPSULE, SATURN_V, LUNAR_TAKE_OFF = 17, 26, 28, 30, 33
+TRACK = 64
 
 
 def new_game(players: int = 4, **params) -> CountDownState:
@@ -135,3 +136,10 @@ def take_turn(state: CountDownState, roll: int = 1) -> CountDownState:
             choice = next((m for m in ("decline", "end turn", "done") if m in legal), legal[0])
             play(state, choice)
     return state
+
+
+def arrive(state: CountDownState, square: int, roll: int = 1) -> CountDownState:
+    """The mover, placed ``roll`` squares before ``square``, rolls ``roll`` and stops there."""
+    mover = state.observation(0)["mover"]
+    place(state, mover, (square - roll) % TRACK)
+    return play(state, f"ball {roll}")

@@ -1,6 +1,17 @@
 """The auction: when the leader holds ten photo cards, five go up at half their value."""
 
-from tests.count_down.helpers import conserved, legal_strings, money, photos, play, started
+from tests.count_down.helpers import (
+    ASTRONAUTS,
+    LAUNCH_TOWER,
+    RADAR,
+    arrive,
+    conserved,
+    legal_strings,
+    money,
+    photos,
+    play,
+    started,
+)
 
 LEFT = {
     "Astronauts": 2,
@@ -25,12 +36,12 @@ def eleven_left(players=4):
 
 
 def test_no_auction_while_the_leader_holds_more_than_ten():
-    state = play(eleven_left(), "ball 7", "decline")
+    state = play(arrive(eleven_left(), ASTRONAUTS), "decline")
     assert state.observation(0)["phase"] == "roll"
 
 
 def test_the_auction_opens_when_the_leader_holds_ten():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower")
+    state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
     obs = state.observation(0)
     assert obs["phase"] == "bid" and state.current_player() == 0
     # Most needed first, ties by value; never the astronaut cards.
@@ -41,16 +52,18 @@ def test_the_auction_opens_when_the_leader_holds_ten():
 
 
 def test_each_lot_opens_at_half_value_and_bids_go_up_by_ten_to_double():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower")
+    state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
     bids = legal_strings(state)
-    assert bids[0] == "pass" and bids[1] == "bid 120" and bids[-1] == "bid 500"
+    assert bids[0] == "pass" and bids[1] == "bid 70" and bids[-1] == "bid 300"
     play(state, "bid 150")
     assert state.current_player() == 1
     assert legal_strings(state)[1] == "bid 160"
 
 
 def test_the_last_bidder_left_buys_the_lot():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower", "bid 150", "bid 200")
+    state = play(
+        arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower", "bid 150", "bid 200"
+    )
     play(state, "pass", "pass")  # seats 2 and 3 pass
     assert state.current_player() == 0  # back to the first bidder
     play(state, "pass")
@@ -60,7 +73,7 @@ def test_the_last_bidder_left_buys_the_lot():
 
 
 def test_a_lot_nobody_bids_for_stays_with_the_leader():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower")
+    state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
     play(state, "pass", "pass", "pass", "pass")
     assert state.observation(0)["stock"]["photos"]["Moon exploration"] == 2
     assert state.observation(0)["auction"]["lots"][0] == "Moon exploration"
@@ -68,23 +81,23 @@ def test_a_lot_nobody_bids_for_stays_with_the_leader():
 
 
 def test_after_five_lots_the_game_goes_on_and_there_is_no_second_auction():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower")
+    state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
     for _ in range(5):
         play(state, "pass", "pass", "pass", "pass")
     obs = state.observation(0)
     assert obs["phase"] == "roll" and obs["mover"] == 1 and obs["auction"]["done"]
-    play(state, "ball 1", "buy photo Radar")
+    play(arrive(state, RADAR), "buy photo Radar")
     assert state.observation(0)["phase"] == "roll"
 
 
 def test_a_bidder_without_the_money_can_only_pass():
-    state = play(eleven_left(), "ball 1", "buy photo Launch tower")
-    state._money[0], state._bank = 100, state._bank + state._money[0] - 100
+    state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
+    state._money[0], state._bank = 60, state._bank + state._money[0] - 60
     state._legal = None
     assert legal_strings(state) == ["pass"]
 
 
 def test_teams_bid_once_per_centre():
     state = eleven_left(6)
-    play(state, "ball 1", "buy photo Launch tower")
+    play(arrive(state, LAUNCH_TOWER), "buy photo Launch tower")
     assert state.observation(0)["auction"]["bidders"] == [1, 2, 3]

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import tminus
-from tests.count_down.helpers import legal_strings, play, started
+from tests.count_down.helpers import ASTRONAUTS, arrive, legal_strings, play, started
 from tminus import IllegalActionError
 from tminus.core.conformance import check_conformance
 from tminus.core.registry import rules_text
@@ -91,7 +91,7 @@ def test_a_board_that_is_not_toml_is_refused(tmp_path):
 
 
 def test_illegal_action_names_the_legal_ones_and_changes_nothing():
-    state = play(started(), "ball 7")
+    state = arrive(started(), ASTRONAUTS)
     before = (str(state), state.history())
     with pytest.raises(IllegalActionError, match=r"legal: 4 \(decline\), 19 \(buy photo Astr"):
         state.apply_action(0)
@@ -104,22 +104,22 @@ def test_a_seat_that_does_not_exist_is_refused():
 
 
 def test_observations_are_json_and_show_money_parts_and_photos():
-    state = play(started(), "ball 7", "buy photo Astronauts")
+    state = play(arrive(started(), ASTRONAUTS), "buy photo Astronauts")
     obs = state.observation(2)
     json.dumps(obs)
     assert obs["centres"][0]["photos"] == {"Astronauts": 1}
-    assert obs["centres"][0]["money"] == 1000
+    assert obs["centres"][0]["money"] == 1050
     assert obs["seat"] == 2 and obs["centre"] == 3
 
 
 def test_save_and_load_rebuild_the_state():
-    state = play(started(), "ball 5", "surprise: Press conference", "ball 11", "backward")
+    state = play(started(), "ball 6", "surprise: Press conference", "ball 11", "backward")
     loaded = tminus.load_state(tminus.save_state(state))
     assert str(loaded) == str(state) and legal_strings(loaded) == legal_strings(state)
 
 
 def test_render_draws_the_track_and_each_centre():
-    state = play(started(), "ball 7", "buy photo Astronauts")
+    state = play(arrive(started(), ASTRONAUTS), "buy photo Astronauts")
     text = state.render(0)
     assert "centre 1" in text and "Astronauts" in text and "track:" in text
     assert "agent cards" in text

@@ -4,9 +4,11 @@ number, at the latest on the fourth roll."""
 from tests.count_down.helpers import (
     legal_strings,
     make_ready,
+    money,
     new_game,
     play,
     started,
+    take_turn,
 )
 from tminus.games.count_down.game import CountDownState
 
@@ -24,18 +26,18 @@ def test_a_player_not_fully_ready_cannot_count_down():
     make_ready(state, 2)
     state._parts[1][3] = 0  # centre 2 misses the capsule
     state._part_stock[3] += 1
-    play(state, "ball 1", "decline")
+    take_turn(state)
     assert state.is_chance_node()  # seat 1 just rolls
 
 
 def test_a_ready_player_chooses_between_moving_and_the_countdown():
     state = started()
     make_ready(state, 2)
-    play(state, "ball 1", "decline")
+    take_turn(state)
     assert state.current_player() == 1
     assert legal_strings(state) == ["roll", "count down"]
-    play(state, "roll", "ball 1")
-    assert state.observation(0)["positions"][1] == 13
+    play(state, "roll", "ball 4")
+    assert state.observation(0)["positions"][1] == 20 and money(state, 2) == 1300
 
 
 def test_twenty_five_in_three_rolls_wins():
@@ -49,7 +51,7 @@ def test_less_than_twenty_five_ends_the_turn_and_may_be_tried_again():
     state = play(ready(), "count down", "ball 12", "start count", "ball 6", "ball 6")
     assert not state.is_terminal()
     assert state.observation(0)["mover"] == 1
-    play(state, "ball 1", "decline", "ball 1", "decline", "ball 1", "decline")
+    take_turn(take_turn(take_turn(state)))
     assert legal_strings(state) == ["roll", "count down"]
 
 
@@ -79,7 +81,7 @@ def test_a_rocket_sabotaged_after_being_ready_can_no_longer_count_down():
     make_ready(state, 2)
     state._parts[1][0] = 0
     state._part_stock[0] += 1
-    play(state, "ball 1", "decline")
+    take_turn(state)
     assert state.is_chance_node()
 
 
@@ -102,7 +104,7 @@ def test_the_watching_fifth_seat_scores_nothing():
 
 def test_the_turn_cap_ends_an_unfinished_game_as_a_draw():
     state = started(2, max_turns=3)
-    play(state, "ball 1", "decline", "ball 1", "decline")
+    take_turn(take_turn(state))
     assert state.is_terminal() and state.ended_by_turn_cap()
     assert state.returns() == [0.0, 0.0]
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tminus
-from tests.count_down.helpers import conserved
+from tests.count_down.helpers import TRACK, conserved
 
 
 @settings(max_examples=60, deadline=None)
@@ -29,5 +29,5 @@ def test_money_cards_and_parts_are_conserved(players, choices):
         assert all(m >= 0 for m in state._money)
         positions = state.observation(0)["positions"]
         for seat, at in enumerate(positions):
-            assert 0 <= at < 48 if state._centre[seat] >= 0 else at == -1
+            assert 0 <= at < TRACK if state._centre[seat] >= 0 else at == -1
         assert all(n >= 0 for n in state._photo_stock + state._part_stock + state._pile)

@@ -1,6 +1,15 @@
 """Starting capital, centre order, players 2-6 (centres out of service, watcher, teams)."""
 
-from tests.count_down.helpers import RAMP, legal_strings, money, new_game, play, started
+from tests.count_down.helpers import (
+    FUNDING_100,
+    RAMP,
+    arrive,
+    legal_strings,
+    money,
+    new_game,
+    play,
+    started,
+)
 
 
 def test_capital_is_the_roll_times_one_hundred_million():
@@ -61,7 +70,7 @@ def test_six_players_play_as_three_teams_sharing_a_purse():
     assert obs["positions"] == [RAMP[0], RAMP[1], RAMP[2], RAMP[0], RAMP[1], RAMP[2]]
     # First partners of centres 1-3, then second partners.
     assert state._order == [0, 1, 2, 3, 4, 5]
-    play(state, "ball 3")  # seat 0 on funding 100: the team's purse grows
+    arrive(state, FUNDING_100)  # seat 0 on funding 100: the team's purse grows
     assert money(state, 1) == 2500
 
 

@@ -13,6 +13,7 @@ GENERIC: dict[str, str] = {
 }
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
+        "count_down": "tminus.agents.greedy.count_down:CountDownGreedy",
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
     },
 }

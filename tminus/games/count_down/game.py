@@ -476,6 +476,61 @@ class CountDownState(State):
         """The winning seats (a team for 6 players), None while playing or after a draw."""
         return list(self._seats_of[self._winner]) if self._winner >= 0 else None
 
+    # -- read-only helpers for agents (public information, and a seat's own cards) -------
+    def centre_of(self, seat: int) -> int:
+        """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
+        return self._centre[seat]
+
+    def money(self, centre: int) -> int:
+        return self._money[centre]
+
+    def photo_counts(self, centre: int) -> list[int]:
+        return self._photos[centre].copy()
+
+    def part_counts(self, centre: int) -> list[int]:
+        return self._parts[centre].copy()
+
+    def photo_stock(self) -> list[int]:
+        return self._photo_stock.copy()
+
+    def part_stock(self) -> list[int]:
+        return self._part_stock.copy()
+
+    def own_agent_cards(self, seat: int) -> list[int]:
+        """The agent cards (count per type) of ``seat``'s centre: secret to that seat."""
+        return self._agents[self._centre[seat]].copy()
+
+    def agent_card_counts(self, centre: int) -> tuple[int, int]:
+        """How many green and red cards a centre holds (public)."""
+        green = self.game.board.agent_green
+        cards = self._agents[centre]
+        return (
+            sum(n for t, n in enumerate(cards) if green[t]),
+            sum(n for t, n in enumerate(cards) if not green[t]),
+        )
+
+    def position(self, seat: int) -> int:
+        return self._pos[seat]
+
+    def phase(self) -> int:
+        return self._phase
+
+    def last_roll(self) -> int:
+        return self._roll
+
+    def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
+        """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
+        proposer, target, t = self._deal
+        return proposer, target, self.game.space.templates[t], self._ask, self._counter
+
+    def mission(self) -> tuple[int, int]:
+        """(agent card type, target centre) of the mission being carried out."""
+        return self._mission[0], self._mission[1]
+
+    def current_lot(self) -> int:
+        """The photo card up for auction, -1 when there is none."""
+        return self._lots[0] if self._lots else -1
+
     # -- views ---------------------------------------------------------------------------
     def public_observation(self) -> dict[str, Any]:
         return observe(self, None)
