@@ -3,8 +3,8 @@
 import pytest
 
 from tests.count_down.helpers import (
-    FUNDING_100,
     ASTRONAUTS,
+    FUNDING_100,
     conserved,
     give_part,
     give_photo,
