@@ -7,6 +7,7 @@ import pytest
 from tests.count_down.helpers import (
     FORBIDDEN,
     RAMP,
+    arrive,
     conserved,
     give_part,
     give_photo,
@@ -213,3 +214,33 @@ def test_resample_hidden_keeps_what_a_seat_sees_and_redraws_the_rest():
 def test_every_seat_has_a_forbidden_zone_and_returns_home(players):
     state = new_game(players)
     assert len(state.game.board.ramp) == 4
+
+
+def test_a_strike_on_a_team_costs_each_partner_a_turn():
+    state = started(6)
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    arrive(state, FORBIDDEN[1], 3)
+    play(state, "mission Strike", "ball 12")
+    assert state.observation(0)["turns_to_sit_out"] == [0, 0, 0, 0, 1, 0]
+    assert state.observation(0)["mover"] == 2  # seat 1 (centre 2) lost its turn
+
+
+def test_a_partner_in_the_teams_own_forbidden_zone_need_not_justify():
+    state = started(6)
+    place(state, 0, FORBIDDEN[0] - 3)
+    play(state, "ball 3")
+    assert state.observation(0)["positions"][0] == FORBIDDEN[0]
+    assert state.observation(0)["mover"] == 1
+
+
+def test_resampled_states_recompute_the_movers_missions():
+    state = started()
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    arrive(state, FORBIDDEN[1], 3)
+    assert "mission Strike" in legal_strings(state)
+    other = state.resample_hidden(0, np.random.default_rng(1))
+    assert legal_strings(other) == legal_strings(state)

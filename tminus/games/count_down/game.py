@@ -548,6 +548,7 @@ class CountDownState(State):
         (each hand keeps its number of green and red cards)."""
         self.check_seat(seat)
         copy = self.clone()
+        copy._legal = None  # the mover's missions depend on the cards redrawn
         board = self.game.board
         hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
         for green in (True, False):
