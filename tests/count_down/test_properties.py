@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import tminus
 from tests.count_down.helpers import TRACK, conserved
+from tminus.games.count_down import trading
 
 
 @settings(max_examples=60, deadline=None)
@@ -31,3 +32,30 @@ def test_money_cards_and_parts_are_conserved(players, choices):
         for seat, at in enumerate(positions):
             assert 0 <= at < TRACK if state._centre[seat] >= 0 else at == -1
         assert all(n >= 0 for n in state._photo_stock + state._part_stock + state._pile)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.sampled_from([2, 4, 6]),
+    choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=50, max_size=800),
+)
+def test_the_fast_offer_list_is_every_feasible_template(players, choices):
+    game = tminus.load_game("count_down", players=players, max_turns=300)
+    state = game.new_initial_state()
+    for choice in choices:
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            options = [a for a, _ in state.chance_outcomes()]
+        else:
+            options = state.legal_actions()
+        state.apply_action(options[choice % len(options)])
+        centres = state.centres_in_play()
+        if len(centres) < 2 or state._mover < 0:
+            continue
+        a, b = centres[0], centres[1]
+        fast = trading.feasible_templates(state, a, b)
+        slow = [
+            t for t, tpl in enumerate(game.space.templates) if trading.feasible(state, a, b, tpl)
+        ]
+        assert sorted(fast) == slow

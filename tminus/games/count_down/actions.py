@@ -104,6 +104,28 @@ class ActionSpace:
         self.templates = offer_templates(board)
         self.seats = seats
         self.size = self.propose + seats * len(self.templates)
+        # Templates by what they trade, so that a meeting lists its offers quickly.
+        photos_range = range(photos)
+        self.sells: list[list[tuple[int, int]]] = [[] for _ in photos_range]
+        self.buys: list[list[tuple[int, int]]] = [[] for _ in photos_range]
+        self.swaps = [[-1] * photos for _ in photos_range]
+        self.part_sells, self.part_buys, self.demands = [0] * 4, [0] * 4, [0] * 4
+        self.asks = [0] * photos
+        for index, (kind, a, c) in enumerate(self.templates):
+            if kind == SELL:
+                self.sells[a].append((index, c))
+            elif kind == BUY:
+                self.buys[a].append((index, c))
+            elif kind == SWAP:
+                self.swaps[a][c] = index
+            elif kind == SELL_PART:
+                self.part_sells[a] = index
+            elif kind == BUY_PART_FROM:
+                self.part_buys[a] = index
+            elif kind == ASK_FOR:
+                self.asks[a] = index
+            else:
+                self.demands[a] = index
 
     def proposal(self, seat: int, template: int) -> int:
         return self.propose + seat * len(self.templates) + template

@@ -48,8 +48,10 @@ def open_meeting(s: CountDownState) -> None:
 
 def continue_meeting(s: CountDownState) -> None:
     """Back to the active player, unless there is nothing left to do but leave."""
-    if s._partners and meeting_actions(s) != [DONE]:
+    actions = meeting_actions(s) if s._partners else [DONE]
+    if actions != [DONE]:
         s._phase, s._player = phases.MEETING, s._mover
+        s._legal = actions
     else:
         close_meeting(s)
 
@@ -69,21 +71,48 @@ def send_home(s: CountDownState) -> None:
 
 
 def meeting_actions(s: CountDownState) -> list[int]:
+    """Every proposal the active player can make now, their missions, and ``done``."""
     space = s.game.space
-    templates = space.templates
     centre = s.mover_centre()
     actions = []
     if s._proposals_left > 0:
         for target in s._partners:
-            other = s._centre[target]
-            for t, template in enumerate(templates):
-                if feasible(s, centre, other, template):
-                    actions.append(space.proposal(target, t))
+            base = space.proposal(target, 0)
+            actions += [base + t for t in feasible_templates(s, centre, s._centre[target])]
     if s._fz_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
     actions.sort()
     return actions
+
+
+def feasible_templates(s: CountDownState, a: int, b: int) -> list[int]:
+    """The offer templates centre ``a`` can propose to centre ``b`` (see ``feasible``)."""
+    space, board = s.game.space, s.game.board
+    mine, theirs = s._photos[a], s._photos[b]
+    money_a, money_b = s._money[a], s._money[b]
+    found = []
+    held = [p for p, n in enumerate(mine) if n]
+    others = [p for p, n in enumerate(theirs) if n]
+    for p in held:
+        found += [t for t, price in space.sells[p] if money_b >= price]
+        swaps = space.swaps[p]
+        found += [swaps[q] for q in others if q != p]
+    for p in others:
+        found += [t for t, price in space.buys[p] if money_a >= price]
+    my_parts, their_parts = s._parts[a], s._parts[b]
+    prices = board.part_prices
+    for part in range(4):
+        if my_parts[part] and money_b >= prices[part]:
+            found.append(space.part_sells[part])
+        if their_parts[part] and money_a >= prices[part]:
+            found.append(space.part_buys[part])
+        if not my_parts[part] and their_parts[part] >= 2 and money_a >= prices[part]:
+            found.append(space.demands[part])
+    for p in board.control[a]:
+        if not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
+            found.append(space.asks[p])
+    return found
 
 
 def unneeded(s: CountDownState, centre: int, photo: int) -> bool:
