@@ -115,7 +115,7 @@ class CountDownGreedy:
             return COUNT_DOWN
         if phase == phases.COUNT_CHOICE:
             roll = state.last_roll()
-            waits = state._count_waits
+            waits = state.countdown_waits()
             return START_COUNT if self._start[roll] >= self._wait[waits] else WAIT
         if phase == phases.DIRECTION:
             roll = state.last_roll()

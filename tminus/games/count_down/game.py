@@ -518,6 +518,10 @@ class CountDownState(State):
     def last_roll(self) -> int:
         return self._roll
 
+    def countdown_waits(self) -> int:
+        """Rolls of the current countdown attempt made before the count started."""
+        return self._count_waits
+
     def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
         """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
         proposer, target, t = self._deal
