@@ -21,9 +21,10 @@ def test_conformance_over_five_hundred_seeds(players):
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_conformance_in_long_games(players):
-    game = tminus.load_game("count_down", players=players, max_turns=400)
-    check_conformance(game, seeds=range(1000, 1006), deep_checks_per_game=2)
+def test_conformance_in_whole_games_with_the_default_turn_cap(players):
+    game = tminus.load_game("count_down", players=players)
+    report = check_conformance(game, seeds=range(2000, 2002), deep_checks_per_game=2)
+    assert report.max_length > 1000
 
 
 def test_parameters_are_checked():
@@ -47,6 +48,20 @@ def test_a_users_own_board_file_is_loaded(tmp_path):
     own.write_text(default.replace("saturn_price = 500", "saturn_price = 450"))
     game = tminus.load_game("count_down", board=str(own))
     assert game.board.saturn_price == 450
+
+
+def test_the_balls_weights_come_from_the_board_file(tmp_path):
+    default = (
+        __import__("importlib.resources").resources.files("tminus.games.count_down") / "board.toml"
+    ).read_text()
+    own = tmp_path / "heavy.toml"
+    uniform = "weights = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"
+    own.write_text(default.replace(uniform, "weights = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2]"))
+    state = tminus.load_game("count_down", board=str(own)).new_initial_state()
+    assert state.chance_outcomes() == [(9, 0.25), (10, 0.25), (11, 0.5)]
+    assert dict(tminus.load_game("count_down").new_initial_state().chance_outcomes()) == {
+        face: pytest.approx(1 / 12) for face in range(12)
+    }
 
 
 def board_dict():
