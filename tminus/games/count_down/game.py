@@ -549,7 +549,11 @@ class CountDownState(State):
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> CountDownState:
         """Redraw the agent cards ``seat`` cannot see: other centres' hands and the piles
-        (each hand keeps its number of green and red cards)."""
+        (each hand keeps its number of green and red cards).
+
+        The cards are dealt uniformly among those places. This ignores the little a seat
+        may infer from a card it saw go back to a pile (an approximation of its belief).
+        """
         self.check_seat(seat)
         copy = self.clone()
         copy._legal = None  # the mover's missions depend on the cards redrawn
