@@ -111,10 +111,3 @@ def start_roll_off(s: CountDownState) -> None:
     s._first_round = True
     s._tie_rolls = []
     s._phase = phases.ROLL_OFF
-
-
-def first_round_rolls(s: CountDownState) -> int:
-    """How many chance rolls the current roll-off round still needs."""
-    if s._first_round:
-        return sum(len(s._units[u]) for u in s._contenders)
-    return len(s._contenders)

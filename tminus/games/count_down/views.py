@@ -145,7 +145,6 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
-    board = s.game.board
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
         f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
@@ -173,7 +172,6 @@ def state_text(s: CountDownState) -> str:
         f"roll-off {s._capital_rolls} groups {s._groups} contenders {s._contenders} "
         f"rolls {s._tie_rolls} first {s._first_round} last surprise {s._last_surprise}"
     )
-    del board
     return "\n".join(lines)
 
 
