@@ -85,3 +85,14 @@ def test_six_players_tied_teams_roll_again():
 def test_a_player_who_is_not_ready_simply_rolls():
     state = started()
     assert state.is_chance_node() and legal_strings(state) == []
+
+
+def test_each_control_card_lists_nine_photo_cards_differing_between_centres():
+    cards = [c["control_card"] for c in started().observation(0)["centres"]]
+    assert all(len(card) == len(set(card)) == 9 for card in cards)
+    assert len({tuple(sorted(card)) for card in cards}) == 4
+    # "player no. 1 must transport the rockets while player no. 2 looks after the radar"
+    assert "Rocket transport" in cards[0] and "Radar" not in cards[0]
+    assert "Radar" in cards[1] and "Rocket transport" not in cards[1]
+    shared = set.intersection(*map(set, cards))
+    assert {"Astronauts", "Moon exploration", "Launch tower", "In space"} <= shared
