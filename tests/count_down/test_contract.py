@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 import tminus
@@ -143,3 +144,18 @@ def test_render_draws_the_track_and_each_centre():
 def test_the_bench_and_cli_know_the_game():
     assert "count_down" in tminus.list_games()
     assert "T-minus rulings" in rules_text("count_down")
+
+
+def test_observation_tensor_puts_the_observers_centre_first_and_hides_agents():
+    state = play(arrive(started(), ASTRONAUTS), "buy photo Astronauts")
+    mine, theirs = state.observation_tensor(0), state.observation_tensor(1)
+    assert mine.shape == theirs.shape
+    n, length, photos = 4, 64, len(state.game.board.photo_names)
+    money = n * length
+    assert mine[money] == pytest.approx(1.05) and theirs[money] == pytest.approx(1.0)
+    # Centre 1's Astronauts card: first block for seat 0, last block for seat 1.
+    astronauts = 1 + state.game.board.photo_names.index("Astronauts")
+    assert mine[money + astronauts] == 1
+    assert theirs[money + 3 * (7 + photos) + astronauts] == 1
+    hidden = state.resample_hidden(1, np.random.default_rng(0))
+    assert np.array_equal(hidden.observation_tensor(1), theirs)
