@@ -152,7 +152,7 @@ def test_observation_tensor_puts_the_observers_centre_first_and_hides_agents():
     assert mine.shape == theirs.shape
     n, length, photos = 4, 64, len(state.game.board.photo_names)
     money = n * length
-    assert mine[money] == pytest.approx(1.05) and theirs[money] == pytest.approx(1.0)
+    assert mine[money] == pytest.approx(1.05) and theirs[money] == pytest.approx(1.1)
     # Centre 1's Astronauts card: first block for seat 0, last block for seat 1.
     astronauts = 1 + state.game.board.photo_names.index("Astronauts")
     assert mine[money + astronauts] == 1
