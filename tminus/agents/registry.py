@@ -22,6 +22,7 @@ GENERIC: dict[str, str] = {
 FOR_INFORMATION = {"mcts": "perfect", "ismcts": "imperfect"}
 PER_GAME: dict[str, dict[str, str]] = {
     "greedy": {
+        "count_down": "tminus.agents.greedy.count_down:CountDownGreedy",
         "four_way": "tminus.agents.greedy.four_way:FourWayGreedy",
         "sputnik": "tminus.agents.greedy.sputnik:SputnikGreedy",
         "three_two_one": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy",

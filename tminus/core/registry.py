@@ -11,6 +11,7 @@ from tminus.core.game import Game
 # Imported lazily so that `import tminus` stays light and one game's import cost is paid
 # only by whoever plays it.
 _GAMES: dict[str, str | type[Game]] = {
+    "count_down": "tminus.games.count_down.game:CountDownGame",
     "four_way": "tminus.games.four_way.game:FourWayGame",
     "sputnik": "tminus.games.sputnik.game:SputnikGame",
     "three_two_one": "tminus.games.three_two_one.game:ThreeTwoOneGame",

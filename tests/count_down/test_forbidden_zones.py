@@ -1,0 +1,246 @@
+"""Forbidden zones: justify your presence by an offer or a mission; arrest and ransom;
+espionage and sabotage."""
+
+import numpy as np
+import pytest
+
+from tests.count_down.helpers import (
+    FORBIDDEN,
+    RAMP,
+    arrive,
+    conserved,
+    give_part,
+    give_photo,
+    legal_strings,
+    money,
+    new_game,
+    parts,
+    photos,
+    place,
+    play,
+    started,
+    take_turn,
+)
+
+
+def visit(state=None, agents=()):
+    """Seat 0 (centre 1) stops in centre 2's forbidden zone, holding the given agent cards."""
+    state = state or started()
+    place(state, 0, FORBIDDEN[1] - 3)
+    names = state.game.board.agent_names
+    for name in agents:
+        t = names.index(name)
+        state._pile[t] -= 1
+        state._agents[0][t] += 1
+    return play(state, "ball 3")
+
+
+def position(state, seat=0):
+    return state.observation(0)["positions"][seat]
+
+
+def test_the_owner_in_their_own_forbidden_zone_need_not_justify():
+    state = place(started(), 1, FORBIDDEN[1] - 3)
+    play(state, "ball 1", "decline", "ball 3")
+    assert position(state, 1) == FORBIDDEN[1] and state.observation(0)["mover"] == 2
+
+
+def test_no_offer_and_no_mission_sends_the_visitor_home():
+    state = visit()
+    assert position(state) == RAMP[0] and state.observation(0)["mover"] == 1
+
+
+def test_leaving_without_a_deal_sends_the_visitor_home():
+    state = started()
+    give_photo(state, 1, "Radar")
+    visit(state)
+    assert state.current_player() == 0
+    play(state, "done")
+    assert position(state) == RAMP[0]
+
+
+def test_an_offer_the_owner_refuses_sends_the_visitor_home():
+    state = started()
+    give_photo(state, 1, "Radar")
+    visit(state)
+    play(state, "offer seat 1: Radar for 100", "refuse")
+    assert position(state) == RAMP[0] and state.observation(0)["mover"] == 1
+
+
+def test_an_offer_the_owner_accepts_lets_the_visitor_stay():
+    state = started()
+    give_photo(state, 1, "Radar")
+    visit(state)
+    play(state, "offer seat 1: Radar for 100", "accept", "done")
+    assert position(state) == FORBIDDEN[1] and photos(state, 2) == {"Radar": 1}
+
+
+def test_the_owner_answers_even_when_not_on_the_square():
+    state = started()
+    give_photo(state, 1, "Radar")
+    visit(state)
+    play(state, "offer seat 1: Radar for 100")
+    assert state.current_player() == 1
+    assert state.observation(0)["positions"][1] == RAMP[1]
+
+
+def test_a_forced_sale_in_a_forbidden_zone_justifies_the_visit():
+    state = started()
+    give_photo(state, 2, "Astronauts", 2)
+    visit(state)
+    play(state, "ask seat 1 for Astronauts", "ask 200", "accept", "done")
+    assert position(state) == FORBIDDEN[1] and photos(state, 1) == {"Astronauts": 1}
+
+
+def test_out_of_service_forbidden_zones_are_plain_squares():
+    state = place(started(2), 0, FORBIDDEN[2] - 3)
+    play(state, "ball 3")
+    assert position(state) == FORBIDDEN[2] and state.observation(0)["mover"] == 1
+
+
+def test_a_mission_card_is_offered_only_in_a_forbidden_zone():
+    state = visit(agents=["Stolen plans"])
+    assert "mission Stolen plans" in legal_strings(state)
+
+
+def test_the_owner_rolls_one_to_three_to_arrest_the_agent():
+    state = play(visit(agents=["Strike"]), "mission Strike")
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 12
+    play(state, "ball 3")
+    assert legal_strings(state) == ["sit out", "pay 300"]
+    assert state.observation(0)["centres"][0]["red_cards"] == 0  # the card went back
+
+
+def test_an_arrested_agent_sits_out_three_turns():
+    state = play(visit(agents=["Strike"]), "mission Strike", "ball 1", "sit out")
+    assert state.observation(0)["turns_to_sit_out"][0] == 3
+    assert position(state) == FORBIDDEN[1]
+    for _ in range(3):  # three rounds of the others, seat 0 never moves
+        take_turn(take_turn(take_turn(state)))
+        assert position(state) == FORBIDDEN[1]
+    assert state.observation(0)["mover"] == 1
+    take_turn(take_turn(take_turn(state)))
+    assert state.observation(0)["mover"] == 0
+
+
+def test_an_arrested_agent_may_pay_300_to_the_owner():
+    state = play(visit(agents=["Strike"]), "mission Strike", "ball 2", "pay 300")
+    assert money(state, 1) == 1200 - 300 and money(state, 2) == 1100 + 300
+    assert state.observation(0)["turns_to_sit_out"][0] == 0 and conserved(state)
+
+
+def test_the_arrest_threshold_is_a_parameter():
+    state = visit(started(arrest_max=0), agents=["Strike"])
+    play(state, "mission Strike", "ball 1")
+    assert state.observation(0)["mover"] == 2  # not arrested: seat 1 lost its turn
+
+
+def test_strike_makes_the_target_lose_a_turn():
+    state = play(visit(agents=["Strike"]), "mission Strike", "ball 4")
+    assert position(state) == FORBIDDEN[1]
+    assert state.observation(0)["mover"] == 2  # seat 1's turn is lost
+    assert state.observation(0)["centres"][0]["red_cards"] == 0
+
+
+def test_stolen_plans_copy_a_card_of_the_target_from_the_leaders_stock():
+    state = started()
+    give_photo(state, 2, "Radar")
+    give_photo(state, 2, "Moon landing")
+    visit(state, agents=["Stolen plans"])
+    play(state, "mission Stolen plans", "ball 12")
+    assert legal_strings(state) == ["target photo Radar", "target photo Moon landing"]
+    play(state, "target photo Moon landing")
+    assert photos(state, 1) == {"Moon landing": 1}
+    assert photos(state, 2) == {"Radar": 1, "Moon landing": 1}
+    assert conserved(state)
+
+
+def test_stolen_plans_get_nothing_when_the_stock_is_out():
+    state = started()
+    give_photo(state, 2, "Moon landing", 2)
+    visit(state, agents=["Stolen plans"])
+    play(state, "mission Stolen plans", "ball 12")
+    assert photos(state, 1) == {} and state.observation(0)["mover"] == 1
+
+
+def test_burnt_film_sends_a_photo_card_back_to_the_leader():
+    state = started()
+    give_photo(state, 2, "Radar")
+    visit(state, agents=["Burnt film"])
+    play(state, "mission Burnt film", "ball 12", "target photo Radar")
+    assert photos(state, 2) == {} and state.observation(0)["stock"]["photos"]["Radar"] == 3
+
+
+def test_sabotaged_stage_sends_a_part_back_to_stock():
+    state = started()
+    give_part(state, 2, "capsule")
+    visit(state, agents=["Sabotaged stage"])
+    play(state, "mission Sabotaged stage", "ball 12", "target capsule")
+    assert parts(state, 2) == {} and state.observation(0)["stock"]["parts"]["capsule"] == 4
+
+
+def test_a_mission_justifies_the_visit_and_ends_it():
+    state = play(visit(agents=["Strike"]), "mission Strike", "ball 12")
+    assert position(state) == FORBIDDEN[1]
+
+
+def test_agent_cards_are_hidden_from_others_but_not_the_watching_fifth_seat():
+    state = visit(started(5), agents=["Strike"])
+    assert state.observation(0)["centres"][0]["agent_cards"] == {"Strike": 1}
+    assert "agent_cards" not in state.observation(1)["centres"][0]
+    assert state.observation(4)["centres"][0]["agent_cards"] == {"Strike": 1}
+    assert "agent_cards" not in state.public_observation()["centres"][0]
+
+
+def test_resample_hidden_keeps_what_a_seat_sees_and_redraws_the_rest():
+    state = started()
+    names = state.game.board.agent_names
+    for centre, name in ((0, "Strike"), (1, "Burnt film"), (2, "Sabotaged stage")):
+        t = names.index(name)
+        state._pile[t] -= 1
+        state._agents[centre][t] += 1
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(50):
+        other = state.resample_hidden(0, rng)
+        assert other.observation(0) == state.observation(0)
+        assert other._agents[0] == state._agents[0]
+        seen.add(tuple(other._agents[1]))
+        assert conserved(other)
+    assert len(seen) > 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_every_seat_has_a_forbidden_zone_and_returns_home(players):
+    state = new_game(players)
+    assert len(state.game.board.ramp) == 4
+
+
+def test_a_strike_on_a_team_costs_each_partner_a_turn():
+    state = started(6)
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    arrive(state, FORBIDDEN[1], 3)
+    play(state, "mission Strike", "ball 12")
+    assert state.observation(0)["turns_to_sit_out"] == [0, 0, 0, 0, 1, 0]
+    assert state.observation(0)["mover"] == 2  # seat 1 (centre 2) lost its turn
+
+
+def test_a_partner_in_the_teams_own_forbidden_zone_need_not_justify():
+    state = started(6)
+    place(state, 0, FORBIDDEN[0] - 3)
+    play(state, "ball 3")
+    assert state.observation(0)["positions"][0] == FORBIDDEN[0]
+    assert state.observation(0)["mover"] == 1
+
+
+def test_resampled_states_recompute_the_movers_missions():
+    state = started()
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    arrive(state, FORBIDDEN[1], 3)
+    assert "mission Strike" in legal_strings(state)
+    other = state.resample_hidden(0, np.random.default_rng(1))
+    assert legal_strings(other) == legal_strings(state)

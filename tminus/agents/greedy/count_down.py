@@ -1,0 +1,305 @@
+"""A Count Down player that tries to win: buys what its control card needs, builds its
+rocket, trades for what it lacks, sends agents against the leader and starts the
+countdown count on a roll high enough.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from tminus.games.count_down import phases
+from tminus.games.count_down.actions import (
+    ACCEPT,
+    ASK_FOR,
+    BACKWARD,
+    BUY,
+    BUY_PART_FROM,
+    BUY_SATURN,
+    COUNT_DOWN,
+    DECLINE,
+    DEMAND,
+    DONE,
+    END_TURN,
+    FORWARD,
+    ONCE_MORE,
+    PASS,
+    PAY_RANSOM,
+    REFUSE,
+    SELL,
+    SELL_PART,
+    SIT_OUT,
+    SQUATS,
+    START_COUNT,
+    SWAP,
+    WAIT,
+)
+from tminus.games.count_down.game import CountDownGame, CountDownState
+
+
+def countdown_thresholds(game: CountDownGame) -> list[float]:
+    """Win chance of starting the count now with roll r, and of waiting, by roll number.
+
+    ``start[r]`` is P(r + two more rolls >= target); ``wait[k]`` the chance of winning by
+    waiting after roll k (k = 1..latest_start - 1), by backward induction.
+    """
+    board = game.board
+    ball = [(face + 1, p) for face, p in board.ball]
+    rolls_after = board.countdown_rolls - 1
+    start = {}
+    for r, _ in ball:
+        chance = 0.0
+        for combo in product(ball, repeat=rolls_after):
+            total = r + sum(f for f, _ in combo)
+            if total >= board.countdown_target:
+                weight = 1.0
+                for _, p in combo:
+                    weight *= p
+                chance += weight
+        start[r] = chance
+    value_next = sum(p * start[r] for r, p in ball)  # the last roll starts in any case
+    wait = [0.0] * (board.latest_start + 1)
+    for k in range(board.latest_start - 1, 0, -1):
+        wait[k] = value_next
+        value_next = sum(p * max(start[r], value_next) for r, p in ball)
+    return [start.get(r, 0.0) for r in range(13)], wait
+
+
+class CountDownGreedy:
+    name = "greedy"
+
+    def __init__(self, game: CountDownGame, seed: int | list[int] | None = None) -> None:
+        self.game = game
+        self.board = game.board
+        self.space = game.space
+        self._start, self._wait = countdown_thresholds(game)
+
+    # -- what my centre needs ------------------------------------------------------------
+    def needs_photo(self, state: CountDownState, centre: int, photo: int) -> bool:
+        return photo in self.game.control_sets[centre] and not state.photo_counts(centre)[photo]
+
+    def spare_photo(self, state: CountDownState, centre: int, photo: int) -> bool:
+        held = state.photo_counts(centre)[photo]
+        return held >= 2 or (held == 1 and photo not in self.game.control_sets[centre])
+
+    def missing_parts(self, state: CountDownState, centre: int) -> list[int]:
+        return [p for p, n in enumerate(state.part_counts(centre)) if not n]
+
+    def progress(self, state: CountDownState, centre: int) -> int:
+        held = state.photo_counts(centre)
+        photos = sum(1 for p in self.board.control[centre] if held[p])
+        return photos + sum(1 for n in state.part_counts(centre) if n)
+
+    def reserve(self, state: CountDownState, centre: int) -> int:
+        """Money to keep for the photo cards still missing."""
+        held = state.photo_counts(centre)
+        return sum(self.board.photo_values[p] for p in self.board.control[centre] if not held[p])
+
+    def leader(self, state: CountDownState, me: int) -> int:
+        others = [c for c in state.centres_in_play() if c != me]
+        return max(others, key=lambda c: self.progress(state, c)) if others else -1
+
+    # -- the decision --------------------------------------------------------------------
+    def step(self, state: CountDownState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player()
+        me = state.centre_of(seat)
+        phase = state.phase()
+        choice = self.choose(state, phase, me, legal)
+        return choice if choice in legal else legal[0]
+
+    def choose(self, state: CountDownState, phase: int, me: int, legal: list[int]) -> int:
+        space = self.space
+        if phase == phases.TURN_START:
+            return COUNT_DOWN
+        if phase == phases.COUNT_CHOICE:
+            roll = state.last_roll()
+            waits = state.countdown_waits()
+            return START_COUNT if self._start[roll] >= self._wait[waits] else WAIT
+        if phase == phases.DIRECTION:
+            roll = state.last_roll()
+            here = state.position(state.current_player())
+            ahead = self.square_value(state, me, (here + roll) % self.board.track_len)
+            behind = self.square_value(state, me, (here - roll) % self.board.track_len)
+            return BACKWARD if behind > ahead else FORWARD
+        if phase == phases.BUY_PHOTO:
+            photo = legal[-1] - space.buy_photo
+            return legal[-1] if self.needs_photo(state, me, photo) else DECLINE
+        if phase == phases.SATURN:
+            return self.saturn(state, me, legal)
+        if phase == phases.TRAINING:
+            return SQUATS
+        if phase == phases.DEBT:
+            return min(legal, key=lambda a: self.keep_value(state, me, a))
+        if phase == phases.PLAY_AGAIN:
+            return ONCE_MORE if ONCE_MORE in legal else END_TURN
+        if phase == phases.MEETING:
+            return self.meeting(state, me, legal)
+        if phase == phases.REPLY:
+            return ACCEPT if self.good_offer_to_me(state, me) else REFUSE
+        if phase == phases.ASK:
+            return legal[-1]  # ask double: a counter then settles at the midpoint
+        if phase == phases.COUNTER:
+            counters = [a for a in legal if a != ACCEPT]
+            return counters[0] if counters else ACCEPT
+        if phase == phases.COUNTER_REPLY:
+            return REFUSE  # the midpoint beats the counter
+        if phase == phases.TARGET:
+            return self.target(state, me, legal)
+        if phase == phases.ARRESTED:
+            rich = state.money(me) - self.board.ransom >= self.reserve(state, me)
+            return PAY_RANSOM if rich and PAY_RANSOM in legal else SIT_OUT
+        if phase == phases.BID:
+            return self.bid(state, me, legal)
+        return legal[0]
+
+    # -- squares -------------------------------------------------------------------------
+    def can_force(self, state: CountDownState, me: int, other: int) -> bool:
+        """Does ``other`` hold a photo card we need and they do not, or a duplicate part we
+        lack? Then a meeting forces them to sell it to us."""
+        if other == me or other < 0:
+            return False
+        photos = any(
+            self.needs_photo(state, me, p) and self.spare_photo(state, other, p)
+            for p in self.board.control[me]
+        )
+        theirs = state.part_counts(other)
+        return photos or any(theirs[p] >= 2 for p in self.missing_parts(state, me))
+
+    def square_value(self, state: CountDownState, me: int, square: int) -> float:
+        board = self.board
+        kind, arg = board.kinds[square], board.args[square]
+        money = state.money(me)
+        others = {
+            state.centre_of(s)
+            for s in range(self.game.num_players)
+            if state.position(s) == square and state.centre_of(s) not in (me, -1)
+        }
+        if kind == "forbidden" and arg in state.centres_in_play():
+            others.add(arg)
+        if any(self.can_force(state, me, c) for c in others):
+            return 12.0
+        if kind == "photo":
+            wanted = self.needs_photo(state, me, arg) and state.photo_stock()[arg]
+            return 10.0 if wanted and money >= board.photo_values[arg] else 0.0
+        if kind == "part":
+            if not state.part_stock()[arg]:
+                return 0.5
+            return 9.0 if not state.part_counts(me)[arg] else 1.0
+        if kind == "saturn":
+            return 6.0 if len(self.missing_parts(state, me)) >= 2 and money >= 500 else 0.0
+        if kind == "funding":
+            return arg / 40
+        if kind in ("surprise", "espionage", "sabotage"):
+            return 1.5
+        if kind == "forbidden" and arg != me and arg in state.centres_in_play():
+            holds_agent = any(state.own_agent_cards(state.current_player()))
+            if holds_agent and arg == self.leader(state, me):
+                return 7.0
+            return -1.0
+        return 0.0
+
+    def saturn(self, state: CountDownState, me: int, legal: list[int]) -> int:
+        missing = self.missing_parts(state, me)
+        if BUY_SATURN in legal:
+            worth = sum(self.board.part_prices[p] for p in missing)
+            return BUY_SATURN if worth >= self.board.saturn_price else DECLINE
+        spare = state.money(me) - self.reserve(state, me) // 2
+        for action in legal:
+            part = action - self.space.buy_part
+            if action != DECLINE and part in missing and self.board.part_prices[part] <= spare:
+                return action
+        return DECLINE
+
+    def keep_value(self, state: CountDownState, me: int, action: int) -> float:
+        """How much we would rather keep what this sale gives up (low: sell first)."""
+        space = self.space
+        if action < space.sell_part:
+            photo = action - space.sell_photo
+            needed = photo in self.game.control_sets[me] and not self.spare_photo(state, me, photo)
+            return (1000 if needed else 0) + self.board.photo_values[photo]
+        part = action - space.sell_part
+        return (1000 if state.part_counts(me)[part] == 1 else 0) + self.board.part_prices[part]
+
+    # -- meetings ------------------------------------------------------------------------
+    def meeting(self, state: CountDownState, me: int, legal: list[int]) -> int:
+        space = self.space
+        missions = [a for a in legal if space.mission <= a < space.take_photo]
+        if missions:
+            return missions[0]
+        best, best_score = DONE, 0.0
+        for action in legal:
+            if action < space.propose:
+                continue
+            seat, t = space.split_proposal(action)
+            score = self.proposal_score(state, me, state.centre_of(seat), space.templates[t])
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def proposal_score(
+        self, state: CountDownState, me: int, other: int, template: tuple[int, int, int]
+    ) -> float:
+        kind, x, y = template
+        values = self.board.photo_values
+        if kind == ASK_FOR:
+            return 10.0
+        if kind == DEMAND:
+            return 9.0
+        if kind == BUY and self.needs_photo(state, me, x) and self.spare_photo(state, other, x):
+            return 8.0 - y / values[x]  # cheapest first
+        if kind == SWAP and self.needs_photo(state, me, y) and self.spare_photo(state, me, x):
+            return 7.0 if self.needs_photo(state, other, x) else 3.0
+        if kind == SELL and self.spare_photo(state, me, x) and self.needs_photo(state, other, x):
+            return 2.0 + y / values[x]  # dearest first
+        if kind == BUY_PART_FROM and x in self.missing_parts(state, me):
+            return 6.0
+        if kind == SELL_PART and state.part_counts(me)[x] >= 2:
+            return 1.0 if x in self.missing_parts(state, other) else 0.0
+        return 0.0
+
+    def good_offer_to_me(self, state: CountDownState, me: int) -> bool:
+        """Accept what gives us a card we need, or sells a spare at its value or more."""
+        _, _, (kind, x, y), _, _ = state.pending_deal()
+        values = self.board.photo_values
+        if kind == SELL:  # they give photo x for our money y
+            return self.needs_photo(state, me, x) and state.money(me) - y >= 0
+        if kind == BUY:  # they pay y for our photo x
+            return self.spare_photo(state, me, x) and y >= values[x]
+        if kind == SWAP:  # they give x, want our y
+            gain = self.needs_photo(state, me, x)
+            return gain and self.spare_photo(state, me, y)
+        if kind == SELL_PART:  # they give part x
+            return x in self.missing_parts(state, me)
+        if kind == BUY_PART_FROM:  # they want our part x
+            return state.part_counts(me)[x] >= 2
+        return False
+
+    # -- agents and auction --------------------------------------------------------------
+    def target(self, state: CountDownState, me: int, legal: list[int]) -> int:
+        space = self.space
+        card, victim = state.mission()
+        if self.board.agent_green[card]:
+            needed = [a for a in legal if self.needs_photo(state, me, a - space.take_photo)]
+            pool = needed or legal
+            return max(pool, key=lambda a: self.board.photo_values[a - space.take_photo])
+
+        def hurt(action: int) -> float:
+            if action >= space.take_part:
+                part = action - space.take_part
+                return 20.0 if state.part_counts(victim)[part] == 1 else 1.0
+            photo = action - space.take_photo
+            mine = photo in self.game.control_sets[victim]
+            return (10.0 if mine else 0.0) + self.board.photo_values[photo] / 100
+
+        return max(legal, key=hurt)
+
+    def bid(self, state: CountDownState, me: int, legal: list[int]) -> int:
+        photo = state.current_lot()
+        if photo < 0 or not self.needs_photo(state, me, photo):
+            return PASS
+        bids = [a for a in legal if a != PASS]
+        value = self.board.photo_values[photo]
+        affordable = [a for a in bids if (a - self.space.money) * self.board.step <= value]
+        return affordable[0] if affordable else PASS

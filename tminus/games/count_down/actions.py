@@ -1,0 +1,182 @@
+"""Count Down action ids: fixed moves, then blocks whose size comes from the board data.
+
+Every decision is an integer. Offers are a fixed menu of templates built from the board
+(give photo card / part / money for photo card / part / money, at the prices the data
+allows), one copy of the menu per seat the offer is made to, so that
+``num_distinct_actions`` depends only on the board and the number of players.
+"""
+
+from __future__ import annotations
+
+from tminus.games.count_down.data import BoardData
+
+# Fixed moves.
+ROLL = 0  # move as usual (a player ready for the countdown chooses)
+COUNT_DOWN = 1  # attempt the countdown instead of moving
+FORWARD = 2
+BACKWARD = 3
+DECLINE = 4  # buy nothing here (photo square, Saturn V)
+SQUATS = 5
+PAY_FINE = 6
+ONCE_MORE = 7
+END_TURN = 8
+DONE = 9  # end a meeting ("leave" in a forbidden zone with no deal)
+ACCEPT = 10
+REFUSE = 11
+SIT_OUT = 12
+PAY_RANSOM = 13
+START_COUNT = 14
+WAIT = 15
+PASS = 16
+BUY_SATURN = 17
+FIXED = 18
+
+FIXED_NAMES = {
+    ROLL: "roll",
+    COUNT_DOWN: "count down",
+    FORWARD: "forward",
+    BACKWARD: "backward",
+    DECLINE: "decline",
+    SQUATS: "squats",
+    ONCE_MORE: "play once more",
+    END_TURN: "end turn",
+    DONE: "done",
+    ACCEPT: "accept",
+    REFUSE: "refuse",
+    SIT_OUT: "sit out",
+    START_COUNT: "start count",
+    WAIT: "wait",
+    PASS: "pass",
+    BUY_SATURN: "buy Saturn V",
+}
+
+# Offer templates: (kind, a, b). Money amounts are fixed by the template.
+SELL = 0  # give photo a for money b
+BUY = 1  # give money b for photo a
+SWAP = 2  # give photo a for photo b
+SELL_PART = 3  # give part a for its fixed price
+BUY_PART_FROM = 4  # give a part's fixed price for part a
+ASK_FOR = 5  # forced sale: ask for photo a that the other does not need
+DEMAND = 6  # forced sale of a duplicate part a at its fixed price
+
+
+def offer_templates(board: BoardData) -> list[tuple[int, int, int]]:
+    templates: list[tuple[int, int, int]] = []
+    photos = range(len(board.photo_names))
+    for p in photos:
+        for price in offer_prices(board, p):
+            templates.append((SELL, p, price))
+            templates.append((BUY, p, price))
+    for p in photos:
+        for q in photos:
+            if p != q:
+                templates.append((SWAP, p, q))
+    for part in range(4):
+        templates.append((SELL_PART, part, board.part_prices[part]))
+        templates.append((BUY_PART_FROM, part, board.part_prices[part]))
+    templates += [(ASK_FOR, p, 0) for p in photos]
+    templates += [(DEMAND, part, board.part_prices[part]) for part in range(4)]
+    return templates
+
+
+def offer_prices(board: BoardData, photo: int) -> list[int]:
+    """The prices a photo card may be offered at: value × each step, down to money_step."""
+    value, step = board.photo_values[photo], board.step
+    return sorted({int(value * m) // step * step for m in board.price_steps})
+
+
+class ActionSpace:
+    """Where each block of actions starts, for one board and number of seats."""
+
+    def __init__(self, board: BoardData, seats: int) -> None:
+        self.board = board
+        photos, agents = len(board.photo_names), len(board.agent_names)
+        self.buy_photo = FIXED
+        self.buy_part = self.buy_photo + photos
+        self.sell_photo = self.buy_part + 4
+        self.sell_part = self.sell_photo + photos
+        self.mission = self.sell_part + 4
+        self.take_photo = self.mission + agents
+        self.take_part = self.take_photo + photos
+        self.money = self.take_part + 4  # ask / counter / bid k × money_step
+        self.money_slots = 2 * board.max_value // board.step + 1
+        self.propose = self.money + self.money_slots
+        self.templates = offer_templates(board)
+        self.seats = seats
+        self.size = self.propose + seats * len(self.templates)
+        # Templates by what they trade, so that a meeting lists its offers quickly.
+        photos_range = range(photos)
+        self.sells: list[list[tuple[int, int]]] = [[] for _ in photos_range]
+        self.buys: list[list[tuple[int, int]]] = [[] for _ in photos_range]
+        self.swaps = [[-1] * photos for _ in photos_range]
+        self.part_sells, self.part_buys, self.demands = [0] * 4, [0] * 4, [0] * 4
+        self.asks = [0] * photos
+        for index, (kind, a, c) in enumerate(self.templates):
+            if kind == SELL:
+                self.sells[a].append((index, c))
+            elif kind == BUY:
+                self.buys[a].append((index, c))
+            elif kind == SWAP:
+                self.swaps[a][c] = index
+            elif kind == SELL_PART:
+                self.part_sells[a] = index
+            elif kind == BUY_PART_FROM:
+                self.part_buys[a] = index
+            elif kind == ASK_FOR:
+                self.asks[a] = index
+            else:
+                self.demands[a] = index
+
+    def proposal(self, seat: int, template: int) -> int:
+        return self.propose + seat * len(self.templates) + template
+
+    def split_proposal(self, action: int) -> tuple[int, int]:
+        """(target seat, template index) of a proposal action."""
+        return divmod(action - self.propose, len(self.templates))
+
+    def name(self, action: int, money_verb: str = "bid") -> str:
+        """The readable name of a player action (``money_verb``: ask, counter or bid)."""
+        b = self.board
+        if 0 <= action < FIXED:
+            if action == PAY_FINE:
+                return f"pay {b.squat_fine}"
+            if action == PAY_RANSOM:
+                return f"pay {b.ransom}"
+            return FIXED_NAMES[action]
+        if action < self.buy_part:
+            return f"buy photo {b.photo_names[action - self.buy_photo]}"
+        if action < self.sell_photo:
+            return f"buy {b.part_names[action - self.buy_part]}"
+        if action < self.sell_part:
+            return f"sell photo {b.photo_names[action - self.sell_photo]}"
+        if action < self.mission:
+            return f"sell {b.part_names[action - self.sell_part]}"
+        if action < self.take_photo:
+            return f"mission {b.agent_names[action - self.mission]}"
+        if action < self.take_part:
+            return f"target photo {b.photo_names[action - self.take_photo]}"
+        if action < self.money:
+            return f"target {b.part_names[action - self.take_part]}"
+        if action < self.propose:
+            return f"{money_verb} {(action - self.money) * b.step}"
+        if action < self.size:
+            seat, t = self.split_proposal(action)
+            return self.template_name(seat, self.templates[t])
+        raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
+
+    def template_name(self, seat: int, template: tuple[int, int, int]) -> str:
+        kind, a, c = template
+        photos, parts = self.board.photo_names, self.board.part_names
+        if kind == SELL:
+            return f"offer seat {seat}: {photos[a]} for {c}"
+        if kind == BUY:
+            return f"offer seat {seat}: {c} for {photos[a]}"
+        if kind == SWAP:
+            return f"offer seat {seat}: {photos[a]} for {photos[c]}"
+        if kind == SELL_PART:
+            return f"offer seat {seat}: {parts[a]} for {c}"
+        if kind == BUY_PART_FROM:
+            return f"offer seat {seat}: {c} for {parts[a]}"
+        if kind == ASK_FOR:
+            return f"ask seat {seat} for {photos[a]}"
+        return f"demand {parts[a]} from seat {seat}"

@@ -1,0 +1,85 @@
+"""The countdown: "reaching a total of at least 25 points in three consecutive rolls".
+
+"They may choose to start counting only from the moment the ball stops on a high number,
+but at the latest on the fourth roll."
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tminus.core.game import CHANCE, TERMINAL
+from tminus.games.count_down import phases
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.game import CountDownState
+
+
+def rocket_complete(s: CountDownState, centre: int) -> bool:
+    """Fully built: one of each part (three stages and the capsule)."""
+    return all(s._parts[centre])
+
+
+def missing_photos(s: CountDownState, centre: int) -> list[int]:
+    held = s._photos[centre]
+    return [p for p in s.game.board.control[centre] if not held[p]]
+
+
+def ready_for_countdown(s: CountDownState, centre: int) -> bool:
+    """ "A player who has fully built their rocket and fulfilled all the conditions required
+    by their control card may begin the COUNTDOWN." """
+    return rocket_complete(s, centre) and not missing_photos(s, centre)
+
+
+def begin_countdown(s: CountDownState) -> None:
+    s._count_waits = 0
+    s._count_sum = 0
+    s._count_rolls = 0
+    s._phase = phases.COUNT_ROLL
+    s._player = CHANCE
+
+
+def countdown_roll(s: CountDownState, face: int) -> None:
+    board = s.game.board
+    if s._count_rolls == 0:
+        s._count_waits += 1
+        if s._count_waits >= board.latest_start:
+            start_count(s, face)  # "at the latest on the fourth roll"
+        else:
+            s._roll = face
+            s._phase = phases.COUNT_CHOICE
+            s._player = s._mover
+        return
+    add_to_count(s, face)
+
+
+def start_count(s: CountDownState, face: int) -> None:
+    s._count_rolls = 0
+    s._count_sum = 0
+    add_to_count(s, face)
+
+
+def add_to_count(s: CountDownState, face: int) -> None:
+    board = s.game.board
+    s._count_sum += face
+    s._count_rolls += 1
+    if s._count_rolls < board.countdown_rolls:
+        s._phase = phases.COUNT_ROLL
+        s._player = CHANCE
+        return
+    if s._count_sum >= board.countdown_target:
+        s._winner = s._centre[s._mover]  # "The first to finish their COUNTDOWN ... wins"
+        s._phase = phases.OVER
+        s._player = TERMINAL
+        return
+    # "If they do not reach 25 points, they wait for their next turn to try again."
+    s._count_rolls = 0
+    s.end_turn()
+
+
+def count_choice(s: CountDownState, start: bool) -> None:
+    if start:
+        start_count(s, s._roll)
+    else:
+        s._phase = phases.COUNT_ROLL
+        s._player = CHANCE

@@ -1,0 +1,608 @@
+"""Count Down as a T-minus game: the state, the dispatch of each phase to its rule, views.
+
+The rules live in one module per phase (setup, turns, movement, squares, payments, trading,
+missions, auction, countdown); the board, cards and prices in ``board.toml``.
+Action ids: see ``actions.py``. Chance outcome ids: a ball roll of n is n-1; a surprise
+draw is the card's index; an agent draw is the agent card type's index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.params import Param
+from tminus.games.count_down import (
+    auction,
+    countdown,
+    missions,
+    movement,
+    payments,
+    phases,
+    setup,
+    squares,
+    trading,
+    turns,
+)
+from tminus.games.count_down.actions import (
+    ACCEPT,
+    BACKWARD,
+    BUY_SATURN,
+    COUNT_DOWN,
+    DECLINE,
+    DONE,
+    END_TURN,
+    FORWARD,
+    ONCE_MORE,
+    PASS,
+    PAY_FINE,
+    PAY_RANSOM,
+    REFUSE,
+    ROLL,
+    SIT_OUT,
+    SQUATS,
+    START_COUNT,
+    WAIT,
+    ActionSpace,
+)
+from tminus.games.count_down.data import DEFAULT_BOARD, load_board
+from tminus.games.count_down.views import observe, render_state, state_text, tensor
+
+
+@dataclass(frozen=True)
+class BoardParam(Param):
+    """The board file: "default" (the reconstruction shipped with T-minus) or a TOML path."""
+
+    def allowed(self) -> str:
+        return "'default' or the path of a board TOML file"
+
+    def validate(self, game: str, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or not value:
+            raise ValueError(
+                f"parameter {name!r} of {game} must be {self.allowed()}; got {value!r}"
+            )
+        return value
+
+
+# Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
+# a meeting, a countdown) and in the one auction of a game: they bound max_game_length.
+ACTIONS_PER_TURN = 60
+AUCTION_ACTIONS_PER_LOT = 8
+
+
+class CountDownGame(Game):
+    name = "count_down"
+    title = "Count Down"
+    information = "imperfect"
+    parameters = {
+        "players": Param(4, "number of players", choices=(2, 3, 4, 5, 6)),
+        "board": BoardParam(DEFAULT_BOARD, "board, cards and prices (a TOML file)"),
+        "arrest_max": Param(
+            3, "the owner's roll at or below which an agent is arrested", minimum=0, maximum=12
+        ),
+        "max_turns": Param(
+            2000, "turns after which an unfinished game is a draw", minimum=1, maximum=10**6
+        ),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.board = board = load_board(self.params["board"])
+        self.num_players = n = self.params["players"]
+        self.arrest_max = self.params["arrest_max"]
+        self.max_turns = self.params["max_turns"]
+        self.space = ActionSpace(board, n)
+        self.num_distinct_actions = self.space.size
+        self.max_chance_outcomes = max(12, len(board.surprises), len(board.agent_names))
+        self.units = setup.units_for(n)
+        self.in_service = setup.centres_in_service(n)
+        self.control_sets = tuple(frozenset(c) for c in board.control)
+        in_play = [c for c in range(4) if self.in_service[c]]
+        self.needed_in_play = tuple(
+            any(p in self.control_sets[c] for c in in_play) for p in range(len(board.photo_names))
+        )
+        # "When playing with two, three or six players, a player who receives a photo card
+        # that nobody needs may play once more."
+        self.once_more_for_unneeded = n in (2, 3, 6)
+        holdings = sum(board.photo_copies) + 16
+        per_turn = ACTIONS_PER_TURN + 2 * holdings
+        auction_len = board.auction_lots * (
+            AUCTION_ACTIONS_PER_LOT + 2 * board.max_value // board.step
+        )
+        self.max_game_length = self.max_turns * per_turn + auction_len + 12 * n
+        winners = 2 if n == 6 else 1
+        losers = 4 if n == 6 else min(n, 4) - 1
+        self.max_utility = 1.0
+        self.min_utility = -winners / losers
+
+    def new_initial_state(self) -> CountDownState:
+        return CountDownState(self)
+
+
+class CountDownState(State):
+    __slots__ = (
+        "_again",
+        "_agents",
+        "_ask",
+        "_auction_done",
+        "_bank",
+        "_bid_at",
+        "_bidders",
+        "_capital_rolls",
+        "_centre",
+        "_contenders",
+        "_count_rolls",
+        "_count_sum",
+        "_count_waits",
+        "_counter",
+        "_deal",
+        "_dealt",
+        "_debts",
+        "_draw_green",
+        "_first_round",
+        "_fz_owner",
+        "_groups",
+        "_history",
+        "_in_service",
+        "_last_surprise",
+        "_legal",
+        "_lot_high",
+        "_lot_price",
+        "_lots",
+        "_mission",
+        "_money",
+        "_mover",
+        "_order",
+        "_part_stock",
+        "_partners",
+        "_parts",
+        "_phase",
+        "_photo_stock",
+        "_photos",
+        "_pile",
+        "_player",
+        "_pos",
+        "_proposals_left",
+        "_roll",
+        "_seats_of",
+        "_skip",
+        "_surprise_queue",
+        "_surprise_unseen",
+        "_tie_rolls",
+        "_turn_at",
+        "_turns",
+        "_units",
+        "_winner",
+        "game",
+    )  # fmt: skip
+
+    def __init__(self, game: CountDownGame) -> None:
+        board = game.board
+        n = game.num_players
+        self.game = game
+        self._history: list[int] = []
+        self._legal: list[int] | None = None
+        self._player = CHANCE
+        self._turns = 0
+        self._winner = -1
+        self._units = game.units
+        self._capital_rolls: list[list[int]] = [[] for _ in game.units]
+        self._centre = [-1] * n
+        self._seats_of: list[list[int]] = [[] for _ in range(4)]
+        self._order: list[int] = []
+        self._turn_at = -1
+        self._mover = -1
+        self._pos = [-1] * n
+        self._skip = [0] * n
+        self._in_service = list(game.in_service)
+        self._money = [0] * 4
+        self._bank = 0
+        photos = len(board.photo_names)
+        self._photos = [[0] * photos for _ in range(4)]
+        self._parts = [[0] * 4 for _ in range(4)]
+        self._agents = [[0] * len(board.agent_names) for _ in range(4)]
+        self._photo_stock, self._part_stock = setup.initial_stock(board, game.in_service)
+        self._pile = list(board.agent_copies)
+        self._surprise_unseen = list(range(len(board.surprises)))
+        self._surprise_queue: list[int] = []
+        self._last_surprise = -1
+        self._roll = 0
+        self._again = False
+        self._debts: list[list[int]] = []
+        self._fz_owner = -1
+        self._partners: list[int] = []
+        self._proposals_left = 0
+        self._dealt = False
+        self._deal = [-1, -1, -1]
+        self._ask = 0
+        self._counter = 0
+        self._mission = [-1, -1]
+        self._draw_green = True
+        self._auction_done = False
+        self._lots: list[int] = []
+        self._bidders: list[int] = []
+        self._bid_at = 0
+        self._lot_price = 0
+        self._lot_high = -1
+        self._count_waits = 0
+        self._count_sum = 0
+        self._count_rolls = 0
+        self._groups: list[list[int]] = []
+        self._contenders: list[int] = []
+        self._tie_rolls: list[int] = []
+        self._first_round = True
+        setup.start_roll_off(self)
+
+    # -- helpers the rule modules share ---------------------------------------------------
+    def mover_centre(self) -> int:
+        return self._centre[self._mover]
+
+    def centres_in_play(self) -> list[int]:
+        """Centres in service, in centre order."""
+        return [c for c in range(4) if self._seats_of[c]]
+
+    def speaker(self, centre: int) -> int:
+        """The seat that decides for a centre: the mover if theirs, else its first seat."""
+        if self._mover >= 0 and self._centre[self._mover] == centre:
+            return self._mover
+        return self._seats_of[centre][0]
+
+    def start_next_turn(self) -> None:
+        turns.start_next_turn(self)
+
+    def end_turn(self) -> None:
+        turns.end_turn(self)
+
+    def _end_in_draw(self) -> None:
+        self._phase = phases.OVER
+        self._player = TERMINAL
+
+    # -- whose turn ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._player
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self._phase
+        if self._player != CHANCE:
+            return []
+        if phase == phases.SURPRISE_DRAW:
+            unseen = self._surprise_unseen
+            return [(card, 1 / len(unseen)) for card in unseen]
+        if phase == phases.AGENT_DRAW:
+            return squares.agent_draw_outcomes(self)
+        return list(self.game.board.ball)
+
+    def legal_actions(self) -> list[int]:
+        if self._player < 0:
+            return []
+        if self._legal is None:
+            self._legal = self._decisions()
+        return list(self._legal)
+
+    def is_legal(self, action: int) -> bool:
+        if self._player == TERMINAL:
+            return False
+        if self._player == CHANCE:
+            return any(a == action for a, _ in self.chance_outcomes())
+        if self._legal is None:
+            self._legal = self._decisions()
+        return action in self._legal
+
+    def _decisions(self) -> list[int]:
+        phase, s, space = self._phase, self, self.game.space
+        centre = self._centre[self._player]
+        if phase == phases.TURN_START:
+            return [ROLL, COUNT_DOWN]
+        if phase == phases.DIRECTION:
+            return [FORWARD, BACKWARD]
+        if phase == phases.BUY_PHOTO:
+            photo = self.game.board.args[self._pos[self._mover]]
+            return [DECLINE, space.buy_photo + photo]
+        if phase == phases.SATURN:
+            buys = squares.saturn_v_purchases(s)
+            return (
+                [DECLINE, BUY_SATURN]
+                if buys == [-1]
+                else [DECLINE] + [space.buy_part + p for p in buys]
+            )
+        if phase == phases.TRAINING:
+            return [SQUATS, PAY_FINE]
+        if phase == phases.DEBT:
+            debtor = self._debts[0][0]
+            return [space.sell_photo + p for p, n in enumerate(self._photos[debtor]) if n] + [
+                space.sell_part + p for p, n in enumerate(self._parts[debtor]) if n
+            ]
+        if phase == phases.PLAY_AGAIN:
+            return [ONCE_MORE, END_TURN]
+        if phase == phases.MEETING:
+            return trading.meeting_actions(s)
+        if phase in (phases.REPLY, phases.COUNTER_REPLY):
+            return [ACCEPT, REFUSE]
+        if phase == phases.ASK:
+            low, high = trading.ask_range(s)
+            return self._money_actions(low, high)
+        if phase == phases.COUNTER:
+            counters = [space.money + p // self.game.board.step for p in trading.counter_prices(s)]
+            accept = [ACCEPT] if self._money[centre] >= self._ask else []
+            return accept + counters
+        if phase == phases.TARGET:
+            return missions.mission_targets(s)
+        if phase == phases.ARRESTED:
+            pay = self._money[centre] >= self.game.board.ransom
+            return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
+        if phase == phases.COUNT_CHOICE:
+            return [START_COUNT, WAIT]
+        if phase == phases.BID:
+            low, high = auction.bid_range(s)
+            return [PASS, *self._money_actions(low, high)]
+        raise AssertionError(f"no decisions in phase {phases.NAMES[phase]}")
+
+    def _money_actions(self, low: int, high: int) -> list[int]:
+        step = self.game.board.step
+        base = self.game.space.money
+        return [base + k for k in range(low // step, high // step + 1)]
+
+    # -- rules, one per phase ------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self._legal = None
+        phase = self._phase
+        if self._player == CHANCE:
+            face = action + 1
+            if phase == phases.ROLL:
+                movement.ball_roll(self, face)
+            elif phase == phases.SURPRISE_DRAW:
+                squares.follow_surprise(self, action)
+            elif phase == phases.AGENT_DRAW:
+                squares.draw_agent_card(self, action)
+            elif phase == phases.ARREST_ROLL:
+                missions.arrest_roll(self, face)
+            elif phase == phases.COUNT_ROLL:
+                countdown.countdown_roll(self, face)
+            else:
+                setup.roll_off(self, face)
+            return
+        space = self.game.space
+        if phase == phases.TURN_START:
+            if action == COUNT_DOWN:
+                countdown.begin_countdown(self)
+            else:
+                self._phase, self._player = phases.ROLL, CHANCE
+        elif phase == phases.DIRECTION:
+            movement.move(self, self._roll if action == FORWARD else -self._roll)
+        elif phase == phases.BUY_PHOTO:
+            if action == DECLINE:
+                squares.after_square(self)
+            else:
+                squares.buy_photo(self, action - space.buy_photo)
+        elif phase == phases.SATURN:
+            if action == DECLINE:
+                squares.after_square(self)
+            else:
+                squares.buy_saturn(self, -1 if action == BUY_SATURN else action - space.buy_part)
+        elif phase == phases.TRAINING:
+            squares.astronaut_training(self, action == SQUATS)
+        elif phase == phases.DEBT:
+            if action < space.sell_part:
+                payments.sell_photo_to_leader(self, action - space.sell_photo)
+            else:
+                payments.sell_part_to_leader(self, action - space.sell_part)
+        elif phase == phases.PLAY_AGAIN:
+            turns.play_once_more(self, action == ONCE_MORE)
+        elif phase == phases.MEETING:
+            if action == DONE:
+                trading.close_meeting(self)
+            elif action < space.propose:
+                trading.start_mission(self, action)
+            else:
+                trading.propose(self, action)
+        elif phase == phases.REPLY:
+            trading.reply(self, action == ACCEPT)
+        elif phase == phases.ASK:
+            trading.ask(self, self._money_of(action))
+        elif phase == phases.COUNTER:
+            trading.counter(self, -1 if action == ACCEPT else self._money_of(action))
+        elif phase == phases.COUNTER_REPLY:
+            trading.counter_reply(self, action == ACCEPT)
+        elif phase == phases.TARGET:
+            missions.hit_target(self, action)
+        elif phase == phases.ARRESTED:
+            missions.arrested(self, action == PAY_RANSOM)
+        elif phase == phases.COUNT_CHOICE:
+            countdown.count_choice(self, action == START_COUNT)
+        elif phase == phases.BID:
+            if action == PASS:
+                auction.pass_bid(self)
+            else:
+                auction.bid(self, self._money_of(action))
+
+    def _money_of(self, action: int) -> int:
+        return (action - self.game.space.money) * self.game.board.step
+
+    # -- names ---------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        board = self.game.board
+        if self._player == CHANCE:
+            phase = self._phase
+            if phase == phases.SURPRISE_DRAW and 0 <= action < len(board.surprises):
+                return f"surprise: {board.surprises[action][0]}"
+            if phase == phases.AGENT_DRAW and 0 <= action < len(board.agent_names):
+                colour = "green" if board.agent_green[action] else "red"
+                return f"{colour} card: {board.agent_names[action]}"
+            return f"ball {action + 1}"
+        verb = {phases.ASK: "ask", phases.COUNTER: "counter"}.get(self._phase, "bid")
+        return self.game.space.name(action, verb)
+
+    def action_to_string_for(self, seat: int | None, action: int) -> str:
+        """An agent card drawn reads "a green card" to everyone but its holder."""
+        if (
+            self._player == CHANCE
+            and self._phase == phases.AGENT_DRAW
+            and not self.sees_agents(seat, self.mover_centre())
+        ):
+            board = self.game.board
+            if 0 <= action < len(board.agent_names):
+                return f"a {'green' if board.agent_green[action] else 'red'} card"
+        return self.action_to_string(action)
+
+    def sees_agents(self, seat: int | None, centre: int) -> bool:
+        """A centre's agent cards are seen by its seats and by the watching fifth seat."""
+        if seat is None:
+            return False
+        return self._centre[seat] == centre or (self.game.num_players == 5 and seat == 4)
+
+    # -- results -------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self._winner < 0:
+            return [0.0] * n
+        winners = self._seats_of[self._winner]
+        players = [s for s in range(n) if self._centre[s] >= 0]
+        loss = -len(winners) / (len(players) - len(winners))
+        return [1.0 if s in winners else (loss if self._centre[s] >= 0 else 0.0) for s in range(n)]
+
+    def ended_by_turn_cap(self) -> bool:
+        return self._phase == phases.OVER and self._winner < 0
+
+    def winner(self) -> list[int] | None:
+        """The winning seats (a team for 6 players), None while playing or after a draw."""
+        return list(self._seats_of[self._winner]) if self._winner >= 0 else None
+
+    # -- read-only helpers for agents (public information, and a seat's own cards) -------
+    def centre_of(self, seat: int) -> int:
+        """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
+        return self._centre[seat]
+
+    def money(self, centre: int) -> int:
+        return self._money[centre]
+
+    def photo_counts(self, centre: int) -> list[int]:
+        return self._photos[centre].copy()
+
+    def part_counts(self, centre: int) -> list[int]:
+        return self._parts[centre].copy()
+
+    def photo_stock(self) -> list[int]:
+        return self._photo_stock.copy()
+
+    def part_stock(self) -> list[int]:
+        return self._part_stock.copy()
+
+    def own_agent_cards(self, seat: int) -> list[int]:
+        """The agent cards (count per type) of ``seat``'s centre: secret to that seat."""
+        return self._agents[self._centre[seat]].copy()
+
+    def agent_card_counts(self, centre: int) -> tuple[int, int]:
+        """How many green and red cards a centre holds (public)."""
+        green = self.game.board.agent_green
+        cards = self._agents[centre]
+        return (
+            sum(n for t, n in enumerate(cards) if green[t]),
+            sum(n for t, n in enumerate(cards) if not green[t]),
+        )
+
+    def position(self, seat: int) -> int:
+        return self._pos[seat]
+
+    def phase(self) -> int:
+        return self._phase
+
+    def last_roll(self) -> int:
+        return self._roll
+
+    def countdown_waits(self) -> int:
+        """Rolls of the current countdown attempt made before the count started."""
+        return self._count_waits
+
+    def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
+        """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
+        proposer, target, t = self._deal
+        return proposer, target, self.game.space.templates[t], self._ask, self._counter
+
+    def mission(self) -> tuple[int, int]:
+        """(agent card type, target centre) of the mission being carried out."""
+        return self._mission[0], self._mission[1]
+
+    def current_lot(self) -> int:
+        """The photo card up for auction, -1 when there is none."""
+        return self._lots[0] if self._lots else -1
+
+    # -- views ---------------------------------------------------------------------------
+    def public_observation(self) -> dict[str, Any]:
+        return observe(self, None)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        self.check_seat(seat)
+        return observe(self, seat)
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        self.check_seat(seat)
+        return tensor(self, seat)
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> CountDownState:
+        """Redraw the agent cards ``seat`` cannot see: other centres' hands and the piles
+        (each hand keeps its number of green and red cards).
+
+        The cards are dealt uniformly among those places. This ignores the little a seat
+        may infer from a card it saw go back to a pile (an approximation of its belief).
+        """
+        self.check_seat(seat)
+        copy = self.clone()
+        copy._legal = None  # the mover's missions depend on the cards redrawn
+        board = self.game.board
+        hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
+        for green in (True, False):
+            types = [t for t in range(len(board.agent_names)) if board.agent_green[t] == green]
+            pool = [t for t in types for c in hidden for _ in range(self._agents[c][t])]
+            pool += [t for t in types for _ in range(self._pile[t])]
+            cards = [pool[i] for i in rng.permutation(len(pool))]
+            for c in hidden:
+                size = sum(self._agents[c][t] for t in types)
+                for t in types:
+                    copy._agents[c][t] = 0
+                for t in cards[:size]:
+                    copy._agents[c][t] += 1
+                cards = cards[size:]
+            for t in types:
+                copy._pile[t] = 0
+            for t in cards:
+                copy._pile[t] += 1
+        return copy
+
+    def render(self, seat: int | None = None) -> str:
+        return render_state(self, seat)
+
+    def clone(self) -> CountDownState:
+        copy = CountDownState.__new__(CountDownState)
+        for name in _PLAIN:
+            setattr(copy, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(copy, name, getattr(self, name).copy())
+        for name in _NESTED:
+            setattr(copy, name, [row.copy() for row in getattr(self, name)])
+        copy._legal = self._legal
+        return copy
+
+    def __str__(self) -> str:
+        return state_text(self)
+
+
+_NESTED = ("_photos", "_parts", "_agents", "_debts", "_capital_rolls", "_seats_of", "_groups")
+_LISTS = (
+    "_history", "_centre", "_pos", "_skip", "_in_service", "_money", "_photo_stock",
+    "_part_stock", "_pile", "_surprise_unseen", "_surprise_queue", "_order", "_partners",
+    "_deal", "_mission", "_lots", "_bidders", "_contenders", "_tie_rolls",
+)  # fmt: skip
+_PLAIN = tuple(
+    name
+    for name in CountDownState.__slots__
+    if name not in _NESTED and name not in _LISTS and name != "_legal"
+)

@@ -1,0 +1,100 @@
+"""Forbidden zones and the secret service: agent missions, arrest, ransom.
+
+"With the exception of the owner of the launch ramp, any player who stops on this square
+must justify their presence ... if they hold an espionage or sabotage card, they carry
+out their mission." Agent cards are secret until their mission is carried out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tminus.core.game import CHANCE
+from tminus.games.count_down import phases, turns
+from tminus.games.count_down.ledger import transfer
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.game import CountDownState
+
+
+def start_mission(s: CountDownState, card: int) -> None:
+    """The agent shows the card; the centre's owner rolls for an arrest."""
+    centre = s.mover_centre()
+    s._agents[centre][card] -= 1
+    s._pile[card] += 1  # "They return their card to the game leader" (arrested or not)
+    s._mission = [card, s._fz_owner]
+    s._dealt = True  # a mission justifies the visit
+    s._phase, s._player = phases.ARREST_ROLL, CHANCE
+
+
+def arrest_roll(s: CountDownState, face: int) -> None:
+    """The owner rolls: 1 to ``arrest_max`` (a parameter, 3 by ruling) arrests the agent."""
+    s._roll = face
+    if face <= s.game.arrest_max:
+        s._phase, s._player = phases.ARRESTED, s._mover
+    else:
+        carry_out_mission(s)
+
+
+def arrested(s: CountDownState, pay: bool) -> None:
+    """ "they must either let three turns pass without playing, or pay a ransom of 300
+    million to the owner of the centre where they are, in order to continue the game." """
+    board = s.game.board
+    if pay:
+        transfer(s, s.mover_centre(), s._mission[1], board.ransom)
+    else:
+        s._skip[s._mover] += board.turns_out
+    end_mission(s)
+
+
+def mission_targets(s: CountDownState) -> list[int]:
+    """What the mission may hit: photo ids, or part ids (+ the part offset) by card kind."""
+    board, space = s.game.board, s.game.space
+    card, target = s._mission
+    kind = board.agent_kinds[card]
+    if kind == "photo":
+        held = s._photos[target]
+        if board.agent_green[card]:
+            # Espionage: a copy of one of the target's cards from the leader's stock.
+            return [space.take_photo + p for p, n in enumerate(held) if n and s._photo_stock[p]]
+        return [space.take_photo + p for p, n in enumerate(held) if n]
+    if kind == "part":
+        return [space.take_part + p for p, n in enumerate(s._parts[target]) if n]
+    return []
+
+
+def carry_out_mission(s: CountDownState) -> None:
+    card, target = s._mission
+    if s.game.board.agent_kinds[card] == "turn":
+        for seat in s._seats_of[target]:
+            s._skip[seat] += 1  # a lost turn for the target (each partner of a team)
+        end_mission(s)
+    elif mission_targets(s):
+        s._phase, s._player = phases.TARGET, s._mover
+    else:
+        end_mission(s)  # nothing to hit: no compensation
+
+
+def hit_target(s: CountDownState, action: int) -> None:
+    board, space = s.game.board, s.game.space
+    card, target = s._mission
+    if action >= space.take_part:
+        part = action - space.take_part
+        s._parts[target][part] -= 1  # sabotage: the part goes back to stock
+        s._part_stock[part] += 1
+    else:
+        photo = action - space.take_photo
+        if board.agent_green[card]:
+            s._photo_stock[photo] -= 1  # espionage: a copy from the leader
+            s._photos[s.mover_centre()][photo] += 1
+        else:
+            s._photos[target][photo] -= 1  # sabotage: the card back to the leader
+            s._photo_stock[photo] += 1
+    end_mission(s)
+
+
+def end_mission(s: CountDownState) -> None:
+    s._mission = [-1, -1]
+    s._partners = []
+    s._fz_owner = -1
+    turns.end_move(s)

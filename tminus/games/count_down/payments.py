@@ -1,0 +1,48 @@
+"""Payments a player cannot make (ruling): the debtor sells holdings back to the leader at
+face value until they can pay; what still cannot be paid is lost. Nobody is eliminated."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tminus.games.count_down import phases, trading
+from tminus.games.count_down.ledger import BANK, transfer
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.game import CountDownState
+
+
+def has_holdings(s: CountDownState, centre: int) -> bool:
+    return any(s._photos[centre]) or any(s._parts[centre])
+
+
+def settle_debts(s: CountDownState) -> None:
+    """Pay the debts in order; a debtor short of money decides what to sell."""
+    while s._debts:
+        debtor, creditor, amount = s._debts[0]
+        if s._money[debtor] >= amount:
+            transfer(s, debtor, creditor, amount)
+        elif has_holdings(s, debtor):
+            s._phase = phases.DEBT
+            s._player = s.speaker(debtor)
+            return
+        else:
+            transfer(s, debtor, creditor, s._money[debtor])  # the rest is lost
+        s._debts.pop(0)
+    trading.open_meeting(s)
+
+
+def sell_photo_to_leader(s: CountDownState, photo: int) -> None:
+    debtor = s._debts[0][0]
+    s._photos[debtor][photo] -= 1
+    s._photo_stock[photo] += 1
+    transfer(s, BANK, debtor, s.game.board.photo_values[photo])
+    settle_debts(s)
+
+
+def sell_part_to_leader(s: CountDownState, part: int) -> None:
+    debtor = s._debts[0][0]
+    s._parts[debtor][part] -= 1
+    s._part_stock[part] += 1
+    transfer(s, BANK, debtor, s.game.board.part_prices[part])
+    settle_debts(s)
