@@ -17,6 +17,7 @@ from importlib.resources import files
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -138,6 +139,10 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(_request, e: HTTPException) -> JSONResponse:
         return JSONResponse(error("http", str(e.detail)), status_code=e.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def request_error(_request, e: RequestValidationError) -> JSONResponse:
+        return JSONResponse(error("bad_request", describe(e.errors())), status_code=400)
 
     # -- HTTP API --------------------------------------------------------------------------
     @app.get("/api/catalog")
@@ -267,10 +272,7 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
         except json.JSONDecodeError:
             raise GameError("bad_request", "a message is a JSON object") from None
         except ValidationError as e:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in d['loc']) or 'message'}: {d['msg']}" for d in e.errors()
-            )
-            raise GameError("bad_request", f"malformed message: {problems}") from None
+            raise GameError("bad_request", describe(e.errors())) from None
 
     # -- the browser client ----------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -287,3 +289,11 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
+
+
+def describe(errors) -> str:
+    """Pydantic's validation errors in one line: where, and what is wrong."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in d['loc']) or 'message'}: {d['msg']}" for d in errors
+    )
+    return f"malformed message: {problems}"
