@@ -287,3 +287,21 @@ def test_the_catalog_lists_games_parameters_and_bots():
     assert four_way["params"]["players"]["choices"] == [2, 3, 4]
     specs = [b["spec"] for b in four_way["bots"]]
     assert specs[0] == "random" and "greedy" in specs and "mcts:simulations=100" in specs
+
+
+def test_a_failed_commit_leaves_memory_no_further_than_the_store(service, monkeypatch):
+    table = started(service, "person", "person")
+    seat = table.state.current_player()
+    before = table.state.history()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "save", broken)
+    with pytest.raises(OSError):
+        service.move(
+            table, seat, token(table, seat), table.move_number, table.state.legal_actions()[0]
+        )
+    monkeypatch.undo()
+    rebuilt = service.get(table.id)
+    assert rebuilt is not table and rebuilt.state.history() == before

@@ -217,7 +217,7 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
             while True:
                 text = await socket.receive_text()
                 await handle(connection, table, text)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # closed, or found closed by a broadcast
             pass
         finally:
             hub.connections.get(table.id, set()).discard(connection)
@@ -238,7 +238,7 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
         except GameError as e:
             await socket.send_json(error(e.code, e.message))
             await socket.close(code=4403 if e.code in ("forbidden", "unknown_seat") else 4400)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):
             pass
         return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +109,9 @@ class Table:
     state: State
     log: list[LogEntry] = field(default_factory=list)
     bots: dict[int, Agent] = field(default_factory=dict)
+    # Changes not yet committed: (index, action, seat) rows, and whether the status changed.
+    unsaved: list[tuple[int, int, int]] = field(default_factory=list)
+    status_changed: bool = False
 
     @property
     def id(self) -> str:
@@ -177,7 +181,8 @@ class GameService:
         table = self._table(record, game)
         self.tables[record.id] = table
         if all(s.kind == BOT for s in made):
-            self._start(table)
+            with self._saving(table):
+                self._start(table)
         return table
 
     def get(self, game_id: str) -> Table:
@@ -199,7 +204,8 @@ class GameService:
         tables = [self.get(game_id) for game_id in self.store.ids((WAITING, PLAYING))]
         for table in tables:
             if table.status == PLAYING:
-                self._advance(table)
+                with self._saving(table):
+                    self._advance(table)
         return tables
 
     def _table(self, record: StoredGame, game: Game) -> Table:
@@ -236,35 +242,60 @@ class GameService:
             entry.joined = True
             entry.name = name or entry.name
         if table.status == WAITING and all(s.joined for s in table.record.seats):
-            self._start(table)
+            with self._saving(table):
+                self._start(table)
 
     def start(self, table: Table, seat: int, token: str) -> None:
         """Start now, without waiting for the persons who have not joined yet."""
         self.authorize(table, seat, token)
         if table.status != WAITING:
             raise GameError("bad_state", f"the game has already {self._status_words(table)}")
-        self._start(table)
+        with self._saving(table):
+            self._start(table)
 
     def _start(self, table: Table) -> None:
-        self.store.set_status(table.id, PLAYING)
         table.record.status = PLAYING
+        table.status_changed = True
         self._advance(table)
+
+    @contextmanager
+    def _saving(self, table: Table):
+        """Commit what the block changed, in one transaction, before anyone is told.
+
+        If the commit fails, the game is dropped from memory: the next request rebuilds it
+        from the store, so memory is never ahead of what is stored.
+        """
+        try:
+            yield
+            if table.unsaved or table.status_changed:
+                status = table.record.status if table.status_changed else None
+                self.store.save(table.id, table.unsaved, status, table.record.result)
+        except GameError:
+            raise
+        except Exception:
+            self.tables.pop(table.id, None)
+            raise
+        finally:
+            table.unsaved = []
+            table.status_changed = False
 
     # -- moves -----------------------------------------------------------------------------
     def move(self, table: Table, seat: int, token: str, move_number: Any, action: Any) -> None:
         """A person's move, made for the position after ``move_number`` actions."""
         self.authorize(table, seat, token)
         self._check_move(table, seat, move_number, action)
-        self._apply(table, action)
-        self._advance(table)
+        with self._saving(table):
+            self._apply(table, action)
+            self._advance(table)
 
     def bot_move(self, table: Table, seat: int, move_number: int, action: int) -> bool:
         """Apply a bot's move if the position is still the one it thought about."""
         if table.bot_to_move() != seat or move_number != table.move_number:
             return False
         self._check_move(table, seat, move_number, action)
-        self._apply(table, action)
-        self._advance(table)
+        with self._saving(table):
+            self._apply(table, action)
+            self._advance(table)
         return True
 
     def _check_move(self, table: Table, seat: int, move_number: Any, action: Any) -> None:
@@ -295,7 +326,8 @@ class GameService:
         if table.status == FINISHED:
             raise GameError("bad_state", "the game is already over")
         others = [s for s in range(len(table.record.seats)) if s != seat]
-        self._finish(table, {"reason": "resigned", "resigned": seat, "winners": others})
+        with self._saving(table):
+            self._finish(table, {"reason": "resigned", "resigned": seat, "winners": others})
 
     def _apply(self, table: Table, action: int, store: bool = True) -> None:
         state = table.state
@@ -305,7 +337,7 @@ class GameService:
         text = state.action_to_string(action)
         index = len(table.log)
         if store:
-            self.store.append(table.id, index, action, actor)
+            table.unsaved.append((index, action, actor))
         state.apply_action(action)
         table.log.append(LogEntry(index, actor, action, text, seen))
 
@@ -323,9 +355,9 @@ class GameService:
             self._finish(table, {"reason": reason, "returns": returns, "winners": winners})
 
     def _finish(self, table: Table, result: dict[str, Any]) -> None:
-        self.store.set_status(table.id, FINISHED, result)
         table.record.status = FINISHED
         table.record.result = result
+        table.status_changed = True
 
     @staticmethod
     def _status_words(table: Table) -> str:

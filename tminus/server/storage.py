@@ -141,19 +141,29 @@ class Store:
             ]
             session.add(row)
 
-    def append(self, game_id: str, index: int, action: int, seat: int) -> None:
-        """Commit one action (the primary key refuses a second action at the same index)."""
-        with Session(self.engine) as session, session.begin():
-            session.add(ActionRow(game_id=game_id, index=index, action=action, seat=seat))
+    def save(
+        self,
+        game_id: str,
+        actions: list[tuple[int, int, int]],
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Commit new actions (index, action, seat) and the status, in one transaction.
 
-    def set_status(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
+        The primary key (game, index) refuses a second action at the same index.
+        """
         with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            row.status = status
-            if result is not None:
-                row.result = result
-            if status == FINISHED:
-                row.finished = now()
+            session.add_all(
+                ActionRow(game_id=game_id, index=index, action=action, seat=seat)
+                for index, action, seat in actions
+            )
+            if status is not None:
+                row = session.get(GameRow, game_id)
+                row.status = status
+                if result is not None:
+                    row.result = result
+                if status == FINISHED:
+                    row.finished = now()
 
     def set_joined(self, game_id: str, seat: int, name: str | None = None) -> None:
         with Session(self.engine) as session, session.begin():
