@@ -510,7 +510,9 @@ def serve(
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {db})")
-    uvicorn.run(create_app(db, bot_delay), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(db, bot_delay), host=host, port=port, log_level="warning", ws_max_size=65536
+    )
 
 
 @app.command()

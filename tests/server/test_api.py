@@ -219,3 +219,49 @@ def test_a_person_plays_a_whole_game_against_bots(client):
     replay = client.get(f"/api/games/{game['id']}/replay").json()
     assert replay["frames"][-1]["public"]["winner"] in (0, 1)
     assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+
+
+class BrokenBot:
+    name = "broken"
+
+    def __init__(self, answer=None):
+        self.answer = answer
+        self.calls = 0
+
+    def step(self, state):
+        self.calls += 1
+        if self.answer is None:
+            raise RuntimeError("out of order")
+        return self.answer
+
+
+def play_to_the_end(ws, game, seat=0):
+    message = seated(None, ws, game, seat)
+    while message["status"] != "finished":
+        if message["legal"]:
+            ws.send_json({"type": "move", "move_number": message["move_number"],
+                          "action": message["legal"][0]["action"]})  # fmt: skip
+        message = ws.receive_json()
+    return message
+
+
+@pytest.mark.parametrize("answer", [None, 99])
+def test_a_broken_bot_plays_a_random_legal_move_instead_of_stalling(client, answer):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
+    table = service(client).get(game["id"])
+    broken = table.bots[1] = BrokenBot(answer)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        final = play_to_the_end(ws, game)
+    assert final["result"]["reason"] == "game over"
+    assert broken.calls > 0
+    assert len(service(client).store.load(game["id"]).actions) == final["move_number"]
+
+
+def test_a_finished_game_leaves_memory_when_nobody_watches(client):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "random"}])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        final = play_to_the_end(ws, game)
+    assert game["id"] not in service(client).tables
+    summary = client.get("/api/games").json()[0]
+    assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
+    assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]

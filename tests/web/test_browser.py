@@ -6,8 +6,10 @@ import re
 import time
 
 import httpx
+import pytest
 
 from tests.server.secret_game import WORDS
+from tminus.core.registry import list_games
 
 from .conftest import screenshot
 
@@ -59,7 +61,7 @@ def test_a_person_plays_four_way_to_the_end_against_bots(server, new_page):
     assert seat_rows.count() == 3
     assert page.locator(".four-way .side.winner").count() == 1
     assert page.locator(".four-way .side.winner .key.up").count() == 10
-    screenshot(page, "four_way")
+    screenshot(page, "four_way_board")
     # Fairness: the seed is revealed and every roll checks out.
     assert len(page.inner_text("#seed")) == 64
     page.click("#verify")
@@ -147,3 +149,32 @@ def test_the_rules_are_one_click_away(server, new_page):
     assert page.inner_text("#rules h1") == "4-Way CountDown"
     assert "T-minus rulings" in page.inner_text("#rules")
     assert page.locator("#rules table").count() == 1
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_is_played_to_the_end_in_the_browser(server, new_page, game):
+    """Lobby, default rules, bots in the other seats, then the move buttons to the end."""
+    page = new_page()
+    page.goto(server + "/")
+    page.click(f".game-card[data-game={game}]")
+    seats = page.locator("#seats select").count()
+    for seat in range(1, seats):
+        page.select_option(f"[name=kind-{seat}]", "bot:random")
+    page.click("#create-game")
+    page.click("#take-seat")
+    page.wait_for_selector(".board > *")
+    deadline = time.monotonic() + 300
+    while not page.locator(".banner.over").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        page.wait_for_selector(".move, .banner.over")
+        button = page.locator(".move").first
+        logged = page.locator("#log li").count()
+        try:
+            button.click(timeout=2000)
+        except Exception:  # redrawn under the mouse: look again
+            continue
+        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
+    assert page.locator("#seats .result").count() == seats or "resigned" in page.inner_text(
+        ".banner"
+    )
+    screenshot(page, game)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
@@ -34,7 +35,7 @@ from tminus.server.protocol import (
     error,
 )
 from tminus.server.service import GameError, GameService, Table, catalog
-from tminus.server.storage import DEFAULT_URL, PERSON, Store
+from tminus.server.storage import DEFAULT_URL, FINISHED, PERSON, Store
 
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
@@ -94,12 +95,25 @@ class Hub:
             snapshot = table.state.clone()
             try:
                 action = int(await asyncio.to_thread(table.bots[seat].step, snapshot))
+                if not snapshot.is_legal(action):
+                    raise ValueError(f"the bot chose the illegal action {action}")
             except Exception:
+                # A broken bot must not stall the game: it plays a random legal move instead.
                 log.exception("bot in seat %s of game %s failed", seat, table.id)
-                return
+                action = secrets.choice(snapshot.legal_actions())
             async with self.lock(table.id):
                 if self.service.bot_move(table, seat, move_number, action):
                     await self.broadcast(table)
+
+    def release(self, table: Table, connection: Connection) -> None:
+        """A socket closed; a finished game nobody watches leaves memory (the store keeps it)."""
+        connections = self.connections.get(table.id, set())
+        connections.discard(connection)
+        if not connections and table.status == FINISHED:
+            self.connections.pop(table.id, None)
+            self.locks.pop(table.id, None)
+            self.bot_tasks.pop(table.id, None)
+            self.service.forget(table.id)
 
     async def stop(self) -> None:
         for task in self.bot_tasks.values():
@@ -178,7 +192,7 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
 
     @app.get("/api/games")
     def list_games(limit: int = 30) -> list[dict[str, Any]]:
-        return [service.summary(service.get(i)) for i in store.ids(limit=min(max(limit, 1), 200))]
+        return service.recent(min(max(limit, 1), 200))
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str) -> dict[str, Any]:
@@ -220,7 +234,7 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
         except (WebSocketDisconnect, RuntimeError):  # closed, or found closed by a broadcast
             pass
         finally:
-            hub.connections.get(table.id, set()).discard(connection)
+            hub.release(table, connection)
 
     async def hello(socket: WebSocket, table: Table) -> Connection | None:
         """The first message says who is there; a wrong token closes the socket."""

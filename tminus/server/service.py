@@ -199,6 +199,20 @@ class GameService:
         self.tables[game_id] = table
         return table
 
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it is rebuilt from the store when asked for again)."""
+        self.tables.pop(game_id, None)
+
+    def recent(self, limit: int) -> list[dict[str, Any]]:
+        """Summaries of the newest games, from memory or the store (without replaying)."""
+        summaries = []
+        for game_id in self.store.ids(limit=limit):
+            table = self.tables.get(game_id)
+            record = table.record if table else self.store.load(game_id)
+            moves = table.move_number if table else len(record.actions)
+            summaries.append(self._summary(record, moves))
+        return summaries
+
     def resume_all(self) -> list[Table]:
         """Rebuild every unfinished game (after a restart) and, if needed, finish its chance."""
         tables = [self.get(game_id) for game_id in self.store.ids((WAITING, PLAYING))]
@@ -400,22 +414,25 @@ class GameService:
         }
 
     @staticmethod
-    def public_seats(table: Table) -> list[dict[str, Any]]:
+    def public_seats(game: Table | StoredGame) -> list[dict[str, Any]]:
+        record = game.record if isinstance(game, Table) else game
         return [
             {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "joined": s.joined}
-            for s in table.record.seats
+            for s in record.seats
         ]
 
     def summary(self, table: Table) -> dict[str, Any]:
-        record = table.record
+        return self._summary(table.record, table.move_number)
+
+    def _summary(self, record: StoredGame, move_number: int) -> dict[str, Any]:
         return {
             "id": record.id,
             "game": record.game,
             "title": game_class(record.game).title,
             "params": record.params,
             "status": record.status,
-            "seats": self.public_seats(table),
-            "move_number": table.move_number,
+            "seats": self.public_seats(record),
+            "move_number": move_number,
             "commitment": record.commitment,
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
