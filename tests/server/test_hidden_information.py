@@ -148,3 +148,15 @@ def test_registered_hidden_information_games_leak_nothing(client, game_name, see
     params = configurations[seed % len(configurations)]
     table, records = play_recorded(client, game_name, params, seed)
     check_messages(table, records)
+
+
+def test_an_unfinished_game_exports_only_what_a_spectator_sees(client):
+    service = client.app.state.service
+    table = service.create("secret_words", {"players": 3}, [{"kind": "person"}] * 3)
+    service.start(table, 0, table.record.seats[0].token)
+    export = client.get(f"/api/games/{table.id}/export").json()
+    text = json.dumps(export)
+    assert export["seed"] is None and table.record.seed not in text
+    assert not any(word in text for word in WORDS)
+    assert all(set(entry) == {"index", "actor", "text"} for entry in export["actions"])
+    assert [e["text"] for e in export["actions"]] == [f"a word to seat {s}" for s in range(3)]

@@ -456,13 +456,12 @@ class GameService:
             "commitment": table.record.commitment,
             "seed": table.record.seed if finished else None,
             "draw_rule": DRAW_RULE,
+            # Before the end only what a spectator may see: no action ids (a card dealt is
+            # an id), the spectator's strings.
             "actions": [
-                {
-                    "index": e.index,
-                    "actor": e.actor,
-                    "action": e.action,
-                    "text": e.text if finished else e.seen[-1],
-                }
+                {"index": e.index, "actor": e.actor, "action": e.action, "text": e.text}
+                if finished
+                else {"index": e.index, "actor": e.actor, "text": e.seen[-1]}
                 for e in table.log
             ],
         }
