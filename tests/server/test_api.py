@@ -179,13 +179,25 @@ def test_bad_moves_over_the_socket(client):
                                        "text": after["log"][0]["text"]}  # fmt: skip
 
 
+def test_a_seat_names_itself(client):
+    game = create(client, [PERSON, PERSON])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        seated(client, ws, game, 1)
+        ws.send_json({"type": "name", "name": "Bea"})
+        assert ws.receive_json()["seats"][1]["name"] == "Bea"
+        assert_refused(ws, client, game["id"], {"type": "name", "name": ""}, "bad_request", "name")
+        too_long = {"type": "name", "name": "x" * 41}
+        assert_refused(ws, client, game["id"], too_long, "bad_request", "at most 40")
+    assert service(client).store.load(game["id"]).seats[1].name == "Bea"
+
+
 def test_spectators_cannot_play_or_start(client):
     game = create(client, [PERSON, PERSON])
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         ws.send_json({"type": "hello"})
         state = ws.receive_json()
         assert state["seat"] is None and state["legal"] == []
-        for message in ({"type": "start"}, {"type": "resign"},
+        for message in ({"type": "start"}, {"type": "resign"}, {"type": "name", "name": "x"},
                         {"type": "move", "move_number": 0, "action": 0}):  # fmt: skip
             assert_refused(ws, client, game["id"], message, "forbidden", "spectators watch")
 

@@ -92,6 +92,9 @@ def test_a_friend_joins_by_invite_and_both_see_the_moves(server, new_page):
     friend.goto(invite)
     friend.wait_for_selector(".four-way")
     host.wait_for_selector(".status.playing")
+    friend.fill("#my-name", "Bea")
+    friend.click("#save-name")
+    host.wait_for_function("document.querySelector('#seats').textContent.includes('Bea')")
     # Each plays their turns by clicking; the logs of both pages stay the same.
     for _ in range(6):
         for page in (host, friend):
@@ -117,7 +120,7 @@ def test_a_friend_joins_by_invite_and_both_see_the_moves(server, new_page):
     friend.click("#resign")
     for page in (host, friend, spectator):
         page.wait_for_selector(".banner.over")
-        assert "resigned" in page.inner_text(".banner.over")
+        assert "Bea resigned" in page.inner_text(".banner.over")
     screenshot(friend, "four_way_invite")
 
 

@@ -29,6 +29,7 @@ from tminus.server.protocol import (
     Hello,
     Move,
     Ping,
+    Rename,
     Resign,
     Start,
     client_message,
@@ -274,6 +275,8 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
                     service.start(table, connection.seat, token)
                 elif isinstance(message, Resign):
                     service.resign(table, connection.seat, token)
+                elif isinstance(message, Rename):
+                    service.join(table, connection.seat, token, message.name)
                 await hub.changed(table)
         except GameError as e:
             await connection.socket.send_json(error(e.code, e.message))

@@ -2,7 +2,8 @@
 
 A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
 (``hello``: a seat and its token, or no seat for a spectator), so that tokens never
-appear in URLs or server logs. Then a seat sends ``move``, ``start`` or ``resign``.
+appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign`` or
+``name`` (the name shown for its seat).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
 messages (nothing changed).
 """
@@ -43,7 +44,14 @@ class Ping(Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Start | Resign | Ping, Field(discriminator="type")]
+class Rename(Message):
+    type: Literal["name"]
+    name: str = Field(min_length=1, max_length=40)
+
+
+ClientMessage = Annotated[
+    Hello | Move | Start | Resign | Ping | Rename, Field(discriminator="type")
+]
 client_message = TypeAdapter(ClientMessage)
 
 

@@ -161,6 +161,7 @@ function renderSeats() {
   scores ? el("span", { class: "score" }, scores[s.seat]) : null,
   returns ? el("span", { class: "result" }, `result ${fmt(returns[s.seat])}`) : null)));
   const actions = $("seat-actions");
+  if (actions.contains(document.activeElement) && document.activeElement.id === "my-name") return; // typing
   actions.replaceChildren();
   if (view.seat !== null && view.status === "waiting") {
     actions.append(el("button", { type: "button", id: "start", class: "primary", onclick: () => send({ type: "start" }) }, "Start now"));
@@ -171,6 +172,10 @@ function renderSeats() {
     }
   }
   if (view.seat !== null && view.status !== "finished") {
+    const input = el("input", { id: "my-name", maxlength: 40, value: view.seats[view.seat].name, "aria-label": "Your name" });
+    const rename = () => { const name = input.value.trim(); if (name && name !== view.seats[view.seat].name) send({ type: "name", name }); };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") rename(); });
+    actions.append(el("div", { class: "rename" }, input, el("button", { type: "button", id: "save-name", onclick: rename }, "Set name")));
     actions.append(el("button", { type: "button", id: "resign", class: "quiet", onclick: () => {
       if (confirm("Resign this game? The others win.")) send({ type: "resign" });
     } }, "Resign"));
@@ -197,7 +202,10 @@ function renderLog() {
 function renderFairness() {
   const view = app.view;
   const box = $("fairness");
-  const parts = [el("p", {}, "Commitment (SHA-256 of the secret seed): ", el("code", { class: "hash" }, view.commitment))];
+  const parts = [
+    el("p", {}, "Spectator link: ", el("a", { href: `/game/${gameId}`, id: "spectator-link" }, `${location.host}/game/${gameId}`)),
+    el("p", {}, "Commitment (SHA-256 of the secret seed): ", el("code", { class: "hash" }, view.commitment)),
+  ];
   if (view.seed) {
     parts.push(el("p", {}, "Seed, revealed: ", el("code", { class: "hash", id: "seed" }, view.seed)));
     parts.push(el("p", {},
