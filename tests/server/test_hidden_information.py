@@ -81,13 +81,15 @@ def check_messages(table, records):
     players = table.game.num_players
     for viewer, texts in records.items():
         log: list[str] = []
+        # Messages come in move order: replay the log along with them.
+        state = table.game.new_initial_state()
+        expected_log: list[str] = []
         for text in texts:
             message = json.loads(text)
             assert message["type"] == "state"
             number = message["move_number"]
-            state = table.game.new_initial_state()
-            expected_log = []
-            for action in history[:number]:
+            assert number >= len(expected_log)
+            for action in history[len(expected_log) : number]:
                 expected_log.append(state.action_to_string_for(viewer, action))
                 state.apply_action(action)
             if viewer is None:
