@@ -58,9 +58,15 @@ async def watch_games(
     ws_base = url.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         while time.monotonic() < deadline:
-            response = await client.post(
-                "/api/games", json={"game": game, "params": params, "seats": seats}
-            )
+            body = {"game": game, "params": params, "seats": seats}
+            for attempt in range(3):
+                try:  # a kept-alive connection may have been closed by the server meanwhile
+                    response = await client.post("/api/games", json=body)
+                    break
+                except httpx.TransportError as error:
+                    if attempt == 2:
+                        tally.errors.append(repr(error))
+                        return
             if response.status_code != 201:
                 tally.errors.append(response.text)
                 return
