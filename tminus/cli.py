@@ -487,6 +487,53 @@ def bench_configurations(name: str) -> list[dict[str, Any]]:
     return [{}] if largest == players.default else [{}, {"players": largest}]
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="Database URL: SQLite file (default) or postgresql://...")
+    ] = "sqlite:///tminus.db",
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+) -> None:
+    """Play in the browser: start the server (needs the web extra) and print its address."""
+    try:
+        import uvicorn
+
+        from tminus.server.app import create_app
+    except ImportError:
+        raise fail('the server needs the web extra: pip install "tminus[web]"') from None
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {db})")
+    uvicorn.run(
+        create_app(db, bot_delay), host=host, port=port, log_level="warning", ws_max_size=65536
+    )
+
+
+@app.command()
+def verify(
+    export: Annotated[str, typer.Argument(help="A game exported from the server (JSON).")],
+) -> None:
+    """Check a finished online game: the seed's commitment and every chance outcome."""
+    from tminus.server.fairness import verify_export
+
+    try:
+        with open(export, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, json.JSONDecodeError) as error:
+        raise fail(f"cannot read {export}: {error}") from None
+    result = verify_export(data)
+    if not result.ok:
+        for problem in result.problems:
+            console.print(f"[bold red]✗[/] {problem}")
+        raise typer.Exit(code=1)
+    console.print(
+        f"[bold green]✓ verified[/]: the seed matches its commitment and all "
+        f"{result.chance_checked} chance outcomes follow from it ({result.moves_checked} moves "
+        "replayed)."
+    )
+
+
 def main() -> None:  # pragma: no cover
     app()
 

@@ -1,0 +1,115 @@
+"""A real `tminus serve` process on a free loopback port, and a small WebSocket client."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, db_path: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.db_url = f"sqlite:///{db_path}"
+        self.bot_delay = bot_delay
+        self.port = port or free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        command = [
+            sys.executable, "-m", "tminus.cli", "serve", "--port", str(self.port),
+            "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()}")
+            try:
+                if httpx.get(f"{self.url}/api/catalog", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what was committed is all there is."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def get(self, path: str):
+        return httpx.get(self.url + path, timeout=10).json()
+
+    def post(self, path: str, body: dict):
+        return httpx.post(self.url + path, json=body, timeout=10)
+
+    def socket(self, game_id: str, seat: int | None = None, token: str | None = None):
+        return Client(self, game_id, seat, token)
+
+
+class Client:
+    """One seat's (or a spectator's) socket; keeps every message it received."""
+
+    def __init__(self, server: LiveServer, game_id: str, seat: int | None, token: str | None):
+        ws_url = server.url.replace("http", "ws") + f"/ws/games/{game_id}"
+        self.ws = connect(ws_url, open_timeout=10).__enter__()
+        self.messages: list[dict] = []
+        self.ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
+
+    def receive(self, timeout: float = 10) -> dict:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        return message
+
+    def until(self, predicate, timeout: float = 30) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def log(self) -> list[str]:
+        """The log texts this socket was sent, in order."""
+        texts = []
+        for m in self.messages:
+            if m.get("type") == "state":
+                del texts[m["log_from"] :]
+                texts.extend(e["text"] for e in m["log"])
+        return texts
+
+    def close(self) -> None:
+        self.ws.close()

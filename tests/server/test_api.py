@@ -1,0 +1,279 @@
+"""The HTTP API and the WebSocket protocol: every bad input answered clearly, nothing changed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tminus.server.app import create_app
+
+PERSON = {"kind": "person"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0)) as client:
+        yield client
+
+
+def create(client, seats, game="four_way", **params):
+    response = client.post("/api/games", json={"game": game, "params": params, "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def service(client):
+    return client.app.state.service
+
+
+def history(client, game_id):
+    table = service(client).get(game_id)
+    return table.status, table.state.history(), service(client).store.load(game_id).actions
+
+
+def test_catalog_rules_and_listing(client):
+    catalog = client.get("/api/catalog").json()
+    assert "four_way" in [g["name"] for g in catalog]
+    rules = client.get("/api/rules/four_way")
+    assert rules.status_code == 200 and "T-minus rulings" in rules.text
+    assert client.get("/api/rules/nope").json()["message"].startswith("unknown game 'nope'")
+    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
+    listed = client.get("/api/games").json()
+    assert [g["id"] for g in listed] == [game["id"]]
+    assert client.get(f"/api/games/{game['id']}").json()["commitment"] == game["commitment"]
+
+
+def test_creation_answers_invites_with_tokens_and_a_spectator_link(client):
+    game = create(client, [PERSON, PERSON, {"kind": "bot", "bot": "random"}], players=3)
+    assert game["status"] == "waiting" and game["seed"] is None
+    assert [i["seat"] for i in game["invites"]] == [0, 1]
+    assert all(i["url"] == f"/game/{game['id']}#seat={i['seat']}&token={i['token']}"
+               for i in game["invites"])  # fmt: skip
+    assert game["spectate"] == f"/game/{game['id']}"
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": [PERSON]}, "unknown game 'chess'"),
+        ({"game": "four_way", "params": {"players": 9}, "seats": [PERSON]}, "must be one of"),
+        ({"game": "four_way", "seats": [PERSON]}, "has 2 seats; 1 were given"),
+        ({"game": "four_way", "seats": [PERSON, {"kind": "alien"}]}, "malformed"),
+        ({"game": "four_way", "seats": [PERSON, {"kind": "bot", "bot": "x"}]}, "no bot 'x'"),
+        ({"game": "four_way"}, "malformed message: body.seats: Field required"),
+        ({"game": "four_way", "seats": [PERSON, PERSON], "extra": 1}, "malformed"),
+    ],
+)
+def test_bad_creation_is_a_clear_error_and_creates_nothing(client, body, words):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert response.json()["type"] == "error" and words in response.json()["message"]
+    assert client.get("/api/games").json() == []
+
+
+def test_unknown_game_over_http(client):
+    for path in ("/api/games/nope", "/api/games/nope/export", "/api/games/nope/replay"):
+        response = client.get(path)
+        assert response.status_code == 404 and "no game 'nope'" in response.json()["message"]
+
+
+def test_replay_waits_for_the_end(client):
+    game = create(client, [PERSON, PERSON])
+    response = client.get(f"/api/games/{game['id']}/replay")
+    assert response.status_code == 409 and "once the game is over" in response.json()["message"]
+
+
+def test_unknown_game_over_the_socket(client):
+    with client.websocket_connect("/ws/games/nope") as ws:
+        message = ws.receive_json()
+        assert message == {"type": "error", "code": "not_found", "message": "no game 'nope'"}
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+        assert info.value.code == 4404
+
+
+@pytest.mark.parametrize(
+    ("hello", "code", "words"),
+    [
+        ({"type": "hello", "seat": 0, "token": "guess"}, "forbidden", "wrong token for seat 0"),
+        ({"type": "hello", "seat": 0}, "forbidden", "wrong token"),
+        ({"type": "hello", "seat": 1, "token": "x"}, "forbidden", "seat 1 is played by a bot"),
+        ({"type": "hello", "seat": 5, "token": "x"}, "unknown_seat", "seat 5 does not exist"),
+        ({"type": "hello", "seat": "0", "token": "x"}, "bad_request", "malformed"),
+        ({"type": "move", "move_number": 0, "action": 0}, "bad_request", "must be a hello"),
+    ],
+)
+def test_a_bad_hello_is_refused_and_closes_the_socket(client, hello, code, words):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        ws.send_json(hello)
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == code
+        assert words in message["message"]
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    assert history(client, game["id"])[0] == "waiting"  # nobody joined
+
+
+def seated(client, ws, game, seat):
+    ws.send_json({"type": "hello", "seat": seat, "token": game["invites"][seat]["token"]})
+    return ws.receive_json()
+
+
+def assert_refused(ws, client, game_id, message, code, words):
+    """The answer is one error, nothing changed, and no state message followed it."""
+    before = history(client, game_id)
+    ws.send_text(message if isinstance(message, str) else json.dumps(message))
+    answer = ws.receive_json()
+    assert answer["type"] == "error" and answer["code"] == code, answer
+    assert words in answer["message"]
+    ws.send_json({"type": "ping"})
+    assert ws.receive_json() == {"type": "pong"}
+    assert history(client, game_id) == before
+
+
+def test_bad_moves_over_the_socket(client):
+    game = create(client, [PERSON, PERSON])
+    gid = game["id"]
+    with (
+        client.websocket_connect(f"/ws/games/{gid}") as ws0,
+        client.websocket_connect(f"/ws/games/{gid}") as ws1,
+    ):
+        seated(client, ws0, game, 0)
+        state = seated(client, ws1, game, 1)  # both joined: the game started
+        assert state["status"] == "playing"
+        state0 = ws0.receive_json()
+        mover, other = (ws0, ws1) if state0["to_move"] == 0 else (ws1, ws0)
+        number = state["move_number"]
+        legal = [m["action"] for m in (state0 if mover is ws0 else state)["legal"]]
+        illegal = next(a for a in range(31) if a not in legal)
+        move = {"type": "move", "move_number": number, "action": legal[0]}
+        assert_refused(other, client, gid, move, "not_your_turn", "not your turn")
+        stale = {**move, "move_number": number - 1}
+        assert_refused(mover, client, gid, stale, "stale", f"the game is at move {number}")
+        bad = {**move, "action": illegal}
+        assert_refused(mover, client, gid, bad, "illegal", "illegal move")
+        assert_refused(mover, client, gid, {**move, "action": 99}, "illegal", "legal moves:")
+        for malformed, words in [
+            ("not json", "a message is a JSON object"),
+            ("[1, 2]", "malformed"),
+            ({"type": "move", "action": legal[0]}, "move_number: Field required"),
+            ({**move, "action": "flip 3"}, "move.action"),
+            ({**move, "action": 1.5}, "move.action"),
+            ({**move, "move_number": True}, "move.move_number"),
+            ({**move, "cheat": 1}, "Extra inputs are not permitted"),
+            ({"type": "teleport"}, "malformed"),
+            ({"type": "hello", "seat": 0, "token": "x"}, "already said hello"),
+            ("x" * 5000, "longer than"),
+        ]:
+            assert_refused(mover, client, gid, malformed, "bad_request", words)
+        # And a good move is accepted and reaches both seats.
+        mover.send_json(move)
+        for ws in (mover, other):
+            after = ws.receive_json()
+            assert after["move_number"] > number
+            assert after["log"][0] == {"index": number, "actor": after["log"][0]["actor"],
+                                       "text": after["log"][0]["text"]}  # fmt: skip
+
+
+def test_a_seat_names_itself(client):
+    game = create(client, [PERSON, PERSON])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        seated(client, ws, game, 1)
+        ws.send_json({"type": "name", "name": "Bea"})
+        assert ws.receive_json()["seats"][1]["name"] == "Bea"
+        assert_refused(ws, client, game["id"], {"type": "name", "name": ""}, "bad_request", "name")
+        too_long = {"type": "name", "name": "x" * 41}
+        assert_refused(ws, client, game["id"], too_long, "bad_request", "at most 40")
+    assert service(client).store.load(game["id"]).seats[1].name == "Bea"
+
+
+def test_spectators_cannot_play_or_start(client):
+    game = create(client, [PERSON, PERSON])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        ws.send_json({"type": "hello"})
+        state = ws.receive_json()
+        assert state["seat"] is None and state["legal"] == []
+        for message in ({"type": "start"}, {"type": "resign"}, {"type": "name", "name": "x"},
+                        {"type": "move", "move_number": 0, "action": 0}):  # fmt: skip
+            assert_refused(ws, client, game["id"], message, "forbidden", "spectators watch")
+
+
+def test_start_and_resign_over_the_socket(client):
+    game = create(client, [PERSON, PERSON, PERSON], players=3)  # no bot: no moves meanwhile
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        assert seated(client, ws, game, 0)["status"] == "waiting"
+        ws.send_json({"type": "start"})
+        assert ws.receive_json()["status"] == "playing"
+        assert_refused(ws, client, game["id"], {"type": "start"}, "bad_state", "already started")
+        ws.send_json({"type": "resign"})
+        while (message := ws.receive_json())["status"] != "finished":
+            pass
+        assert message["result"] == {"reason": "resigned", "resigned": 0, "winners": [1, 2]}
+        assert message["seed"] is not None and message["legal"] == []
+    export = client.get(f"/api/games/{game['id']}/export").json()
+    assert export["seed"] == message["seed"]
+    assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+
+
+def test_a_person_plays_a_whole_game_against_bots(client):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}], variant="junior")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        message = seated(client, ws, game, 0)
+        while message["status"] != "finished":
+            if message["legal"]:
+                ws.send_json({"type": "move", "move_number": message["move_number"],
+                              "action": message["legal"][0]["action"]})  # fmt: skip
+            message = ws.receive_json()
+    replay = client.get(f"/api/games/{game['id']}/replay").json()
+    assert replay["frames"][-1]["public"]["winner"] in (0, 1)
+    assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+
+
+class BrokenBot:
+    name = "broken"
+
+    def __init__(self, answer=None):
+        self.answer = answer
+        self.calls = 0
+
+    def step(self, state):
+        self.calls += 1
+        if self.answer is None:
+            raise RuntimeError("out of order")
+        return self.answer
+
+
+def play_to_the_end(ws, game, seat=0):
+    message = seated(None, ws, game, seat)
+    while message["status"] != "finished":
+        if message["legal"]:
+            ws.send_json({"type": "move", "move_number": message["move_number"],
+                          "action": message["legal"][0]["action"]})  # fmt: skip
+        message = ws.receive_json()
+    return message
+
+
+@pytest.mark.parametrize("answer", [None, 99])
+def test_a_broken_bot_plays_a_random_legal_move_instead_of_stalling(client, answer):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
+    table = service(client).get(game["id"])
+    broken = table.bots[1] = BrokenBot(answer)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        final = play_to_the_end(ws, game)
+    assert final["result"]["reason"] == "game over"
+    assert broken.calls > 0
+    assert len(service(client).store.load(game["id"]).actions) == final["move_number"]
+
+
+def test_a_finished_game_leaves_memory_when_nobody_watches(client):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "random"}])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        final = play_to_the_end(ws, game)
+    assert game["id"] not in service(client).tables
+    summary = client.get("/api/games").json()[0]
+    assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
+    assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]

@@ -1,0 +1,99 @@
+"""Fair randomness: the commitment, chance drawn from the seed, and `tminus verify`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tminus.cli import app
+from tminus.core.playout import sample_chance
+from tminus.server.fairness import commitment, draw_chance, new_seed, verify_export
+
+from .helpers import join_all, new_service, play_out, seats
+
+
+@pytest.fixture
+def finished_export(tmp_path):
+    service = new_service(tmp_path / "games.db")
+    table = service.create("four_way", {"players": 3}, seats("person", "greedy", "random"))
+    join_all(service, table)
+    play_out(service, table)
+    return service.export(table)
+
+
+def test_the_commitment_is_the_sha256_of_the_seed():
+    seed = new_seed()
+    assert len(bytes.fromhex(seed)) == 32
+    assert commitment(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    assert new_seed() != seed
+
+
+def test_a_chance_outcome_is_a_pure_function_of_seed_and_index():
+    seed = new_seed()
+    outcomes = [(a, 1 / 6) for a in range(6)]
+    draws = [draw_chance(seed, i, outcomes) for i in range(200)]
+    assert draws == [draw_chance(seed, i, outcomes) for i in range(200)]
+    expected = [
+        sample_chance(outcomes, np.random.default_rng([int(seed, 16), i]).random())
+        for i in range(200)
+    ]
+    assert draws == expected
+    assert set(draws) == set(range(6))  # and they do vary
+
+
+def test_every_chance_outcome_of_a_served_game_follows_from_its_seed(finished_export):
+    export = finished_export
+    assert export["status"] == "finished"
+    assert commitment(export["seed"]) == export["commitment"]
+    result = verify_export(export)
+    assert result.ok, result.problems
+    assert result.chance_checked > 0 and result.moves_checked > 0
+    assert result.chance_checked + result.moves_checked == len(export["actions"])
+
+
+def tampered_chance(export):
+    data = json.loads(json.dumps(export))
+    entry = next(e for e in data["actions"] if e["actor"] == -1 and e["index"] > 3)
+    entry["action"] = (entry["action"] + 1) % 21
+    return data
+
+
+def test_verify_finds_a_changed_chance_outcome(finished_export):
+    result = verify_export(tampered_chance(finished_export))
+    assert not result.ok
+    assert "the seed gives" in result.problems[0]
+
+
+def test_verify_finds_a_seed_that_is_not_the_committed_one(finished_export):
+    data = dict(finished_export, seed=new_seed())
+    result = verify_export(data)
+    assert not result.ok
+    assert "does not match the commitment" in result.problems[0]
+
+
+def test_verify_refuses_an_unfinished_game(tmp_path):
+    service = new_service(tmp_path / "games.db")
+    table = service.create("four_way", {}, seats("person", "person"))
+    join_all(service, table)
+    result = verify_export(service.export(table))
+    assert not result.ok and "not revealed" in result.problems[0]
+    assert not verify_export({"format": "something else"}).ok
+
+
+def test_the_verify_command(finished_export, tmp_path):
+    runner = CliRunner()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(finished_export))
+    result = runner.invoke(app, ["verify", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "verified" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tampered_chance(finished_export)))
+    result = runner.invoke(app, ["verify", str(bad)])
+    assert result.exit_code == 1 and "the seed gives" in result.output
+    result = runner.invoke(app, ["verify", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot read" in result.output

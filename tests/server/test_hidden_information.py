@@ -1,0 +1,164 @@
+"""Every WebSocket message of whole games, recorded: no seat ever receives what it may not see.
+
+Runs on every registered game with hidden information (3-2-1 Countdown and Count Down once
+they are merged) and on a test game whose secrets are unmistakable strings. All seats are
+persons on their own sockets, with a spectator; the test plays random legal moves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tminus.core.conformance import check_conformance
+from tminus.core.registry import (
+    game_class,
+    list_games,
+    load_game,
+    register_game,
+    unregister_game,
+)
+from tminus.server.app import create_app
+
+from .secret_game import WORDS, SecretGame
+
+MAX_MOVES = 400
+
+
+@pytest.fixture
+def registered():
+    register_game(SecretGame)
+    yield
+    unregister_game(SecretGame.name)
+
+
+@pytest.fixture
+def client(tmp_path, registered):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0)) as client:
+        yield client
+
+
+def play_recorded(client, game_name, params, seed):
+    """Play a game with random legal moves; return (table, {viewer: [messages]})."""
+    rng = random.Random(seed)
+    service = client.app.state.service
+    players = load_game(game_name, **params).num_players
+    table = service.create(game_name, params, [{"kind": "person"}] * players)
+    players = table.game.num_players
+    viewers = [*range(players), None]
+    records = {v: [] for v in viewers}
+    sockets = {}
+    for viewer in viewers:
+        ws = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
+        token = None if viewer is None else table.record.seats[viewer].token
+        ws.send_json({"type": "hello", "seat": viewer, "token": token})
+        sockets[viewer] = ws
+        # This hello is answered to every socket already open (a seat joined).
+        for other in viewers[: viewers.index(viewer) + 1]:
+            records[other].append(sockets[other].receive_text())
+    for _ in range(MAX_MOVES):
+        last = {v: json.loads(records[v][-1]) for v in viewers}
+        if last[None]["status"] != "playing":
+            break
+        mover = last[None]["to_move"]
+        choice = rng.choice(last[mover]["legal"])
+        sockets[mover].send_json(
+            {"type": "move", "move_number": last[mover]["move_number"], "action": choice["action"]}
+        )
+        for viewer in viewers:
+            records[viewer].append(sockets[viewer].receive_text())
+    for ws in sockets.values():
+        ws.__exit__(None, None, None)
+    return table, records
+
+
+def check_messages(table, records):
+    """Each message holds exactly the seat's view, recomputed here by replaying the log."""
+    history = table.state.history()
+    players = table.game.num_players
+    for viewer, texts in records.items():
+        log: list[str] = []
+        # Messages come in move order: replay the log along with them.
+        state = table.game.new_initial_state()
+        expected_log: list[str] = []
+        for text in texts:
+            message = json.loads(text)
+            assert message["type"] == "state"
+            number = message["move_number"]
+            assert number >= len(expected_log)
+            for action in history[len(expected_log) : number]:
+                expected_log.append(state.action_to_string_for(viewer, action))
+                state.apply_action(action)
+            if viewer is None:
+                assert message["observation"] == state.public_observation()
+            else:
+                assert message["observation"] == state.observation(viewer)
+            del log[message["log_from"] :]
+            log.extend(entry["text"] for entry in message["log"])
+            assert log == expected_log
+            legal = [m["action"] for m in message["legal"]]
+            mine = viewer is not None and state.current_player() == viewer
+            assert legal == (
+                state.legal_actions() if mine and message["status"] == "playing" else []
+            )
+            if message["status"] != "finished":
+                assert message["seed"] is None and table.record.seed not in text
+            for seat in table.record.seats:
+                assert seat.token not in text
+            assert set(message) == {
+                "type", "id", "game", "title", "params", "status", "seat", "move_number",
+                "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
+                "seed", "result",
+            }  # fmt: skip
+    assert len(records) == players + 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_secret_word_reaches_another_seat(client, seed):
+    params = {"players": 2 + seed % 2}
+    table, records = play_recorded(client, "secret_words", params, seed)
+    check_messages(table, records)
+    words = table.state.words
+    for viewer, texts in records.items():
+        for text in texts:
+            if json.loads(text)["status"] == "finished":
+                continue
+            for seat, word in enumerate(words):
+                # A word shared with the viewer's own may of course appear.
+                if seat != viewer and (viewer is None or words[viewer] != word):
+                    assert WORDS[word] not in text, (viewer, seat)
+    # The secrets were really sent to their owners (the check above is not vacuous).
+    for seat, word in enumerate(words):
+        assert any(WORDS[word] in text for text in records[seat])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_secret_game_keeps_the_contract(registered, players):
+    check_conformance(SecretGame(players=players), seeds=range(50))
+
+
+HIDDEN = [g for g in list_games() if game_class(g).information == "imperfect"]
+
+
+@pytest.mark.parametrize("game_name", HIDDEN)
+@pytest.mark.parametrize("seed", range(2))
+def test_registered_hidden_information_games_leak_nothing(client, game_name, seed):
+    configurations = game_class(game_name).configurations()
+    params = configurations[seed % len(configurations)]
+    table, records = play_recorded(client, game_name, params, seed)
+    check_messages(table, records)
+
+
+def test_an_unfinished_game_exports_only_what_a_spectator_sees(client):
+    service = client.app.state.service
+    table = service.create("secret_words", {"players": 3}, [{"kind": "person"}] * 3)
+    service.start(table, 0, table.record.seats[0].token)
+    export = client.get(f"/api/games/{table.id}/export").json()
+    text = json.dumps(export)
+    assert export["seed"] is None and table.record.seed not in text
+    assert not any(word in text for word in WORDS)
+    assert all(set(entry) == {"index", "actor", "text"} for entry in export["actions"])
+    assert [e["text"] for e in export["actions"]] == [f"a word to seat {s}" for s in range(3)]

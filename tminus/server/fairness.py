@@ -1,0 +1,100 @@
+"""Fair randomness: chance outcomes drawn from a secret seed committed to in advance.
+
+At creation the server draws a 32-byte seed and publishes ``commitment(seed)``, its SHA-256.
+Chance outcome number ``index`` of the action log (the index counts every action, players'
+and chance's) is drawn with ``numpy.random.default_rng([seed as integer, index]).random()``
+falling on the outcomes in order (``sample_chance``). When the game ends the seed is
+revealed, and anyone can replay the log and check every chance outcome: ``verify_export``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tminus.core.game import IllegalActionError
+from tminus.core.playout import sample_chance
+from tminus.core.registry import load_game
+
+SEED_BYTES = 32
+EXPORT_FORMAT = "tminus-game-export"
+EXPORT_VERSION = 1
+DRAW_RULE = (
+    "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
+    "log index i: u = numpy.random.default_rng([int.from_bytes(seed, 'big'), i]).random(), "
+    "the first outcome (sorted by action) whose cumulative probability exceeds u"
+)
+
+
+def new_seed() -> str:
+    """A fresh secret seed, as hex."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def commitment(seed_hex: str) -> str:
+    """The SHA-256 (hex) of the seed's bytes: published at creation, checked at the end."""
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+def draw_chance(seed_hex: str, index: int, outcomes: list[tuple[int, float]]) -> int:
+    """The chance outcome at log position ``index``: a pure function of seed and index."""
+    u = np.random.default_rng([int(seed_hex, 16), index]).random()
+    return sample_chance(outcomes, float(u))
+
+
+@dataclass
+class Verification:
+    ok: bool
+    chance_checked: int = 0
+    moves_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def verify_export(export: dict[str, Any]) -> Verification:
+    """Recompute the commitment and every chance outcome of an exported game."""
+    result = Verification(ok=False)
+    if not isinstance(export, dict) or export.get("format") != EXPORT_FORMAT:
+        result.problems.append(f"not a T-minus game export (format {EXPORT_FORMAT!r})")
+        return result
+    seed = export.get("seed")
+    if not isinstance(seed, str):
+        result.problems.append("the seed is not revealed yet: the game is not over")
+        return result
+    try:
+        if commitment(seed) != export.get("commitment"):
+            result.problems.append("the seed does not match the commitment published at creation")
+    except ValueError:
+        result.problems.append("the seed is not hexadecimal")
+        return result
+    try:
+        state = load_game(export["game"], **export["params"]).new_initial_state()
+    except (KeyError, TypeError, ValueError) as error:
+        result.problems.append(f"cannot load the game: {error}")
+        return result
+    for index, entry in enumerate(export.get("actions", [])):
+        action = entry.get("action") if isinstance(entry, dict) else None
+        if state.is_terminal():
+            result.problems.append(f"action {index}: the game was already over")
+            break
+        if state.is_chance_node():
+            expected = draw_chance(seed, index, state.chance_outcomes())
+            if action != expected:
+                result.problems.append(
+                    f"action {index}: chance gave {action!r} but the seed gives {expected} "
+                    f"({state.action_to_string(expected)})"
+                )
+                break
+            result.chance_checked += 1
+        else:
+            result.moves_checked += 1
+        try:
+            state.apply_action(action)
+        except IllegalActionError as error:
+            result.problems.append(f"action {index}: {error}")
+            break
+    result.ok = not result.problems
+    return result

@@ -1,0 +1,71 @@
+"""The WebSocket and HTTP messages, validated with pydantic.
+
+A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
+(``hello``: a seat and its token, or no seat for a spectator), so that tokens never
+appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign`` or
+``name`` (the name shown for its seat).
+The server answers with ``state`` messages (only what the seat may see) and ``error``
+messages (nothing changed).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(Message):
+    type: Literal["hello"]
+    seat: StrictInt | None = None
+    token: str | None = Field(default=None, max_length=100)
+    name: str | None = Field(default=None, max_length=40)
+
+
+class Move(Message):
+    type: Literal["move"]
+    move_number: StrictInt
+    action: StrictInt
+
+
+class Start(Message):
+    type: Literal["start"]
+
+
+class Resign(Message):
+    type: Literal["resign"]
+
+
+class Ping(Message):
+    type: Literal["ping"]
+
+
+class Rename(Message):
+    type: Literal["name"]
+    name: str = Field(min_length=1, max_length=40)
+
+
+ClientMessage = Annotated[
+    Hello | Move | Start | Resign | Ping | Rename, Field(discriminator="type")
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+class SeatRequest(Message):
+    kind: Literal["person", "bot"]
+    bot: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, max_length=40)
+
+
+class CreateGame(Message):
+    game: str = Field(max_length=64)
+    params: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] = Field(min_length=1, max_length=16)
+
+
+def error(code: str, message: str) -> dict[str, str]:
+    return {"type": "error", "code": code, "message": message}
