@@ -268,8 +268,9 @@ def _check_observations(
 def _check_chance_strings_hide_what_observations_hide(game: Game, state: State, where: str) -> None:
     """A log must not tell a seat which outcome happened when its observation cannot.
 
-    Two chance outcomes that leave a seat's observation the same must read the same to it
-    in ``action_to_string_for`` (a card dealt to someone else: "a card to seat 2").
+    Two chance outcomes that lead to different states but leave a seat's observation the
+    same must read the same to it in ``action_to_string_for`` (a card dealt to someone
+    else: "a card to seat 2"). Outcomes that lead to the very same state hide nothing.
     """
     outcomes = [a for a, _ in state.chance_outcomes()]
     after = {}
@@ -278,13 +279,14 @@ def _check_chance_strings_hide_what_observations_hide(game: Game, state: State, 
         child.apply_action(action)
         after[action] = child
     for seat in range(game.num_players):
-        seen: dict[str, tuple[int, str]] = {}
+        seen: dict[str, list[tuple[int, str]]] = {}
         for action in outcomes:
             key = json.dumps(after[action].observation(seat), sort_keys=True)
             text = state.action_to_string_for(seat, action)
-            if key in seen and seen[key][1] != text:
-                raise ConformanceError(
-                    f"{where}: chance outcomes {seen[key][0]} and {action} look alike to seat "
-                    f"{seat} but its log reads {seen[key][1]!r} and {text!r}"
-                )
-            seen.setdefault(key, (action, text))
+            for other, other_text in seen.get(key, []):
+                if other_text != text and str(after[other]) != str(after[action]):
+                    raise ConformanceError(
+                        f"{where}: chance outcomes {other} and {action} look alike to seat "
+                        f"{seat} but its log reads {other_text!r} and {text!r}"
+                    )
+            seen.setdefault(key, []).append((action, text))

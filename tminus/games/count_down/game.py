@@ -88,6 +88,12 @@ class CountDownGame(Game):
         ),
     }
 
+    @classmethod
+    def configurations(cls) -> list[dict[str, Any]]:
+        # Whole games run to hundreds of turns; a cap of 60 turns keeps adapter test suites
+        # quick while every mechanic still comes up across their many random games.
+        return [{"players": n, "max_turns": 60} for n in (2, 3, 4, 5, 6)]
+
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.board = board = load_board(self.params["board"])

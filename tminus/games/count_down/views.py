@@ -68,7 +68,13 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         },
         "bank": s._bank,
         "last_surprise": board.surprises[s._last_surprise][0] if s._last_surprise >= 0 else None,
-        "roll_off": {"capital_rolls": [list(r) for r in s._capital_rolls]},
+        "roll_off": {
+            "capital_rolls": [list(r) for r in s._capital_rolls],
+            # Units tied for a place roll again: everyone sees those rolls too.
+            "order_so_far": [list(group) for group in s._groups],
+            "contenders": list(s._contenders),
+            "tie_rolls": list(s._tie_rolls),
+        },
         "debts": [list(d) for d in s._debts],
         "meeting": {
             "with": list(s._partners),
