@@ -1,0 +1,190 @@
+"""3-2-1 Countdown and Sputnik in a real browser: played to the end by clicking on the board."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .conftest import screenshot
+
+
+def create_in_lobby(page, server, game, params, bots):
+    """A game made in the lobby: ``params`` chosen in the form, seat 0 for me, then bots."""
+    page.goto(server + "/")
+    page.click(f".game-card[data-game={game}]")
+    for name, value in params.items():
+        page.select_option(f"#params [name={name}]", str(value))
+    for seat, bot in enumerate(bots, start=1):
+        page.select_option(f"[name=kind-{seat}]", bot)
+    page.fill("#your-name", "Ada")
+    page.click("#create-game")
+    page.click("#take-seat")
+
+
+def click_and_wait_for_log(page, target) -> bool:
+    """Click a move on the board; True once the move is in the log (False: redrawn under us)."""
+    logged = page.locator("#log li").count()
+    try:
+        target.click(timeout=2000)
+    except Exception:
+        return False
+    page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
+    return True
+
+
+# -- 3-2-1 Countdown --------------------------------------------------------------------------
+TTT = ".three-two-one"
+
+
+def play_three_two_one(page, limit_seconds=240):
+    """My turns on the board: declare when open; else pick my highest cards and click a pile
+    (every third discard through the offered buttons); then draw from the draw pile."""
+    deadline = time.monotonic() + limit_seconds
+    moves = discards = 0
+    while time.monotonic() < deadline:
+        page.wait_for_selector(f"{TTT} .playable, .banner.over")
+        if page.locator(".banner.over").count():
+            return moves, discards
+        declare = page.locator(f"{TTT} .declare.playable")
+        piles = page.locator(f"{TTT} .pile.playable")
+        cards = page.locator(f"{TTT} .group .card.playable")
+        if declare.count():
+            moves += click_and_wait_for_log(page, declare.first)
+        elif piles.count():
+            offers = page.locator(f"{TTT} .offer.playable")
+            picked = offers.count() > 0
+            if picked and discards % 3 == 2:
+                target = offers.last
+            else:
+                target = piles.first
+            if picked:
+                text = target.get_attribute("data-move") or ""
+                assert re.fullmatch(r"discard \d+(,\d+)* (left|right)", text), text
+            if click_and_wait_for_log(page, target):
+                moves += 1
+                discards += picked
+        elif cards.count():
+            try:
+                cards.last.click(timeout=2000)  # the highest number, as many as may go
+            except Exception:
+                continue
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the game did not end in time")
+
+
+def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
+    page = new_page()
+    create_in_lobby(page, server, "three_two_one", {"players": 3}, ["bot:greedy", "bot:random"])
+    page.wait_for_selector(f"{TTT} .hand-panel.mine")
+    # The table: two opponents' hands as backs, both discard piles and the draw pile.
+    assert page.locator(f"{TTT} .hand-panel.opponent").count() == 2
+    assert page.locator(f"{TTT} .discard-pile").count() == 2
+    page.wait_for_selector(f"{TTT} .group .card.playable")
+    hand = page.locator(f"{TTT} .hand-panel.mine .card").count()
+    assert hand == 12
+    assert page.locator(f"{TTT} .opponent .card.back").count() == 24
+    # A pick lifts the cards and offers exactly the legal discards of that number.
+    first = page.locator(f"{TTT} .group .card.playable").first
+    first.focus()
+    page.keyboard.press("Enter")  # the keyboard picks too
+    page.wait_for_selector(f"{TTT} .card.lifted")
+    offered = sorted(page.eval_on_selector_all(f"{TTT} .offer", "o => o.map(x => x.dataset.move)"))
+    value = page.locator(f"{TTT} .card.lifted").first.get_attribute("data-value")
+    listed = sorted(page.eval_on_selector_all(
+        ".move", "b => b.map(x => x.dataset.move)"
+    ))  # fmt: skip
+    assert offered == [m for m in listed if re.fullmatch(rf"discard {value}(,{value})* \w+", m)]
+    # The discard goes onto a pile by a click on it, then the draw is a click on a pile.
+    pile = page.locator(f"{TTT} .discard-pile.playable").first
+    assert pile.get_attribute("data-move") == f"discard {value} left"
+    assert click_and_wait_for_log(page, pile)
+    page.wait_for_selector(f"{TTT} .draw-pile.playable")
+    assert page.locator(f"{TTT} .draw-pile").get_attribute("data-move") == "draw pile"
+    moves, discards = play_three_two_one(page)
+    assert moves > 0 and discards > 0
+    banner = page.inner_text(".banner.over")
+    assert re.search(r"You win|Winner: (Bot|you)", banner), banner
+    # The end: every hand of the last round revealed, and the winner marked.
+    assert page.locator(f"{TTT} .last-round .reveal").count() == 3
+    assert re.search(r"wins? the game|share the win", page.inner_text("#board"))
+    assert page.locator(f"{TTT} .hand-panel.winner").count() >= 1
+    assert page.locator("#seats .result").count() == 3
+    screenshot(page, "three_two_one_board")
+
+
+# -- Sputnik ------------------------------------------------------------------------------------
+SP = ".sputnik"
+
+
+def play_sputnik(page, limit_seconds=240, switch_rockets=False):
+    """Fly to a glowing cell, remove a galaxy marked ✕; with ``switch_rockets`` first choose
+    the other rocket whenever there is one to choose. Returns (moves, switches)."""
+    deadline = time.monotonic() + limit_seconds
+    moves = switches = 0
+    while time.monotonic() < deadline:
+        page.wait_for_selector(f"{SP} .cell.playable, .banner.over")
+        if page.locator(".banner.over").count():
+            return moves, switches
+        other = page.locator(f"{SP} .cell.choosable:not(.chosen)")
+        targets = page.locator(f"{SP} .cell.target, {SP} .cell.removable")
+        if switch_rockets and other.count() and switches <= moves // 2:
+            try:
+                other.first.click(timeout=2000)
+                switches += 1
+            except Exception:
+                pass
+            continue
+        if targets.count():
+            moves += click_and_wait_for_log(page, targets.last)
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the game did not end in time")
+
+
+def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
+    page = new_page()
+    create_in_lobby(page, server, "sputnik", {"players": 3}, ["bot:greedy", "bot:random"])
+    page.wait_for_selector(f"{SP} .cell")
+    assert page.locator(f"{SP} .cell").count() == 37
+    assert page.locator(f"{SP} .cell.base").count() == 3
+    assert page.locator(f"{SP} .rocket").count() >= 3
+    # At the start the galaxies next to the three bases are protected (hatched).
+    page.wait_for_selector(f"{SP} .cell.target, .banner.over")
+    if page.locator(f"{SP} .cell.target").count():  # my first move: the cells are the moves
+        shown = sorted(page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)"))
+        listed = sorted(page.eval_on_selector_all(".move", "b => b.map(x => x.dataset.move)"))
+        assert shown == listed
+        assert all(re.fullmatch(r"(move|help) [a-g][1-7]", m) for m in shown)
+    moves, _ = play_sputnik(page)
+    assert moves > 0
+    banner = page.inner_text(".banner.over")
+    assert re.search(r"You win|Winner: (Bot|you)|Draw", banner), banner
+    if "Draw" not in banner:
+        assert page.locator(f"{SP} .player.out").count() == 2
+        assert re.search(r"wins?!", page.inner_text("#board"))
+    assert page.locator(f"{SP} .cell.empty").count() > 0
+    screenshot(page, "sputnik_board")
+
+
+def test_with_two_rockets_a_click_chooses_which_one_flies(server, new_page):
+    page = new_page()
+    create_in_lobby(
+        page, server, "sputnik", {"players": 2, "rockets_per_player": 2}, ["bot:greedy"]
+    )
+    page.wait_for_selector(f"{SP} .cell")
+    assert page.locator(f"{SP} .cell.base").count() == 4
+    page.wait_for_selector(f"{SP} .cell.choosable, .banner.over")
+    if page.locator(f"{SP} .cell.choosable").count() == 2:
+        chosen = page.locator(f"{SP} .cell.choosable.chosen").get_attribute("data-cell")
+        targets = page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)")
+        assert targets and all(re.fullmatch(rf"(move|help) {chosen}-[a-g][1-7]", m) for m in targets)
+        page.locator(f"{SP} .cell.choosable:not(.chosen)").click()
+        other = page.locator(f"{SP} .cell.choosable.chosen").get_attribute("data-cell")
+        assert other != chosen
+        targets = page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)")
+        assert all(m.split(" ")[1].startswith(f"{other}-") for m in targets)
+    moves, switches = play_sputnik(page, switch_rockets=True)
+    assert moves > 0
+    page.wait_for_selector(".banner.over")
+    screenshot(page, "sputnik_two_rockets")
