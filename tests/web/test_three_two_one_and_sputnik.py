@@ -21,6 +21,11 @@ def create_in_lobby(page, server, game, params, bots):
     page.click("#take-seat")
 
 
+def moves_on(page, selector) -> list[str]:
+    """The move strings of the elements ``selector`` finds (board targets or buttons)."""
+    return page.eval_on_selector_all(selector, "nodes => nodes.map(n => n.dataset.move)")
+
+
 def click_and_wait_for_log(page, target) -> bool:
     """Click a move on the board; True once the move is in the log (False: redrawn under us)."""
     logged = page.locator("#log li").count()
@@ -53,10 +58,7 @@ def play_three_two_one(page, limit_seconds=240):
         elif piles.count():
             offers = page.locator(f"{TTT} .offer.playable")
             picked = offers.count() > 0
-            if picked and discards % 3 == 2:
-                target = offers.last
-            else:
-                target = piles.first
+            target = offers.last if picked and discards % 3 == 2 else piles.first
             if picked:
                 text = target.get_attribute("data-move") or ""
                 assert re.fullmatch(r"discard \d+(,\d+)* (left|right)", text), text
@@ -89,11 +91,9 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     first.focus()
     page.keyboard.press("Enter")  # the keyboard picks too
     page.wait_for_selector(f"{TTT} .card.lifted")
-    offered = sorted(page.eval_on_selector_all(f"{TTT} .offer", "o => o.map(x => x.dataset.move)"))
+    offered = sorted(moves_on(page, f"{TTT} .offer"))
     value = page.locator(f"{TTT} .card.lifted").first.get_attribute("data-value")
-    listed = sorted(page.eval_on_selector_all(
-        ".move", "b => b.map(x => x.dataset.move)"
-    ))  # fmt: skip
+    listed = sorted(moves_on(page, ".move"))
     assert offered == [m for m in listed if re.fullmatch(rf"discard {value}(,{value})* \w+", m)]
     # The discard goes onto a pile by a click on it, then the draw is a click on a pile.
     pile = page.locator(f"{TTT} .discard-pile.playable").first
@@ -111,6 +111,13 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     assert page.locator(f"{TTT} .hand-panel.winner").count() >= 1
     assert page.locator("#seats .result").count() == 3
     screenshot(page, "three_two_one_board")
+    # A spectator sees the table with every hand as backs, and no hand of its own.
+    spectator = new_page()
+    spectator.goto(page.url.split("#")[0])
+    spectator.wait_for_selector(f"{TTT} .hand-panel.opponent")
+    assert spectator.locator(f"{TTT} .hand-panel.opponent").count() == 3
+    assert spectator.locator(f"{TTT} .hand-panel.mine").count() == 0
+    assert spectator.locator(f"{TTT} .playable").count() == 0
 
 
 # -- Sputnik ------------------------------------------------------------------------------------
@@ -152,9 +159,8 @@ def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
     # At the start the galaxies next to the three bases are protected (hatched).
     page.wait_for_selector(f"{SP} .cell.target, .banner.over")
     if page.locator(f"{SP} .cell.target").count():  # my first move: the cells are the moves
-        shown = sorted(page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)"))
-        listed = sorted(page.eval_on_selector_all(".move", "b => b.map(x => x.dataset.move)"))
-        assert shown == listed
+        shown = moves_on(page, f"{SP} .cell.target")
+        assert sorted(shown) == sorted(moves_on(page, ".move"))  # the buttons list the same
         assert all(re.fullmatch(r"(move|help) [a-g][1-7]", m) for m in shown)
     moves, _ = play_sputnik(page)
     assert moves > 0
@@ -177,14 +183,15 @@ def test_with_two_rockets_a_click_chooses_which_one_flies(server, new_page):
     page.wait_for_selector(f"{SP} .cell.choosable, .banner.over")
     if page.locator(f"{SP} .cell.choosable").count() == 2:
         chosen = page.locator(f"{SP} .cell.choosable.chosen").get_attribute("data-cell")
-        targets = page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)")
-        assert targets and all(re.fullmatch(rf"(move|help) {chosen}-[a-g][1-7]", m) for m in targets)
+        targets = moves_on(page, f"{SP} .cell.target")
+        assert targets
+        assert all(re.fullmatch(rf"(move|help) {chosen}-[a-g][1-7]", m) for m in targets)
         page.locator(f"{SP} .cell.choosable:not(.chosen)").click()
         other = page.locator(f"{SP} .cell.choosable.chosen").get_attribute("data-cell")
         assert other != chosen
-        targets = page.eval_on_selector_all(f"{SP} .cell.target", "c => c.map(x => x.dataset.move)")
+        targets = moves_on(page, f"{SP} .cell.target")
         assert all(m.split(" ")[1].startswith(f"{other}-") for m in targets)
     moves, switches = play_sputnik(page, switch_rockets=True)
-    assert moves > 0
+    assert moves > 0 and switches > 0
     page.wait_for_selector(".banner.over")
     screenshot(page, "sputnik_two_rockets")

@@ -5,7 +5,7 @@
 import { svg, seatName } from "../util.js";
 
 const SQRT3 = Math.sqrt(3);
-const SIDE = 250; // the panel right of the board
+const SIDE = 300; // the panel right of the board
 const ROCKET = "M0,-19 C8,-11 9,0 6.5,10 L-6.5,10 C-9,0 -8,-11 0,-19 Z";
 const FINS = "M-6,1 L-13,14 L-6,10 Z M6,1 L13,14 L6,10 Z";
 const FLAME = "M-4,11 L0,21 L4,11 Z";
@@ -135,7 +135,7 @@ function cellNode(obs, ctx, geo, cell, info) {
   const target = info.targets[cell.name];
   const removal = info.moves.remove[cell.name];
   if (target) {
-    g.classList.add("target", target.kind);
+    g.classList.add("target", target.kind === "help" ? "help" : "step");
     const label = target.kind === "help" ? `${target.text} (your base comes to ${cell.name}, the rocket onto it)` : target.text;
     pressable(g, label, () => { chosen = null; ctx.onMove(target.action); }, target.text);
     if (target.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
@@ -143,7 +143,7 @@ function cellNode(obs, ctx, geo, cell, info) {
     g.classList.add("removable");
     pressable(g, removal.text, () => ctx.onMove(removal.action), removal.text);
     g.append(svg("text", { y: size * 0.15, "text-anchor": "middle", class: "remove-mark" }, "✕"));
-  } else if (rocket && info.choosable.includes(cell.name)) {
+  } else if (rocket && info.choosable.length > 1 && info.choosable.includes(cell.name)) {
     g.classList.add("choosable");
     if (cell.name === info.from) g.classList.add("chosen");
     pressable(g, `fly the rocket on ${cell.name}`, () => { chosen = cell.name; redraw(); });
@@ -156,16 +156,16 @@ function status(obs, ctx, info) {
   if (obs.phase === "over") {
     const w = obs.winners || [];
     if (!w.length) return ["Draw", "the turn cap was reached"];
-    const names = w.map((s) => (s === ctx.seat ? "You" : seatName(ctx.seats, s))).join(" and ");
+    const names = w.map((s) => (s === ctx.seat ? "You" : short(seatName(ctx.seats, s), 16))).join(" and ");
     return [`${names} ${w.length > 1 || w[0] === ctx.seat ? "win!" : "wins!"}`, "the last rocket in space"];
   }
   if (ctx.ended) return ["Game over", ""];
   const mine = obs.current_player === ctx.seat;
   if (obs.phase === "move") {
-    if (!mine) return [`${seatName(ctx.seats, obs.current_player)} flies`, "then removes a galaxy"];
+    if (!mine) return [`${short(seatName(ctx.seats, obs.current_player), 18)} flies`, "then removes a galaxy"];
     return ["Your move", info.many ? "choose a rocket, then a glowing cell" : "fly to a glowing cell (amber: base help)"];
   }
-  if (!mine) return [`${seatName(ctx.seats, obs.current_player)} removes a galaxy`, ""];
+  if (!mine) return [short(seatName(ctx.seats, obs.current_player), 22), "removes a galaxy"];
   return ["Remove a galaxy", "click one marked ✕"];
 }
 
@@ -186,7 +186,7 @@ function sidePanel(obs, ctx, info, x, height) {
     row.append(svg("rect", { x: -8, y: -18, width: SIDE - 30, height: 46, rx: 10, class: "player-bg" }));
     row.append(svg("g", { transform: "translate(10,-2)" }, rocketShape(seat, 26, false)));
     const name = seatName(ctx.seats, seat);
-    row.append(svg("text", { x: 28, y: 0, class: "name" }, (name.length > 16 ? name.slice(0, 15) + "…" : name) + (seat === ctx.seat ? " (you)" : "")));
+    row.append(svg("text", { x: 28, y: 0, class: "name" }, short(name, 20) + (seat === ctx.seat ? " (you)" : "")));
     const where = rockets.map((r) => r.cell || "out").join(", ");
     const helps = rockets.filter((r) => r.cell !== null && r.base !== null).length;
     const team = obs.params.teams ? ` · team ${seat % 2 ? "B" : "A"}` : "";
@@ -196,7 +196,7 @@ function sidePanel(obs, ctx, info, x, height) {
   }
   // The legend.
   y += 8;
-  const legend = [["galaxy", "galaxy: fly here or take it"], ["empty", "empty space"], ["protected", "protected (next to an unmoved base)"]];
+  const legend = [["galaxy", "galaxy: fly here or take it"], ["empty", "empty space"], ["protected", "protected by an unmoved base"]];
   for (const [kind, words] of legend) {
     const item = svg("g", { class: `legend ${kind}`, transform: `translate(30,${y})` });
     item.append(svg("polygon", { points: hexPoints(11), class: "hex" }));
@@ -207,6 +207,10 @@ function sidePanel(obs, ctx, info, x, height) {
     y += 28;
   }
   return g;
+}
+
+function short(name, max) {
+  return name.length > max ? name.slice(0, max - 1) + "…" : name;
 }
 
 function redraw() {
