@@ -26,12 +26,30 @@ def moves_on(page, selector) -> list[str]:
     return page.eval_on_selector_all(selector, "nodes => nodes.map(n => n.dataset.move)")
 
 
-def click_and_wait_for_log(page, target) -> bool:
-    """Click a move on the board; True once the move is in the log (False: redrawn under us)."""
-    logged = page.locator("#log li").count()
+def try_click(target) -> bool:
+    """Click; False when the board was redrawn under the mouse (then look again)."""
     try:
         target.click(timeout=2000)
     except Exception:
+        return False
+    return True
+
+
+def play_until_over(page, playable, turn, counts, limit_seconds):
+    """Call ``turn(counts)`` whenever something on the board is playable, until the game ends."""
+    deadline = time.monotonic() + limit_seconds
+    while time.monotonic() < deadline:
+        page.wait_for_selector(f"{playable}, .banner.over")
+        if page.locator(".banner.over").count():
+            return counts
+        turn(counts)
+    raise AssertionError("the game did not end in time")
+
+
+def click_and_wait_for_log(page, target) -> bool:
+    """Click a move on the board; True once the move is in the log (False: redrawn under us)."""
+    logged = page.locator("#log li").count()
+    if not try_click(target):
         return False
     page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
     return True
@@ -43,36 +61,33 @@ TTT = ".three-two-one"
 
 def play_three_two_one(page, limit_seconds=240):
     """My turns on the board: declare when open; else pick my highest cards and click a pile
-    (every third discard through the offered buttons); then draw from the draw pile."""
-    deadline = time.monotonic() + limit_seconds
-    moves = discards = 0
-    while time.monotonic() < deadline:
-        page.wait_for_selector(f"{TTT} .playable, .banner.over")
-        if page.locator(".banner.over").count():
-            return moves, discards
+    (every third discard through the offered buttons); then draw from the draw pile.
+    Returns the counts of moves and discards."""
+
+    def turn(counts):
         declare = page.locator(f"{TTT} .declare.playable")
         piles = page.locator(f"{TTT} .pile.playable")
         cards = page.locator(f"{TTT} .group .card.playable")
         if declare.count():
-            moves += click_and_wait_for_log(page, declare.first)
+            counts["moves"] += click_and_wait_for_log(page, declare.first)
         elif piles.count():
             offers = page.locator(f"{TTT} .offer.playable")
             picked = offers.count() > 0
-            target = offers.last if picked and discards % 3 == 2 else piles.first
+            target = offers.last if picked and counts["discards"] % 3 == 2 else piles.first
             if picked:
                 text = target.get_attribute("data-move") or ""
                 assert re.fullmatch(r"discard \d+(,\d+)* (left|right)", text), text
             if click_and_wait_for_log(page, target):
-                moves += 1
-                discards += picked
+                counts["moves"] += 1
+                counts["discards"] += picked
         elif cards.count():
-            try:
-                cards.last.click(timeout=2000)  # the highest number, as many as may go
-            except Exception:
-                continue
+            try_click(cards.last)  # the highest number, as many as may go
         else:
             time.sleep(0.05)
-    raise AssertionError("the game did not end in time")
+
+    return play_until_over(
+        page, f"{TTT} .playable", turn, {"moves": 0, "discards": 0}, limit_seconds
+    )
 
 
 def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
@@ -101,8 +116,8 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     assert click_and_wait_for_log(page, pile)
     page.wait_for_selector(f"{TTT} .draw-pile.playable")
     assert page.locator(f"{TTT} .draw-pile").get_attribute("data-move") == "draw pile"
-    moves, discards = play_three_two_one(page)
-    assert moves > 0 and discards > 0
+    counts = play_three_two_one(page)
+    assert counts["moves"] > 0 and counts["discards"] > 0
     banner = page.inner_text(".banner.over")
     assert re.search(r"You win|Winner: (Bot|you)", banner), banner
     # The end: every hand of the last round revealed, and the winner marked.
@@ -126,27 +141,20 @@ SP = ".sputnik"
 
 def play_sputnik(page, limit_seconds=240, switch_rockets=False):
     """Fly to a glowing cell, remove a galaxy marked ✕; with ``switch_rockets`` first choose
-    the other rocket whenever there is one to choose. Returns (moves, switches)."""
-    deadline = time.monotonic() + limit_seconds
-    moves = switches = 0
-    while time.monotonic() < deadline:
-        page.wait_for_selector(f"{SP} .cell.playable, .banner.over")
-        if page.locator(".banner.over").count():
-            return moves, switches
+    the other rocket whenever there is one to choose. Returns the counts of moves and switches."""
+
+    def turn(counts):
         other = page.locator(f"{SP} .cell.choosable:not(.chosen)")
         targets = page.locator(f"{SP} .cell.target, {SP} .cell.removable")
-        if switch_rockets and other.count() and switches <= moves // 2:
-            try:
-                other.first.click(timeout=2000)
-                switches += 1
-            except Exception:
-                pass
-            continue
-        if targets.count():
-            moves += click_and_wait_for_log(page, targets.last)
+        if switch_rockets and other.count() and counts["switches"] <= counts["moves"] // 2:
+            counts["switches"] += try_click(other.first)
+        elif targets.count():
+            counts["moves"] += click_and_wait_for_log(page, targets.last)
         else:
             time.sleep(0.05)
-    raise AssertionError("the game did not end in time")
+
+    counts = {"moves": 0, "switches": 0}
+    return play_until_over(page, f"{SP} .cell.playable", turn, counts, limit_seconds)
 
 
 def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
@@ -156,14 +164,13 @@ def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
     assert page.locator(f"{SP} .cell").count() == 37
     assert page.locator(f"{SP} .cell.base").count() == 3
     assert page.locator(f"{SP} .rocket").count() >= 3
-    # At the start the galaxies next to the three bases are protected (hatched).
     page.wait_for_selector(f"{SP} .cell.target, .banner.over")
     if page.locator(f"{SP} .cell.target").count():  # my first move: the cells are the moves
         shown = moves_on(page, f"{SP} .cell.target")
         assert sorted(shown) == sorted(moves_on(page, ".move"))  # the buttons list the same
         assert all(re.fullmatch(r"(move|help) [a-g][1-7]", m) for m in shown)
-    moves, _ = play_sputnik(page)
-    assert moves > 0
+        assert page.locator(f"{SP} .cell.galaxy.protected").count() > 0  # by my unmoved base
+    assert play_sputnik(page)["moves"] > 0
     banner = page.inner_text(".banner.over")
     assert re.search(r"You win|Winner: (Bot|you)|Draw", banner), banner
     if "Draw" not in banner:
@@ -191,7 +198,7 @@ def test_with_two_rockets_a_click_chooses_which_one_flies(server, new_page):
         assert other != chosen
         targets = moves_on(page, f"{SP} .cell.target")
         assert all(m.split(" ")[1].startswith(f"{other}-") for m in targets)
-    moves, switches = play_sputnik(page, switch_rockets=True)
-    assert moves > 0 and switches > 0
+    counts = play_sputnik(page, switch_rockets=True)
+    assert counts["moves"] > 0 and counts["switches"] > 0
     page.wait_for_selector(".banner.over")
     screenshot(page, "sputnik_two_rockets")

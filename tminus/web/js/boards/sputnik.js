@@ -3,6 +3,7 @@
 // turn the cells you can fly to glow (amber: your base's help), then the galaxies you may
 // remove; with several rockets, click one of yours to choose which one flies.
 import { svg, seatName } from "../util.js";
+import { pressable } from "./pressable.js";
 
 const SQRT3 = Math.sqrt(3);
 const SIDE = 300; // the panel right of the board
@@ -12,17 +13,6 @@ const FLAME = "M-4,11 L0,21 L4,11 Z";
 
 let chosen = null; // the rocket (its cell name) you chose to fly, with several rockets
 let current = null;
-
-function pressable(node, label, handler, move) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  if (move) node.dataset.move = move;
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
-  return node;
-}
 
 // "move c3", "help d4", "remove e5"; with several rockets "move d7-d6" (from d7 to d6).
 function sortMoves(legal, myCells) {

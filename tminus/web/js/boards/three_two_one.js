@@ -4,6 +4,7 @@
 // A turn on the board: click a card of your hand (the second 7 picks two 7s), then a discard
 // pile (or one of the offered discards); then click the other pile or the draw pile to draw.
 import { svg, seatName } from "../util.js";
+import { pressable } from "./pressable.js";
 
 const W = 1000, CARD_W = 66, CARD_H = 96, MINI_W = 26, MINI_H = 36;
 const PILES = ["left", "right"];
@@ -12,17 +13,6 @@ const PILES = ["left", "right"];
 // same moves are legal.
 const pick = { value: null, count: 0, key: "" };
 let current = null; // the last render's arguments and root, to redraw after a pick
-
-function pressable(node, label, handler, move) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  if (move) node.dataset.move = move;
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
-  return node;
-}
 
 function playMove(node, move, ctx, label) {
   return pressable(node, label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text);
@@ -261,9 +251,10 @@ function myHand(obs, ctx, moves, y) {
   }
   if (!hand.length) g.append(text(W / 2, 130, "no cards yet", "small", "middle"));
   if (groups.length) {
-    g.append(text(30, 212, inTurn
-      ? (pick.value === null ? "Click a card to pick it (the 2nd card of a group picks two), then a pile." : "Now click a pile, or one of the discards above.")
-      : "", "hint"));
+    let hint = "";
+    if (inTurn) hint = pick.value === null ? "Click a card to pick it (the 2nd card of a group picks two), then a pile." : "Now click a pile, or one of the discards above.";
+    else if (mover && obs.phase === "draw" && !ctx.replay) hint = "Now draw: click the draw pile, or take the top card of the other discard pile.";
+    g.append(text(30, 212, hint, "hint"));
   }
   // Countdown! and Blastoff!, when open.
   let by = 66;
