@@ -178,6 +178,12 @@ def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
         assert re.search(r"wins?!", page.inner_text("#board"))
     assert page.locator(f"{SP} .cell.empty").count() > 0
     screenshot(page, "sputnik_board")
+    # The replay starts from the full board of galaxies, nothing playable.
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    assert page.locator(f"{SP} .cell.empty").count() == 0
+    assert page.locator(f"{SP} .cell.galaxy").count() == 37 - 3
+    assert page.locator(f"{SP} .playable").count() == 0
 
 
 def test_with_two_rockets_a_click_chooses_which_one_flies(server, new_page):
