@@ -2,8 +2,10 @@
 // observation readably; the moves are always listed as buttons beside any board.
 import fourWay from "./four_way.js";
 import generic from "./generic.js";
+import sputnik from "./sputnik.js";
+import threeTwoOne from "./three_two_one.js";
 
-const BOARDS = { four_way: fourWay };
+const BOARDS = { four_way: fourWay, three_two_one: threeTwoOne, sputnik };
 
 export function boardFor(game) {
   return BOARDS[game] || generic;

@@ -1,0 +1,248 @@
+// Sputnik: the hexagon of galaxies, the bases in their seats' colours, the rockets, the empty
+// cells left behind, and the galaxies still protected by an unmoved base (hatched). On your
+// turn the cells you can fly to glow (amber: your base's help), then the galaxies you may
+// remove; with several rockets, click one of yours to choose which one flies.
+import { svg, seatName } from "../util.js";
+import { pressable } from "./pressable.js";
+
+const SQRT3 = Math.sqrt(3);
+const SIDE = 300; // the panel right of the board
+const ROCKET = "M0,-19 C8,-11 9,0 6.5,10 L-6.5,10 C-9,0 -8,-11 0,-19 Z";
+const FINS = "M-6,1 L-13,14 L-6,10 Z M6,1 L13,14 L6,10 Z";
+const FLAME = "M-4,11 L0,21 L4,11 Z";
+
+let chosen = null; // the rocket (its cell name) you chose to fly, with several rockets
+let current = null;
+
+// "move c3", "help d4", "remove e5"; with several rockets "move d7-d6" (from d7 to d6).
+function sortMoves(legal, myCells) {
+  const moves = { byFrom: {}, remove: {} };
+  for (const m of legal) {
+    let match;
+    if ((match = m.text.match(/^(move|help) (?:([a-z]\d+)-)?([a-z]\d+)$/))) {
+      const from = match[2] || myCells[0];
+      const targets = (moves.byFrom[from] = moves.byFrom[from] || {});
+      targets[match[3]] = { ...m, kind: match[1] };
+    } else if ((match = m.text.match(/^remove ([a-z]\d+)$/))) moves.remove[match[1]] = m;
+  }
+  return moves;
+}
+
+function geometry(obs) {
+  const radius = obs.params.radius;
+  const size = Math.min(48, 600 / (SQRT3 * (2 * radius + 1)));
+  const cells = obs.cell_names.map((name, i) => {
+    const q = name.charCodeAt(0) - 97 - radius;
+    const r = Number(name.slice(1)) - radius - 1;
+    return { i, name, q, r, x: size * SQRT3 * (q + r / 2), y: size * 1.5 * r };
+  });
+  const byName = Object.fromEntries(cells.map((c) => [c.name, c]));
+  const width = size * SQRT3 * (2 * radius + 1);
+  const height = size * (3 * radius + 2);
+  return { radius, size, cells, byName, width, height };
+}
+
+function neighbours(geo, name) {
+  const c = geo.byName[name];
+  if (!c) return [];
+  return [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
+    .map(([dq, dr]) => geo.cells.find((o) => o.q === c.q + dq && o.r === c.r + dr))
+    .filter(Boolean).map((o) => o.name);
+}
+
+// Galaxies next to a base whose rocket is on the board and has never left it may not be taken.
+function protectedCells(obs, geo) {
+  const cells = new Set();
+  for (const rocket of obs.rockets) {
+    if (rocket.cell !== null && !rocket.left_base && rocket.base) neighbours(geo, rocket.base).forEach((n) => cells.add(n));
+  }
+  return cells;
+}
+
+function hexPoints(size) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k - 30);
+    pts.push(`${(size * Math.cos(a)).toFixed(2)},${(size * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+function defs() {
+  return svg("defs", {},
+    svg("radialGradient", { id: "sp-galaxy", cx: "50%", cy: "50%", r: "50%" },
+      svg("stop", { offset: "0%", "stop-color": "#fff6d8" }),
+      svg("stop", { offset: "35%", "stop-color": "#c79bff", "stop-opacity": 0.9 }),
+      svg("stop", { offset: "100%", "stop-color": "#5b3fb8", "stop-opacity": 0 })),
+    svg("radialGradient", { id: "sp-cell", cx: "50%", cy: "40%", r: "65%" },
+      svg("stop", { offset: "0%", "stop-color": "#2c2f6b" }),
+      svg("stop", { offset: "100%", "stop-color": "#161a3f" })),
+    svg("pattern", { id: "sp-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 3, height: 8, fill: "rgba(255, 92, 122, 0.45)" })));
+}
+
+function galaxyGlyph(size, index) {
+  const turn = (index * 47) % 180;
+  const g = svg("g", { class: "galaxy-glyph", transform: `rotate(${turn}) translate(0,${-size * 0.08})` });
+  g.append(svg("ellipse", { rx: size * 0.52, ry: size * 0.22, fill: "url(#sp-galaxy)" }));
+  g.append(svg("path", { d: `M${-size * 0.42},0 C${-size * 0.2},${-size * 0.3} ${size * 0.2},${-size * 0.18} ${size * 0.05},0 C${-size * 0.1},${size * 0.18} ${size * 0.25},${size * 0.28} ${size * 0.42},0`, class: "galaxy-arm" }));
+  g.append(svg("circle", { r: size * 0.07, class: "galaxy-core" }));
+  return g;
+}
+
+function rocketShape(seat, size, moving) {
+  const scale = (size / 48) * 1.15;
+  const g = svg("g", { class: `rocket seat-${seat % 6} ${moving ? "moving" : ""}`, transform: `translate(0,${-size * 0.06}) scale(${scale.toFixed(3)})` });
+  if (moving) g.append(svg("path", { d: FLAME, class: "flame" }));
+  g.append(svg("path", { d: FINS, class: "fins" }));
+  g.append(svg("path", { d: ROCKET, class: "body" }));
+  g.append(svg("circle", { cy: -4, r: 3.2, class: "window" }));
+  return g;
+}
+
+function cellNode(obs, ctx, geo, cell, info) {
+  const { size } = geo;
+  const content = obs.cells[cell.i];
+  const baseOf = content.startsWith("base of seat ") ? Number(content.slice(12)) : null;
+  const kind = baseOf !== null ? "base" : content;
+  const classes = ["cell", kind];
+  if (baseOf !== null) classes.push(`seat-${baseOf % 6}`);
+  if (info.protect.has(cell.name) && kind === "galaxy") classes.push("protected");
+  const g = svg("g", { class: classes.join(" "), "data-cell": cell.name, transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})` });
+  g.append(svg("polygon", { points: hexPoints(size * 0.96), class: "hex" }));
+  if (kind === "galaxy") g.append(galaxyGlyph(size, cell.i));
+  if (kind === "base") {
+    g.append(svg("circle", { r: size * 0.5, class: "pad" }));
+    g.append(svg("circle", { r: size * 0.3, class: "pad-inner" }));
+  }
+  if (kind === "empty") g.append(svg("circle", { r: 1.4, cx: size * 0.2, cy: -size * 0.25, class: "star" }),
+    svg("circle", { r: 1, cx: -size * 0.3, cy: size * 0.1, class: "star" }));
+  if (classes.includes("protected")) g.append(svg("polygon", { points: hexPoints(size * 0.96), fill: "url(#sp-hatch)", class: "hatch" }));
+  const rocket = info.rocketAt[cell.name];
+  if (rocket) g.append(rocketShape(rocket.seat, size, rocket.seat === info.mover));
+  if (kind !== "empty" && !rocket) g.append(svg("text", { y: size * 0.72, "text-anchor": "middle", class: "cell-name" }, cell.name));
+  // Moves onto this cell.
+  const target = info.targets[cell.name];
+  const removal = info.moves.remove[cell.name];
+  if (target) {
+    g.classList.add("target", target.kind === "help" ? "help" : "step");
+    const label = target.kind === "help" ? `${target.text} (your base comes to ${cell.name}, the rocket onto it)` : target.text;
+    pressable(g, label, () => { chosen = null; ctx.onMove(target.action); }, target.text);
+    if (target.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
+  } else if (removal) {
+    g.classList.add("removable");
+    pressable(g, removal.text, () => ctx.onMove(removal.action), removal.text);
+    g.append(svg("text", { y: size * 0.15, "text-anchor": "middle", class: "remove-mark" }, "✕"));
+  } else if (rocket && info.choosable.length > 1 && info.choosable.includes(cell.name)) {
+    g.classList.add("choosable");
+    if (cell.name === info.from) g.classList.add("chosen");
+    pressable(g, `fly the rocket on ${cell.name}`, () => { chosen = cell.name; redraw(); });
+  }
+  return g;
+}
+
+function status(obs, ctx, info) {
+  if (obs.phase === "lot") return ["Drawing lots for who starts…", ""];
+  if (obs.phase === "over") {
+    const w = obs.winners || [];
+    if (!w.length) return ["Draw", "the turn cap was reached"];
+    const names = w.map((s) => (s === ctx.seat ? "You" : short(seatName(ctx.seats, s), 16))).join(" and ");
+    return [`${names} ${w.length > 1 || w[0] === ctx.seat ? "win!" : "wins!"}`, "the last rocket in space"];
+  }
+  if (ctx.ended) return ["Game over", ""];
+  const mine = obs.current_player === ctx.seat;
+  if (obs.phase === "move") {
+    if (!mine) return [`${short(seatName(ctx.seats, obs.current_player), 18)} flies`, "then removes a galaxy"];
+    return ["Your move", info.many ? "choose a rocket, then a glowing cell" : "fly to a glowing cell (amber: base help)"];
+  }
+  if (!mine) return [short(seatName(ctx.seats, obs.current_player), 22), "removes a galaxy"];
+  return ["Remove a galaxy", "click one marked ✕"];
+}
+
+function sidePanel(obs, ctx, info, x, height) {
+  const g = svg("g", { class: "side-panel", transform: `translate(${x},0)` });
+  g.append(svg("rect", { x: 0, y: 10, width: SIDE - 10, height: height - 20, rx: 16, class: "tray" }));
+  const [title, sub] = status(obs, ctx, info);
+  g.append(svg("text", { x: 18, y: 44, class: obs.phase === "over" ? "caption win" : "caption" }, title));
+  g.append(svg("text", { x: 18, y: 66, class: "small" }, sub));
+  g.append(svg("text", { x: 18, y: 96, class: "small" }, `Turn ${obs.turn}`));
+  // The players: colour, name, rockets (where, or out), base help left.
+  let y = 124;
+  const n = obs.rockets.length / obs.params.rockets_per_player;
+  for (let seat = 0; seat < n; seat++) {
+    const rockets = obs.rockets.filter((r) => r.seat === seat);
+    const alive = rockets.filter((r) => r.cell !== null);
+    const row = svg("g", { class: `player ${alive.length ? "" : "out"} ${obs.current_player === seat && obs.phase !== "over" ? "to-move" : ""}`, "data-seat": seat, transform: `translate(18,${y})` });
+    row.append(svg("rect", { x: -8, y: -18, width: SIDE - 30, height: 46, rx: 10, class: "player-bg" }));
+    row.append(svg("g", { transform: "translate(10,-2)" }, rocketShape(seat, 26, false)));
+    const name = seatName(ctx.seats, seat);
+    row.append(svg("text", { x: 28, y: 0, class: "name" }, short(name, 20) + (seat === ctx.seat ? " (you)" : "")));
+    const where = rockets.map((r) => r.cell || "out").join(", ");
+    const helps = rockets.filter((r) => r.cell !== null && r.base !== null).length;
+    const team = obs.params.teams ? ` · team ${seat % 2 ? "B" : "A"}` : "";
+    row.append(svg("text", { x: 28, y: 18, class: "small" }, alive.length ? `at ${where} · ${helps ? "base help left" : "base used"}${team}` : `eliminated${team}`));
+    g.append(row);
+    y += 54;
+  }
+  // The legend.
+  y += 8;
+  const legend = [["galaxy", "galaxy: fly here or take it"], ["empty", "empty space"], ["protected", "protected by an unmoved base"]];
+  for (const [kind, words] of legend) {
+    const item = svg("g", { class: `legend ${kind}`, transform: `translate(30,${y})` });
+    item.append(svg("polygon", { points: hexPoints(11), class: "hex" }));
+    if (kind === "protected") item.append(svg("polygon", { points: hexPoints(11), fill: "url(#sp-hatch)" }));
+    if (kind !== "empty") item.append(svg("circle", { r: 3, class: "galaxy-core" }));
+    item.append(svg("text", { x: 20, y: 5, class: "small" }, words));
+    g.append(item);
+    y += 28;
+  }
+  return g;
+}
+
+function short(name, max) {
+  return name.length > max ? name.slice(0, max - 1) + "…" : name;
+}
+
+function redraw() {
+  if (current && current.root.isConnected) current.root.replaceWith(render(current.obs, current.ctx));
+}
+
+function render(obs, ctx) {
+  const geo = geometry(obs);
+  const playing = obs.phase === "move" || obs.phase === "remove";
+  const mover = playing && !ctx.ended ? obs.current_player : null;
+  const rocketAt = {};
+  for (const r of obs.rockets) if (r.cell !== null) rocketAt[r.cell] = r;
+  const myCells = obs.rockets.filter((r) => r.seat === ctx.seat && r.cell !== null).map((r) => r.cell);
+  const moves = sortMoves(ctx.legal || [], myCells);
+  const choosable = Object.keys(moves.byFrom);
+  if (!choosable.includes(chosen)) chosen = choosable[0] || null;
+  const info = {
+    protect: protectedCells(obs, geo), rocketAt, moves, mover, choosable,
+    from: chosen, targets: chosen ? moves.byFrom[chosen] : {}, many: obs.params.rockets_per_player > 1,
+  };
+  const pad = geo.size * 1.1;
+  const boardW = geo.width + 2 * pad, height = Math.max(geo.height + 2 * pad - geo.size * 0.4, 520);
+  const root = svg("svg", { class: "sputnik", viewBox: `0 0 ${boardW + SIDE} ${height}`, role: "img", "aria-label": "Sputnik board" });
+  root.append(defs());
+  const board = svg("g", { class: "hexes", transform: `translate(${(boardW / 2).toFixed(2)},${(height / 2).toFixed(2)})` });
+  board.append(svg("polygon", { points: hexPoints(geo.size * (SQRT3 * geo.radius + 1.2)).split(" ").map((p) => p.split(",").reverse().join(",")).join(" "), class: "rim" }));
+  for (const cell of geo.cells) board.append(cellNode(obs, ctx, geo, cell, info));
+  root.append(board);
+  root.append(sidePanel(obs, ctx, info, boardW, height));
+  current = { obs, ctx, root };
+  return root;
+}
+
+export default {
+  name: "sputnik",
+  render,
+  scores(obs) {
+    const n = obs.rockets.length / obs.params.rockets_per_player;
+    return Array.from({ length: n }, (_, s) => {
+      const alive = obs.rockets.filter((r) => r.seat === s && r.cell !== null).length;
+      if (obs.winners && obs.winners.includes(s)) return "★ last in space";
+      return alive ? `${alive} rocket${alive > 1 ? "s" : ""} flying` : "eliminated";
+    });
+  },
+};

@@ -1,0 +1,360 @@
+// 3-2-1 Countdown: the table seen from your chair. The others' hands as card backs on top,
+// the two discard piles either side of the draw pile in the middle, your hand at the bottom
+// grouped by number, and the last round's revealed hands below.
+// A turn on the board: click a card of your hand (the second 7 picks two 7s), then a discard
+// pile (or one of the offered discards); then click the other pile or the draw pile to draw.
+import { svg, seatName } from "../util.js";
+import { pressable } from "./pressable.js";
+
+const W = 1000, CARD_W = 66, CARD_H = 96, MINI_W = 26, MINI_H = 36;
+const PILES = ["left", "right"];
+
+// What you have picked from your hand (a number and how many); kept across redraws while the
+// same moves are legal.
+const pick = { value: null, count: 0, key: "" };
+let current = null; // the last render's arguments and root, to redraw after a pick
+
+function playMove(node, move, ctx, label) {
+  return pressable(node, label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text);
+}
+
+// The legal moves by kind: discards[value][count][pile], draws by pile name, declarations.
+function sortMoves(legal) {
+  const moves = { discards: {}, most: {}, draws: {}, declare: {} };
+  for (const m of legal) {
+    let match;
+    if ((match = m.text.match(/^discard ([\d,]+) (left|right)$/))) {
+      const cards = match[1].split(",");
+      const value = Number(cards[0]);
+      const byCount = (moves.discards[value] = moves.discards[value] || {});
+      (byCount[cards.length] = byCount[cards.length] || {})[match[2]] = m;
+      moves.most[value] = Math.max(moves.most[value] || 0, cards.length);
+    } else if ((match = m.text.match(/^draw (left|right|pile)$/))) moves.draws[match[1]] = m;
+    else if (m.text === "countdown" || m.text === "blastoff") moves.declare[m.text] = m;
+  }
+  return moves;
+}
+
+function hue(value) {
+  return 150 - value * 15; // 0 a calm green, 10 a hot red: low is good
+}
+
+function cardFace(x, y, value, w = CARD_W, h = CARD_H, extra = {}) {
+  const g = svg("g", { class: "card face", transform: `translate(${x},${y})`, "data-value": value, ...extra });
+  const colour = `hsl(${hue(value)}, 70%, 42%)`;
+  g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: "card-paper" }));
+  g.append(svg("rect", { x: w * 0.1, y: h * 0.1, width: w * 0.8, height: h * 0.8, rx: w * 0.08, fill: `hsl(${hue(value)}, 80%, 92%)`, stroke: colour, "stroke-width": 1.5 }));
+  g.append(svg("text", { x: w / 2, y: h / 2 + w * 0.2, "text-anchor": "middle", class: "card-value", fill: colour, "font-size": w * 0.58 }, String(value)));
+  if (w >= 40) {
+    g.append(svg("text", { x: w * 0.17, y: h * 0.24, "text-anchor": "middle", class: "card-corner", fill: colour }, String(value)));
+    g.append(svg("text", { x: w * 0.83, y: h * 0.9, "text-anchor": "middle", class: "card-corner", fill: colour }, String(value)));
+  }
+  return g;
+}
+
+function cardBack(x, y, w = CARD_W, h = CARD_H, extra = {}) {
+  const g = svg("g", { class: "card back", transform: `translate(${x},${y})`, ...extra });
+  g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: "card-back" }));
+  g.append(svg("rect", { x: w * 0.12, y: w * 0.12, width: w * 0.76, height: h - w * 0.24, rx: w * 0.08, class: "card-back-inner" }));
+  if (w >= 50) g.append(svg("text", { x: w / 2, y: h / 2 + 5, "text-anchor": "middle", class: "card-back-mark" }, "3·2·1"));
+  else g.append(svg("circle", { cx: w / 2, cy: h / 2, r: w * 0.16, class: "card-back-dot" }));
+  return g;
+}
+
+function text(x, y, content, cls, anchor = "start") {
+  return svg("text", { x, y, class: cls, "text-anchor": anchor }, content);
+}
+
+function seatBadge(x, y, seat) {
+  return svg("g", { transform: `translate(${x},${y})` },
+    svg("circle", { r: 12, class: `seat-dot seat-${seat % 6}` }),
+    svg("text", { y: 4.5, "text-anchor": "middle", class: "seat-number" }, String(seat + 1)));
+}
+
+function short(name, max) {
+  return name.length > max ? name.slice(0, max - 1) + "…" : name;
+}
+
+function standing(obs, seat) {
+  return obs.players <= 3 ? `${obs.round_wins[seat]} of 3 rounds won` : `${obs.scores[seat]} points`;
+}
+
+// -- the header: round, whose turn, the game's end ------------------------------------------
+function header(obs, ctx) {
+  const g = svg("g", { class: "ttt-header" });
+  g.append(svg("rect", { x: 10, y: 10, width: W - 20, height: 50, rx: 14, class: "tray" }));
+  const rounds = obs.players <= 3 ? "· first to win 3 rounds" : `of ${obs.rounds}`;
+  g.append(text(30, 42, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"));
+  let status = "";
+  if (obs.phase === "over") {
+    status = obs.winners && obs.winners.length
+      ? `${obs.winners.map((s) => (s === ctx.seat ? "You" : seatName(ctx.seats, s))).join(" and ")} ${obs.winners.length > 1 ? "share the win" : obs.winners[0] === ctx.seat ? "win the game!" : "wins the game!"}`
+      : "Draw: the turn cap was reached";
+  } else if (obs.phase === "deal" || obs.phase === "turn up") status = "Dealing…";
+  else if (ctx.ended) status = "Game over";
+  else if (obs.mover === ctx.seat) status = obs.phase === "turn" ? "Your turn: discard (or declare)" : "Now draw a card";
+  else if (obs.mover !== null) status = `${seatName(ctx.seats, obs.mover)} ${obs.phase === "turn" ? "to play" : "draws"}`;
+  g.append(text(W - 30, 42, status, obs.phase === "over" ? "caption win" : "status-text", "end"));
+  return g;
+}
+
+// -- the others: card backs, standing, the cards they were seen to take -----------------------
+function others(obs, ctx, y) {
+  const n = obs.players;
+  const seats = [];
+  const base = ctx.seat === null ? 0 : ctx.seat + 1;
+  for (let i = 0; i < n; i++) if ((base + i) % n !== ctx.seat) seats.push((base + i) % n);
+  const g = svg("g", { class: "others" });
+  const gap = 10, width = Math.min(300, (W - 20 - gap * (seats.length - 1)) / seats.length);
+  const left = (W - (width * seats.length + gap * (seats.length - 1))) / 2;
+  seats.forEach((seat, i) => g.append(opponent(obs, ctx, seat, left + i * (width + gap), y, width)));
+  return g;
+}
+
+function opponent(obs, ctx, seat, x, y, width) {
+  const playing = obs.playing.includes(seat);
+  const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
+  const winner = obs.winners && obs.winners.includes(seat);
+  const g = svg("g", { class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`, "data-seat": seat, transform: `translate(${x},${y})` });
+  g.append(svg("rect", { width, height: 156, rx: 14, class: "panel-bg" }));
+  g.append(seatBadge(22, 24, seat));
+  g.append(text(40, 29, short(seatName(ctx.seats, seat), Math.floor((width - 50) / 9)), "name"));
+  g.append(text(40, 48, standing(obs, seat), "small"));
+  const size = obs.hand_sizes[seat];
+  if (!playing) {
+    g.append(text(width / 2, 90, "sits out this round", "small", "middle"));
+    return g;
+  }
+  // The backs, fanned to fit the panel.
+  const bw = 40, bh = 58;
+  const step = size > 1 ? Math.min(18, (width - 32 - bw) / (size - 1)) : 0;
+  const fan = bw + step * Math.max(0, size - 1);
+  const start = (width - fan) / 2;
+  for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, 60, bw, bh));
+  g.append(svg("g", { class: "count-badge", transform: `translate(${start + fan - 4},${64})` },
+    svg("circle", { r: 13 }), text(0, 5, String(size), "count", "middle")));
+  const known = obs.known_cards[seat];
+  if (known.length) {
+    g.append(text(16, 144, "took:", "small"));
+    known.slice(0, 10).forEach((v, i) => g.append(cardFace(56 + i * 18, 127, v, 16, 22)));
+  }
+  return g;
+}
+
+// -- the middle: left pile, draw pile, right pile ------------------------------------------------
+function table(obs, ctx, moves, y) {
+  const g = svg("g", { class: "middle", transform: `translate(0,${y})` });
+  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 232, rx: 20, class: "felt" }));
+  const centre = W / 2;
+  g.append(drawPile(obs, ctx, moves, centre - CARD_W / 2, 50));
+  PILES.forEach((name, i) => g.append(discardPile(obs, ctx, moves, name, i, i === 0 ? centre - 260 : centre + 260 - CARD_W, 50)));
+  return g;
+}
+
+function drawPile(obs, ctx, moves, x, y) {
+  const g = svg("g", { class: "pile draw-pile", "data-pile": "pile" });
+  g.append(svg("rect", { x: x - 30, y: y - 30, width: CARD_W + 60, height: CARD_H + 66, class: "hit" }));
+  g.append(text(x + CARD_W / 2, y - 14, "DRAW PILE", "pile-label", "middle"));
+  const layers = Math.min(6, Math.ceil(obs.draw_pile_size / 12));
+  for (let i = layers; i >= 0; i--) g.append(cardBack(x + i * 2, y - i * 2));
+  g.append(text(x + CARD_W / 2, y + CARD_H + 28, `${obs.draw_pile_size} cards`, "pile-count", "middle"));
+  const move = moves.draws.pile;
+  if (move) playMove(g, move, ctx, "draw pile (a card unseen)");
+  return g;
+}
+
+function discardPile(obs, ctx, moves, name, index, x, y) {
+  const pile = obs.discard_piles[index];
+  const g = svg("g", { class: `pile discard-pile ${obs.discarded_on === name ? "just-discarded" : ""}`, "data-pile": name });
+  // The whole pile area takes the click, the cards below the top included.
+  const hx = index === 0 ? x - 160 : x - 30;
+  g.append(svg("rect", { x: hx, y: y - 30, width: CARD_W + 190, height: CARD_H + 66, rx: 12, class: "hit" }));
+  g.append(text(x + CARD_W / 2, y - 14, `${name.toUpperCase()} PILE`, "pile-label", "middle"));
+  if (!pile.length) {
+    g.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 8, class: "pile-empty" }));
+    g.append(text(x + CARD_W / 2, y + CARD_H / 2 + 5, "empty", "small", "middle"));
+  }
+  // The depth: one edge per card under the top, up to eight.
+  const depth = Math.min(8, Math.max(0, pile.length - 1));
+  for (let i = depth; i >= 1; i--) {
+    g.append(svg("rect", { x: x + i * 1.6, y: y - i * 1.6, width: CARD_W, height: CARD_H, rx: 8, class: "pile-edge" }));
+  }
+  if (pile.length) g.append(cardFace(x, y, pile[pile.length - 1]));
+  g.append(text(x + CARD_W / 2, y + CARD_H + 28, `${pile.length} card${pile.length === 1 ? "" : "s"}`, "pile-count", "middle"));
+  // The cards just under the top, for the record: the pile is public.
+  const under = pile.slice(-6, -1).reverse();
+  const side = index === 0 ? -1 : 1;
+  under.forEach((v, i) => {
+    const ux = index === 0 ? x - 44 - i * 22 : x + CARD_W + 22 + i * 22;
+    g.append(cardFace(ux, y + 30, v, 20, 28, { class: "card face under", opacity: 1 - i * 0.15 }));
+  });
+  if (under.length) g.append(text(index === 0 ? x - 34 : x + CARD_W + 32, y + 20, "below:", "tiny", side < 0 ? "end" : "start"));
+  // A draw from this pile, or the picked cards discarded onto it.
+  const draw = moves.draws[name];
+  const discard = pick.value !== null && (moves.discards[pick.value] || {})[pick.count] && moves.discards[pick.value][pick.count][name];
+  if (draw) playMove(g, draw, ctx, `${draw.text} (take the ${pile[pile.length - 1]})`);
+  else if (discard) {
+    playMove(g, discard, ctx);
+    g.append(text(x + CARD_W / 2, y - 32, `▼ discard ${pick.count > 1 ? "them" : "it"} here`, "drop-hint", "middle"));
+  }
+  return g;
+}
+
+// -- your hand ----------------------------------------------------------------------------------
+function myHand(obs, ctx, moves, y) {
+  const seat = ctx.seat;
+  const hand = obs.hand || [];
+  const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
+  const winner = obs.winners && obs.winners.includes(seat);
+  const g = svg("g", { class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
+  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 230, rx: 16, class: "panel-bg" }));
+  g.append(seatBadge(34, 28, seat));
+  const total = hand.reduce((a, b) => a + b, 0);
+  g.append(text(54, 34, `${short(seatName(ctx.seats, seat), 20)} (you)`, "name"));
+  g.append(text(W - 30, 34, `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`, "small", "end"));
+
+  // Groups of equal cards, side by side, each fanned; sized to fit.
+  const groups = [];
+  for (const v of hand) {
+    if (groups.length && groups[groups.length - 1].value === v) groups[groups.length - 1].count++;
+    else groups.push({ value: v, count: 1 });
+  }
+  const declareWidth = Object.keys(moves.declare).length ? 190 : 0;
+  const room = W - 60 - declareWidth;
+  let step = 24, gap = 16;
+  const widthOf = () => groups.reduce((a, gr) => a + CARD_W + (gr.count - 1) * step, 0) + gap * Math.max(0, groups.length - 1);
+  while (widthOf() > room && step > 8) { step -= 2; gap = Math.max(6, gap - 1); }
+  let x = 30 + (room - widthOf()) / 2;
+  const inTurn = obs.phase === "turn" && mover && !ctx.replay;
+  for (const group of groups) {
+    const most = inTurn ? moves.most[group.value] || 0 : 0;
+    const gg = svg("g", { class: `group ${pick.value === group.value ? "picked" : ""}`, "data-value": group.value });
+    for (let j = 0; j < group.count; j++) {
+      const lifted = pick.value === group.value && j < pick.count;
+      const card = cardFace(x + j * step, lifted ? 58 : 76, group.value);
+      if (lifted) card.classList.add("lifted");
+      if (most) {
+        const count = Math.min(j + 1, most);
+        const label = `pick ${count} × ${group.value}`;
+        card.dataset.pick = `${group.value}x${count}`;
+        pressable(card, label, () => {
+          const same = pick.value === group.value && pick.count === count;
+          pick.value = same ? null : group.value;
+          pick.count = same ? 0 : count;
+          redraw();
+        });
+      }
+      gg.append(card);
+    }
+    g.append(gg);
+    x += CARD_W + (group.count - 1) * step + gap;
+  }
+  if (!hand.length) g.append(text(W / 2, 130, "no cards yet", "small", "middle"));
+  if (groups.length) {
+    let hint = "";
+    if (inTurn) hint = pick.value === null ? "Click a card to pick it (the 2nd card of a group picks two), then a pile." : "Now click a pile, or one of the discards above.";
+    else if (mover && obs.phase === "draw" && !ctx.replay) hint = "Now draw: click the draw pile, or take the top card of the other discard pile.";
+    g.append(text(30, 212, hint, "hint"));
+  }
+  // Countdown! and Blastoff!, when open.
+  let by = 66;
+  for (const [word, label] of [["countdown", "Countdown!"], ["blastoff", "Blastoff!"]]) {
+    const move = moves.declare[word];
+    if (!move) continue;
+    const button = svg("g", { class: `declare ${word}`, transform: `translate(${W - 210},${by})` },
+      svg("rect", { width: 180, height: 52, rx: 26 }), text(90, 33, label, "declare-text", "middle"));
+    g.append(playMove(button, move, ctx, `${label} (end the round)`));
+    by += 66;
+  }
+  return g;
+}
+
+// The discards of the picked number, as a strip of buttons between the piles and the hand.
+function offers(obs, ctx, moves, y) {
+  const byCount = pick.value !== null ? moves.discards[pick.value] : null;
+  if (!byCount) return null;
+  const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
+  const options = [];
+  for (const count of Object.keys(byCount).map(Number).sort((a, b) => a - b)) {
+    for (const pile of PILES) if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
+  }
+  const bw = 118, gap = 8;
+  let x = (W - (options.length * (bw + gap) - gap)) / 2;
+  for (const o of options) {
+    const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
+    const b = svg("g", { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${x},0)` },
+      svg("rect", { width: bw, height: 30, rx: 15 }), text(bw / 2, 20, short(label, 14), "offer-text", "middle"));
+    g.append(playMove(b, o.move, ctx));
+    x += bw + gap;
+  }
+  return g;
+}
+
+// -- the last round, revealed ---------------------------------------------------------------
+function lastRound(obs, ctx, y) {
+  const last = obs.last_round;
+  if (!last) return null;
+  const g = svg("g", { class: "last-round", transform: `translate(0,${y})` });
+  const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
+  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 48 + rows.length * 44, rx: 16, class: "panel-bg" }));
+  const who = last.declarer === null ? "nobody declared (nothing left to draw)"
+    : `${last.declarer === ctx.seat ? "you" : seatName(ctx.seats, last.declarer)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
+  g.append(text(30, 32, `Round ${last.round} revealed: ${who}`, "caption small-caption"));
+  rows.forEach(([seat, hand], i) => {
+    const ry = 48 + i * 44;
+    const row = svg("g", { class: `reveal ${last.declarer === seat ? "declarer" : ""}`, "data-seat": seat, transform: `translate(0,${ry})` });
+    row.append(seatBadge(40, 18, seat));
+    row.append(text(60, 23, short(seatName(ctx.seats, seat), 16) + (seat === ctx.seat ? " (you)" : ""), "small name-small"));
+    const step = Math.min(MINI_W + 4, 560 / Math.max(1, hand.length));
+    hand.forEach((v, j) => row.append(cardFace(230 + j * step, 0, v, MINI_W, MINI_H)));
+    row.append(text(W - 170, 23, `total ${last.totals[seat]}`, "small", "end"));
+    const points = last.points[seat];
+    row.append(text(W - 40, 24, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
+    g.append(row);
+  });
+  return g;
+}
+
+function redraw() {
+  if (!current) return;
+  const { obs, ctx, root } = current;
+  if (!root.isConnected) return;
+  root.replaceWith(render(obs, ctx));
+}
+
+function render(obs, ctx) {
+  const moves = sortMoves(ctx.legal || []);
+  const key = (ctx.legal || []).map((m) => m.text).join("|");
+  if (key !== pick.key || (pick.value !== null && !moves.discards[pick.value])) {
+    pick.value = null; pick.count = 0; pick.key = key;
+  }
+  const root = svg("svg", { class: "three-two-one", role: "img", "aria-label": "3-2-1 Countdown table" });
+  root.append(header(obs, ctx));
+  let y = 72;
+  root.append(others(obs, ctx, y));
+  y += 168;
+  root.append(table(obs, ctx, moves, y));
+  const strip = offers(obs, ctx, moves, y + 190);
+  y += 244;
+  if (strip) root.append(strip);
+  if (ctx.seat !== null && ctx.seat !== undefined) {
+    root.append(myHand(obs, ctx, moves, y));
+    y += 242;
+  }
+  const reveal = lastRound(obs, ctx, y);
+  if (reveal) {
+    root.append(reveal);
+    y += 60 + reveal.querySelectorAll(".reveal").length * 44;
+  }
+  root.setAttribute("viewBox", `0 0 ${W} ${y}`);
+  current = { obs, ctx, root };
+  return root;
+}
+
+export default {
+  name: "three_two_one",
+  render,
+  scores(obs) {
+    return obs.scores.map((points, s) => (obs.players <= 3 ? `${obs.round_wins[s]}/3 rounds · ${points} pts` : `${points} pts`));
+  },
+};
