@@ -239,7 +239,8 @@ function track(obs, ctx, layout, moves) {
     const r = at(Number(pos));
     const step = Math.min(22, (Math.min(r.w, r.h) - 8) / seats.length);
     seats.forEach((seat, k) => {
-      const px = r.x + r.w / 2 + (k - (seats.length - 1) / 2) * step;
+      // Side columns: from the picture on, so that the square's name stays readable.
+      const px = r.corner || r.h > r.w ? r.x + r.w / 2 + (k - (seats.length - 1) / 2) * step : r.x + 18 + k * step;
       const py = r.y + (r.corner ? r.h / 2 + 4 : r.h > r.w ? 60 : r.h / 2 + 3);
       const label = `${seatName(ctx.seats, seat)}'s rocket on square ${pos}`;
       g.append(rocketPiece(seat, px, py, seat === mover && obs.phase !== "over", label));
