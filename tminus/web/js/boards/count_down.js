@@ -7,7 +7,7 @@
 //
 // The printed board (track, cards, prices) is public data the same all game: it comes once
 // from /api/games/{id}/layout and is kept here.
-import { api, svg, seatName } from "../util.js";
+import { api, clickable, svg, seatName } from "../util.js";
 
 const W = 1100; // the board is W × W
 const C = 92; // corner squares (the launch ramps) are C × C; side squares are C deep
@@ -30,19 +30,6 @@ function gameId() {
 }
 
 // -- helpers -----------------------------------------------------------------------------
-function clickable(node, move, onMove, label) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label || move.text);
-  node.dataset.move = move.text;
-  node.addEventListener("click", (e) => { e.stopPropagation(); onMove(move.action); });
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onMove(move.action); }
-  });
-  return node;
-}
-
 function text(x, y, content, cls, extra = {}) {
   return svg("text", { x, y, class: cls, ...extra }, content);
 }
@@ -168,7 +155,7 @@ function glyph(sq, cx, cy) {
 }
 
 function rocketPiece(seat, x, y, mover, label) {
-  const g = svg("g", { class: `piece ${seatClass(seat)} ${mover ? "mover" : ""}`, transform: `translate(${x},${y})`, "data-seat": seat, "aria-label": label });
+  const g = svg("g", { class: `piece ${seatClass(seat)} ${mover ? "mover" : ""}`, transform: `translate(${x},${y})`, "data-seat": seat, role: "img", "aria-label": label });
   g.append(svg("title", {}, label));
   if (mover) g.append(svg("circle", { r: 17, class: "halo" }));
   g.append(svg("path", { class: "hull", d: "M0,-15 C6,-9 7,-1 6,7 L11,13 L4,12 L0,15 L-4,12 L-11,13 L-6,7 C-7,-1 -6,-9 0,-15 Z" }));
@@ -583,7 +570,8 @@ export default {
     return obs.players ? Array.from({ length: obs.players }, (_, seat) => {
       const view = obs.centres.find((c) => c.seats.includes(seat));
       if (!view) return obs.players === 5 && seat === 4 ? "watching" : "";
-      return `${money(view.money)} · ${9 - view.missing_photos.length}/9 · ${Object.keys(view.parts).length}/4`;
+      const photos = view.control_card.length - view.missing_photos.length;
+      return `${money(view.money)} · ✓${photos}/${view.control_card.length} · ▲${Object.keys(view.parts).length}/4`;
     }) : [];
   },
 };
