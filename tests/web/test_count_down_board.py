@@ -68,6 +68,14 @@ def test_a_person_plays_count_down_on_the_board_to_the_end(server, new_page):
     assert mine.count() == 1 and "(you)" in mine.text_content()
     assert page.locator(".count-down .result-text").count() == 1
     screenshot(page, "count_down_board")
+    # The replay draws the same board, step by step, with nothing to click.
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    for _ in range(12):
+        page.click("#replay-next")
+    assert page.inner_text("#replay-step").startswith("step 12 of")
+    assert page.locator(".count-down .square").count() == 64
+    assert page.locator(PLAYABLE).count() == 0
 
 
 def playout(until, seed=0, players=4):

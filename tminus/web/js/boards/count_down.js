@@ -208,7 +208,9 @@ function track(obs, ctx, layout, moves) {
     const move = targets[i];
     if (move) {
       cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
-      cell.append(text(cx, r.h / 2 + 4, move.text === "forward" ? "▶ here" : "◀ here", "target-label", { "text-anchor": "middle" }));
+      const word = move.text === "forward" ? "fwd ▶" : "◀ back";
+      cell.append(svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
+        svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }), text(0, 4.5, word, "target-label", { "text-anchor": "middle" })));
       clickable(cell, move, ctx.onMove, `${move.text}: go to square ${i} (${label.title})`);
     } else if (i === moverPos && moves.buyPhoto && sq.kind === "photo") {
       cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
@@ -462,7 +464,9 @@ function happening(obs, ctx, layout) {
     const zone = obs.meeting.forbidden_zone_of ? ` in centre ${obs.meeting.forbidden_zone_of}'s forbidden zone` : "";
     lines.push(`Meeting with ${obs.meeting.with.map(name).join(", ")}${zone} · ${obs.meeting.offers_left} offers left`);
   } else if (obs.debts.length) {
-    lines.push(`Debts to pay: ${obs.debts.map((d) => d.join(" ")).join("; ")}`);
+    // [debtor centre, creditor centre (-1: the leader), amount], centres counted from 0.
+    const to = (c) => (c >= 0 ? `centre ${c + 1}` : "the leader");
+    lines.push(`To pay: ${obs.debts.map(([debtor, creditor, amount]) => `centre ${debtor + 1} owes ${to(creditor)} ${amount}`).join("; ")}`);
   }
   return lines.slice(0, 2);
 }
