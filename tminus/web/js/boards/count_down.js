@@ -19,7 +19,7 @@ const KIND_LABEL = {
   saturn: "Saturn V", surprise: "Surprise", funding: "Funding", espionage: "Espionage",
   sabotage: "Sabotage", training: "Astronaut training",
 };
-const PART_SHAPES = [ // bottom to top: stage 1, stage 2, stage 3, capsule (x offset, width, height)
+const PART_SHAPES = [ // bottom to top: stage 1, stage 2, stage 3, capsule (width, height)
   { w: 58, h: 86 }, { w: 50, h: 62 }, { w: 42, h: 50 }, { w: 42, h: 46 },
 ];
 
@@ -61,11 +61,10 @@ function classify(legal) {
     if (t === "forward" || t === "backward") { m.track[t] = move; m.tray.push(move); }
     else if ((x = t.match(/^buy photo (.+)$/))) m.buyPhoto = move;
     else if (t === "buy Saturn V") { m.saturn = move; m.tray.push(move); }
-    else if ((x = t.match(/^(buy|sell|target) (stage \d|capsule|.+)$/)) && !t.startsWith("sell photo") && !t.startsWith("target photo")) {
-      (m.parts[`me:${x[2]}`] = m.parts[`me:${x[2]}`] || []).push({ ...move, verb: x[1], part: x[2] });
-    } else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
+    else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
+    else if ((x = t.match(/^(buy|sell|target) (.+)$/))) m.parts[`${x[1]}:${x[2]}`] = move; // a rocket part
     else if ((x = t.match(/^ask seat (\d+) for (.+)$/))) m.photos[`ask:${x[1]}:${x[2]}`] = move;
-    else if ((x = t.match(/^demand (.+) from seat (\d+)$/))) m.parts[`demand:${x[2]}:${x[1]}`] = [{ ...move, verb: "demand", part: x[1] }];
+    else if ((x = t.match(/^demand (.+) from seat (\d+)$/))) m.parts[`demand:${x[2]}:${x[1]}`] = move;
     else if ((x = t.match(/^mission (.+)$/))) m.missions[x[1]] = move;
     else if ((x = t.match(/^(bid|ask|counter) (\d+)$/))) m.money.push({ ...move, amount: Number(x[2]) });
     else if (t.startsWith("offer seat")) m.offers.push(move);
@@ -241,7 +240,7 @@ function track(obs, ctx, layout, moves) {
 // -- a space centre --------------------------------------------------------------------
 const PANEL_AT = [[C + GAP, C + GAP], [W - C - GAP - PANEL_W, C + GAP], [W - C - GAP - PANEL_W, W - C - GAP - PANEL_H], [C + GAP, W - C - GAP - PANEL_H]];
 
-function rocket(view, layout, seat, moves, ctx, mine) {
+function rocket(view, layout, seat, moves, ctx, mine, target) {
   const g = svg("g", { class: `rocket ${view.rocket_complete ? "complete" : ""}`, transform: "translate(62,300)" });
   g.append(svg("ellipse", { cx: 0, cy: 6, rx: 48, ry: 7, class: "pad" }));
   let y = 0;
@@ -258,11 +257,10 @@ function rocket(view, layout, seat, moves, ctx, mine) {
     node.append(text(0, top + shape.h / 2 + (k === 3 ? 12 : 4), k === 3 ? "C" : String(k + 1), "part-label", { "text-anchor": "middle" }));
     if (held > 1) node.append(svg("g", { class: "dup" }, svg("circle", { cx: shape.w / 2 + 12, cy: top + 10, r: 10 }), text(shape.w / 2 + 12, top + 14, `×${held}`, "dup-text", { "text-anchor": "middle" })));
     // Moves on this part: buy (Saturn V square), sell (a debt), target (a mission), demand.
-    const key = mine ? `me:${part.name}` : null;
-    const options = [...(key && moves.parts[key] ? moves.parts[key].filter((m) => m.verb !== "target") : []),
-      ...(moves.parts[`me:${part.name}`] || []).filter((m) => m.verb === "target" && view.isTarget),
-      ...view.seats.flatMap((s) => moves.parts[`demand:${s}:${part.name}`] || [])];
-    if (options.length) clickable(node, options[0], ctx.onMove, `${options[0].text} (${part.price})`);
+    const options = [mine && moves.parts[`buy:${part.name}`], mine && moves.parts[`sell:${part.name}`],
+      target && moves.parts[`target:${part.name}`], ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`])];
+    const move = options.find(Boolean);
+    if (move) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
     g.append(node);
     y = top;
   });
@@ -292,9 +290,8 @@ function centrePanel(obs, ctx, layout, c, moves) {
   g.append(svg("g", { class: "purse", transform: `translate(${PANEL_W - 12},25)` }, text(0, 0, money(view.money), "money", { "text-anchor": "end" })));
   if (won) g.append(text(PANEL_W - 12, 62, "★ winner", "winner-text", { "text-anchor": "end" }));
   // The rocket.
-  const targetCentre = obs.mission && obs.mission.target_centre;
-  view.isTarget = targetCentre === view.centre;
-  g.append(rocket(view, layout, lead, moves, ctx, mine));
+  const target = !!obs.mission && obs.mission.target_centre === view.centre; // of a mission
+  g.append(rocket(view, layout, lead, moves, ctx, mine, target));
   g.append(text(62, 326, view.rocket_complete ? "rocket complete" : `${Object.keys(view.parts).length} of 4 parts`, view.rocket_complete ? "ok-text" : "small-text", { "text-anchor": "middle" }));
   // The control card: the nine photo cards, those held ticked.
   const card = svg("g", { class: "control-card", transform: "translate(132,50)" });
@@ -311,7 +308,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
     const value = (layout.photo_cards.find((p) => p.name === name) || {}).value;
     row.append(text(24, 14, name, "row-name"));
     row.append(text(272, 14, `${held > 1 ? "×" + held + "  " : ""}${value}`, "row-value", { "text-anchor": "end" }));
-    photoMoves(row, name, view, moves, ctx, mine);
+    photoMoves(row, name, view, moves, ctx, mine, target);
     card.append(row);
   });
   g.append(card);
@@ -326,7 +323,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
     if (sx + width > 296) { extra.append(text(sx, 12, "…", "small-text")); break; }
     const chip = svg("g", { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
       svg("rect", { width, height: 17, rx: 8, class: "chip-bg" }), text(6, 12.5, label, "chip-text"));
-    photoMoves(chip, name, view, moves, ctx, mine);
+    photoMoves(chip, name, view, moves, ctx, mine, target);
     extra.append(chip);
     sx += width + 5;
   }
@@ -363,9 +360,9 @@ function isGreen(layout, name) {
   return card ? card.colour === "green" : false;
 }
 
-function photoMoves(node, name, view, moves, ctx, mine) {
+function photoMoves(node, name, view, moves, ctx, mine, target) {
   const move = (mine && moves.photos[`sell:${name}`])
-    || (view.isTarget && moves.photos[`target:${name}`])
+    || (target && moves.photos[`target:${name}`])
     || view.seats.map((s) => moves.photos[`ask:${s}:${name}`]).find(Boolean);
   if (move) clickable(node, move, ctx.onMove);
 }
@@ -575,7 +572,7 @@ export default {
       const view = obs.centres.find((c) => c.seats.includes(seat));
       if (!view) return obs.players === 5 && seat === 4 ? "watching" : "";
       const photos = view.control_card.length - view.missing_photos.length;
-      return `${money(view.money)} · ✓${photos}/${view.control_card.length} · ▲${Object.keys(view.parts).length}/4`;
+      return `${money(view.money)} ✓${photos}/${view.control_card.length} ▲${Object.keys(view.parts).length}/4`;
     }) : [];
   },
 };
