@@ -59,10 +59,13 @@ function classify(legal) {
     const t = move.text;
     let x;
     if (t === "forward" || t === "backward") { m.track[t] = move; m.tray.push(move); }
-    else if ((x = t.match(/^buy photo (.+)$/))) m.buyPhoto = move;
+    else if ((x = t.match(/^buy photo (.+)$/))) { m.buyPhoto = move; m.tray.push(move); }
     else if (t === "buy Saturn V") { m.saturn = move; m.tray.push(move); }
     else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
-    else if ((x = t.match(/^(buy|sell|target) (.+)$/))) m.parts[`${x[1]}:${x[2]}`] = move; // a rocket part
+    else if ((x = t.match(/^(buy|sell|target) (.+)$/))) { // a rocket part
+      m.parts[`${x[1]}:${x[2]}`] = move;
+      if (x[1] === "buy") m.tray.push(move);
+    }
     else if ((x = t.match(/^ask seat (\d+) for (.+)$/))) m.photos[`ask:${x[1]}:${x[2]}`] = move;
     else if ((x = t.match(/^demand (.+) from seat (\d+)$/))) m.parts[`demand:${x[2]}:${x[1]}`] = move;
     else if ((x = t.match(/^mission (.+)$/))) m.missions[x[1]] = move;
@@ -393,7 +396,7 @@ const PROMPTS = {
   "counter reply": "Their counter: accept, or the midpoint",
   target: "The mission succeeds: choose what it hits",
   arrested: "Arrested! Sit out or pay the ransom",
-  "count choice": "Countdown: start counting with this roll, or wait",
+  "count choice": "T-minus: count this roll, or wait?",
   bid: "Auction: bid or pass",
 };
 
@@ -431,8 +434,8 @@ function band(obs, ctx, layout, moves) {
   const mx = 96, my = 92;
   const info = happening(obs, ctx, layout);
   info.forEach((line, k) => g.append(text(mx, my + 6 + k * 18, line, k ? "small-text" : "info-text")));
-  countdown(g, obs, layout, ctx, moves, bw);
-  tray(g, obs, ctx, moves, mx, BAND_H - 44, lx - mx - 10);
+  const right = countdown(g, obs, layout, ctx, bw) || lx; // the tray stops where they start
+  tray(g, obs, ctx, moves, mx, BAND_H - 44, right - mx - 10);
   return g;
 }
 
@@ -468,13 +471,15 @@ function happening(obs, ctx, layout) {
   return lines.slice(0, 2);
 }
 
-function countdown(g, obs, layout, ctx, moves, bw) {
+// The countdown box, left of the leader's; returns where it starts (or null: not shown).
+function countdown(g, obs, layout, ctx, bw) {
   const cd = obs.countdown;
   const active = obs.phase === "countdown roll" || obs.phase === "count choice";
   const finished = obs.phase === "over" && cd.sum > 0;
-  if (!active && !finished && !cd.sum) return;
+  if (!active && !finished && !cd.sum) return null;
   const target = layout.rules.countdown_target, rolls = layout.rules.countdown_rolls;
-  const box = svg("g", { class: `countdown ${active ? "active" : ""}`, transform: `translate(${bw - 196 - 250},10)` });
+  const left = bw - 196 - 250;
+  const box = svg("g", { class: `countdown ${active ? "active" : ""}`, transform: `translate(${left},10)` });
   box.append(svg("rect", { width: 240, height: BAND_H - 20, rx: 12, class: "countdown-bg" }));
   const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "";
   box.append(text(12, 22, active ? `T-minus! ${who} counts down` : finished ? "Countdown" : "Last countdown", "card-title"));
@@ -486,6 +491,7 @@ function countdown(g, obs, layout, ctx, moves, bw) {
   box.append(text(12, 92, `${cd.rolls} of ${rolls} counted · waited ${cd.waits} of ${layout.rules.latest_start - 1}`, "small-text"));
   if (obs.phase === "count choice") box.append(text(12, 110, `rolled ${obs.roll}: count it or wait?`, "small-text"));
   g.append(box);
+  return left;
 }
 
 function tray(g, obs, ctx, moves, x, y, width) {
@@ -497,7 +503,9 @@ function tray(g, obs, ctx, moves, x, y, width) {
   }
   const prompt = PROMPTS[obs.phase] || "Your move";
   const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
-  row.append(text(0, -8, obs.phase === "reply" && obs.deal ? `${prompt}: ${obs.deal.what}` : prompt, "prompt-text"));
+  const said = obs.phase === "reply" && obs.deal ? `${prompt}: ${obs.deal.what}` : prompt;
+  const fits = Math.floor(width / 7.6);
+  row.append(text(0, -8, said.length > fits ? said.slice(0, fits - 1) + "…" : said, "prompt-text"));
   let px = 0;
   const add = (move, label, cls) => {
     const p = pill(move, px, 0, ctx, label, cls);
@@ -509,7 +517,7 @@ function tray(g, obs, ctx, moves, x, y, width) {
   for (const move of moves.tray) {
     const label = move.text === "forward" || move.text === "backward"
       ? `${move.text === "forward" ? "▶" : "◀"} ${move.text} ${obs.roll}` : null;
-    const cls = ["accept", "count down", "start count", "buy Saturn V"].includes(move.text) ? "go" : ["refuse", "decline", "end turn", "pass", "done"].includes(move.text) ? "stop" : "";
+    const cls = ["accept", "count down", "start count"].includes(move.text) || move.text.startsWith("buy ") ? "go" : ["refuse", "decline", "end turn", "pass", "done"].includes(move.text) ? "stop" : "";
     if (!add(move, label, cls)) break;
   }
   // Money amounts (ask, counter, bid): a few, lowest to highest; all are in the buttons.
