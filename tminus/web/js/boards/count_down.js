@@ -197,29 +197,30 @@ function track(obs, ctx, layout, moves) {
     const vertical = r.h > r.w; // top and bottom rows: narrow and deep
     const maxChars = r.corner ? 12 : vertical ? 9 : 13;
     const lines = wrap(label.title, maxChars).slice(0, 3);
-    const top = r.corner ? 20 : vertical ? 30 : 12;
+    const top = r.corner ? 20 : vertical ? 30 : 14;
     if (r.corner) cell.append(glyph(sq, cx, 52));
     else cell.append(glyph(sq, vertical ? cx : 18, vertical ? 16 : r.h / 2 - 2));
     const tx = r.corner || vertical ? cx : 18 + (r.w - 18) / 2 + 4;
-    const anchor = "middle";
-    lines.forEach((line, k) => cell.append(text(tx, (vertical || r.corner ? top : 14) + k * 11 + (r.corner ? 0 : 3), line, r.corner ? "sq-title corner-title" : "sq-title", { "text-anchor": anchor })));
-    if (label.sub) cell.append(text(tx, r.corner ? 84 : vertical ? r.h - 14 : r.h - 6, label.sub, "sq-sub", { "text-anchor": anchor }));
+    const middle = { "text-anchor": "middle" };
+    lines.forEach((line, k) => cell.append(text(tx, top + k * 11 + (r.corner ? 0 : 3), line, r.corner ? "sq-title corner-title" : "sq-title", middle)));
+    if (label.sub) cell.append(text(tx, r.corner ? 84 : vertical ? r.h - 14 : r.h - 6, label.sub, "sq-sub", middle));
     cell.append(text(r.corner ? 6 : r.w - 3, r.corner ? 86 : 9, String(i), "sq-index", { "text-anchor": r.corner ? "start" : "end" }));
     if (needed.has(sq.photo)) cell.append(svg("circle", { cx: r.w - 8, cy: r.h - 18, r: 4, class: "needed-dot" }));
     // Where a move lands.
+    const play = (move, text) => {
+      cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
+      clickable(cell, move, ctx.onMove, text);
+    };
     const move = targets[i];
     if (move) {
-      cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
       const word = move.text === "forward" ? "fwd ▶" : "◀ back";
+      play(move, `${move.text}: go to square ${i} (${label.title})`);
       cell.append(svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
         svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }), text(0, 4.5, word, "target-label", { "text-anchor": "middle" })));
-      clickable(cell, move, ctx.onMove, `${move.text}: go to square ${i} (${label.title})`);
-    } else if (i === moverPos && moves.buyPhoto && sq.kind === "photo") {
-      cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
-      clickable(cell, moves.buyPhoto, ctx.onMove, `${moves.buyPhoto.text} for ${label.sub}`);
-    } else if (sq.kind === "saturn" && i === moverPos && moves.saturn) {
-      cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
-      clickable(cell, moves.saturn, ctx.onMove);
+    } else if (i === moverPos && sq.kind === "photo" && moves.buyPhoto) {
+      play(moves.buyPhoto, `${moves.buyPhoto.text} for ${label.sub}`);
+    } else if (i === moverPos && sq.kind === "saturn" && moves.saturn) {
+      play(moves.saturn, moves.saturn.text);
     }
     g.append(cell);
   });
