@@ -175,3 +175,28 @@ def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_pag
     assert page.locator(".count-down .centre.mine").count() == 0
     assert page.locator(".count-down .agent.known").count() == 0
     assert page.locator(".count-down .piece").count() == 4
+
+
+def test_in_a_meeting_a_card_clicked_on_the_board_lists_its_offers(server, new_page):
+    page = position_page(server, new_page)
+    state, seat = playout(
+        lambda s, obs: (
+            obs["phase"] == "meeting"
+            and any(s.action_to_string(a).startswith("offer seat") for a in s.legal_actions())
+        )
+    )
+    legal = draw_position(page, state, seat, NAMES)
+    offers = {m["text"]: m["action"] for m in legal if m["text"].startswith("offer seat")}
+    cards = page.locator(".count-down .selectable")
+    assert cards.count() > 0
+    name = cards.first.get_attribute("data-select")
+    cards.first.click()
+    assert page.locator(f".count-down .selected[data-select='{name}']").count() >= 1
+    shown = page.eval_on_selector_all(".count-down .pill", "ps => ps.map(p => p.dataset.move)")
+    about = [text for text in shown if text.startswith("offer seat")]
+    assert about and all(name in text and text in offers for text in about)
+    page.keyboard.press("Enter")  # the first pill has the focus after the pick: "done"
+    page.click(f".count-down .pill[data-move='{about[0]}']")
+    done = next(m["action"] for m in legal if m["text"] == "done")
+    assert page.evaluate("window.clicked") == [done, offers[about[0]]]
+    screenshot(page, "count_down_meeting")

@@ -24,6 +24,9 @@ const PART_SHAPES = [ // bottom to top: stage 1, stage 2, stage 3, capsule (widt
 ];
 
 const layouts = new Map(); // game id -> layout, or a promise while it loads
+// In a meeting, a photo card or part clicked on the board: its offers fill the tray.
+let selected = null;
+let current = null; // what is drawn: { obs, ctx, layout, root }
 
 function gameId() {
   return decodeURIComponent(location.pathname.split("/").pop());
@@ -265,6 +268,7 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
       target && moves.parts[`target:${part.name}`], ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`])];
     const move = options.find(Boolean);
     if (move) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
+    else if (inMeeting(view, ctx, moves)) selectable(node, part.name, moves);
     g.append(node);
     y = top;
   });
@@ -369,6 +373,45 @@ function photoMoves(node, name, view, moves, ctx, mine, target) {
     || (target && moves.photos[`target:${name}`])
     || view.seats.map((s) => moves.photos[`ask:${s}:${name}`]).find(Boolean);
   if (move) clickable(node, move, ctx.onMove);
+  else if (inMeeting(view, ctx, moves)) selectable(node, name, moves);
+}
+
+// A card of mine or of a partner in the meeting, with offers about it, can be picked.
+function inMeeting(view, ctx, moves) {
+  return moves.offers.length > 0 && (view.seats.includes(ctx.seat) || view.seats.some((s) => current.obs.meeting.with.includes(s)));
+}
+
+function offersAbout(offers, name) {
+  return offers.filter((m) => { const x = m.text.match(/^offer seat \d+: (.+) for (.+)$/); return x && (x[1] === name || x[2] === name); });
+}
+
+function selectable(node, name, moves) {
+  if (!offersAbout(moves.offers, name).length) return;
+  node.classList.add("selectable");
+  if (selected === name) node.classList.add("selected");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", `offers about ${name}`);
+  node.dataset.select = name;
+  const pick = (e) => {
+    e.preventDefault(); e.stopPropagation();
+    selected = selected === name ? null : name;
+    const { obs, ctx, layout, root } = current;
+    root.replaceWith(draw(obs, ctx, layout));
+    document.querySelector(".count-down .tray .pill")?.focus();
+  };
+  node.addEventListener("click", pick);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(e); });
+}
+
+// "offer seat 2: Radar for 150" about Radar reads "sell for 150" in the tray.
+function offerLabel(move, name, partners) {
+  const [, seat, give, get] = move.text.match(/^offer seat (\d+): (.+) for (.+)$/);
+  const number = /^\d+$/;
+  const what = give === name
+    ? (number.test(get) ? `sell for ${get}` : `swap for ${get}`)
+    : (number.test(give) ? `buy for ${give}` : `give ${give}`);
+  return partners > 1 ? `${what} → seat ${seat}` : what;
 }
 
 // -- the middle band: the ball, the decision, the countdown, the leader ----------------------
@@ -390,7 +433,7 @@ const PROMPTS = {
   training: "Astronaut training: ten squats, or the fine",
   debt: "Pay your debt: sell photo cards or parts to the leader",
   "play again": "You may play once more",
-  meeting: "A meeting: make an offer (buttons below), or done",
+  meeting: "A meeting: pick a card or part to trade, or done",
   reply: "An offer to you",
   ask: "Forced sale: name your price",
   counter: "Their price: accept or counter",
@@ -527,7 +570,15 @@ function tray(g, obs, ctx, moves, x, y, width) {
     const pick = amounts.length <= 4 ? amounts : [0, 1, 2, 3].map((k) => amounts[Math.round((k * (amounts.length - 1)) / 3)]);
     for (const move of pick) if (!add(move)) break;
   }
-  if (moves.offers.length) row.append(text(px + 4, 20, `+ ${moves.offers.length} offers below`, "small-text"));
+  // Offers: those about the card picked on the board, else a hint.
+  const about = selected ? offersAbout(moves.offers, selected) : [];
+  if (about.length) {
+    row.append(text(px + 4, 20, `${selected}:`, "small-text"));
+    px += selected.length * 6.6 + 14;
+    for (const move of about) if (!add(move, offerLabel(move, selected, obs.meeting.with.length))) break;
+  } else if (moves.offers.length) {
+    row.append(text(px + 4, 20, `${moves.offers.length} offers: click a card or part, or see below`, "small-text"));
+  }
   g.append(row);
 }
 
@@ -542,7 +593,9 @@ function stars() {
 
 function draw(obs, ctx, layout) {
   const moves = classify(ctx.legal || []);
+  if (!moves.offers.length) selected = null;
   const root = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "count-down", role: "group", "aria-label": "Count Down board" });
+  current = { obs, ctx, layout, root };
   root.append(svg("defs", {},
     svg("pattern", { id: "cd-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       svg("rect", { width: 5, height: 10, class: "hatch-stripe" }))));
