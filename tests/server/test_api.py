@@ -277,3 +277,20 @@ def test_a_finished_game_leaves_memory_when_nobody_watches(client):
     summary = client.get("/api/games").json()[0]
     assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
     assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+
+
+def test_the_layout_endpoint_serves_a_games_printed_board(client):
+    """Count Down's track and cards for the browser's board; {} for a game without one."""
+    from tminus.core.registry import load_game
+
+    created = create(client, [PERSON, PERSON], game="count_down", players=2)
+    layout = client.get(f"/api/games/{created['id']}/layout").json()
+    board = load_game("count_down", players=2).board
+    assert [square["kind"] for square in layout["track"]] == list(board.kinds)
+    assert [card["name"] for card in layout["photo_cards"]] == list(board.photo_names)
+    assert [c["centre"] for c in layout["control_cards"]] == [1, 2, 3, 4]
+    assert "source" not in layout  # never a server path
+    four_way = create(client, [PERSON, PERSON])
+    assert client.get(f"/api/games/{four_way['id']}/layout").json() == {}
+    missing = client.get("/api/games/nope/layout")
+    assert missing.status_code == 404

@@ -207,6 +207,12 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
     def replay_game(game_id: str) -> dict[str, Any]:
         return service.replay(table_or_404(game_id))
 
+    @app.get("/api/games/{game_id}/layout")
+    def game_layout(game_id: str) -> dict[str, Any]:
+        """The game's printed board (e.g. Count Down's track), if it has one: public data."""
+        layout = getattr(table_or_404(game_id).game, "layout", None)
+        return layout() if callable(layout) else {}
+
     @app.get("/api/games/{game_id}/verify")
     def verify_game(game_id: str) -> dict[str, Any]:
         from tminus.server.fairness import verify_export

@@ -49,7 +49,7 @@ from tminus.games.count_down.actions import (
     ActionSpace,
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
-from tminus.games.count_down.views import observe, render_state, state_text, tensor
+from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,11 @@ class CountDownGame(Game):
 
     def new_initial_state(self) -> CountDownState:
         return CountDownState(self)
+
+    def layout(self) -> dict[str, Any]:
+        """The printed board, cards and prices: public, the same for every seat all game
+        (the browser draws the track from it)."""
+        return board_layout(self.board)
 
 
 class CountDownState(State):

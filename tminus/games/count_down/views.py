@@ -14,6 +14,7 @@ from tminus.games.count_down import phases
 from tminus.games.count_down.countdown import missing_photos, rocket_complete
 
 if TYPE_CHECKING:
+    from tminus.games.count_down.data import BoardData
     from tminus.games.count_down.game import CountDownState
 
 
@@ -40,6 +41,11 @@ def centre_view(s: CountDownState, centre: int, seat: int | None) -> dict[str, A
     if s.sees_agents(seat, centre):
         view["agent_cards"] = _named(board.agent_names, agents)
     return view
+
+
+def board_layout(board: BoardData) -> dict[str, Any]:
+    """What is printed on the board and the cards, as in the board file (no server path)."""
+    return board.spec.model_dump(mode="json")
 
 
 def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:

@@ -30,6 +30,8 @@ function renderParams() {
     if (p.choices) {
       input = el("select", { name, "data-kind": typeof p.default, onchange: name === "players" ? renderSeats : null },
         ...p.choices.map((c) => el("option", { value: c, selected: c === p.default }, String(c))));
+    } else if (typeof p.default === "string") { // e.g. Count Down's board: "default" or a file
+      input = el("input", { name, type: "text", value: p.default, "data-kind": "string" });
     } else {
       input = el("input", { name, type: "number", value: p.default, min: p.minimum, max: p.maximum, "data-kind": "number" });
     }

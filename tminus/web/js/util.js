@@ -51,3 +51,17 @@ export function seatName(seats, seat) {
 export function titleCase(text) {
   return String(text).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
+
+// Makes an SVG node a button for a legal move: click, Enter or Space plays it.
+export function clickable(node, move, onMove, label) {
+  node.classList.add("playable");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label || move.text);
+  node.dataset.move = move.text;
+  node.addEventListener("click", (e) => { e.stopPropagation(); onMove(move.action); });
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onMove(move.action); }
+  });
+  return node;
+}

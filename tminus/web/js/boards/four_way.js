@@ -1,6 +1,6 @@
 // 4-Way CountDown: each player's ten keys (up keys lit), the two dice, and the moves on
 // them: click a key to flip it, a rival's attack button on an eleven, the dice to reset.
-import { svg, seatName } from "../util.js";
+import { clickable, svg, seatName } from "../util.js";
 
 const KEY_W = 50, KEY_H = 74, GAP = 8, LEFT = 214, ROW_H = 112, TOP = 138, WIDTH = LEFT + 10 * (KEY_W + GAP) + 20;
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [0, 2], [2, 0], [2, 2]],
@@ -29,17 +29,6 @@ function die(x, y, face, size, extra = {}) {
     g.append(svg("circle", { cx: step * (c + 1), cy: step * (r + 1), r: size * 0.085, class: "pip" }));
   }
   return g;
-}
-
-function clickable(node, move, onMove, label) {
-  node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label || move.text);
-  node.dataset.move = move.text;
-  node.addEventListener("click", () => onMove(move.action));
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onMove(move.action); } });
-  return node;
 }
 
 function seatOrder(n, me) {

@@ -1,0 +1,640 @@
+// Count Down: the track of squares around the board, every rocket piece on its square, the
+// four space centres (rocket built up stage by stage, money, control card with the photo
+// cards held ticked, agent cards: names for their holder, counts for the others), the ball,
+// the countdown, and the current decision. Moves are clickable where they belong: the
+// square to go to, the photo square to buy, a part of a rocket, a photo card of a centre,
+// and the decision tray in the middle; they are always listed as buttons too.
+//
+// The printed board (track, cards, prices) is public data the same all game: it comes once
+// from /api/games/{id}/layout and is kept here.
+import { api, clickable, svg, seatName } from "../util.js";
+
+const W = 1100; // the board is W × W
+const C = 92; // corner squares (the launch ramps) are C × C; side squares are C deep
+const PANEL_W = 440, PANEL_H = 338, GAP = 12;
+const BAND_Y = C + GAP + PANEL_H + GAP; // the middle band, between the two rows of centres
+const BAND_H = W - 2 * (C + GAP + PANEL_H + GAP);
+const KIND_LABEL = {
+  ramp: "Launch ramp", forbidden: "Forbidden zone", photo: "Photo card", part: "Rocket part",
+  saturn: "Saturn V", surprise: "Surprise", funding: "Funding", espionage: "Espionage",
+  sabotage: "Sabotage", training: "Astronaut training",
+};
+const PART_SHAPES = [ // bottom to top: stage 1, stage 2, stage 3, capsule (width, height)
+  { w: 58, h: 86 }, { w: 50, h: 62 }, { w: 42, h: 50 }, { w: 42, h: 46 },
+];
+
+const layouts = new Map(); // game id -> layout, or a promise while it loads
+// In a meeting, a photo card or part clicked on the board: its offers fill the tray.
+let selected = null;
+let current = null; // what is drawn: { obs, ctx, layout, root }
+
+function gameId() {
+  return decodeURIComponent(location.pathname.split("/").pop());
+}
+
+// -- helpers -----------------------------------------------------------------------------
+function text(x, y, content, cls, extra = {}) {
+  return svg("text", { x, y, class: cls, ...extra }, content);
+}
+
+function wrap(content, max) {
+  const lines = [];
+  for (const word of String(content).split(" ")) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= max) lines[lines.length - 1] = last + " " + word;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+function money(m) {
+  return `${m < 0 ? "−" : ""}${Math.abs(m).toLocaleString("en-GB")} M`;
+}
+
+function seatClass(seat) {
+  return `seat-${seat}`;
+}
+
+// The legal moves by what they touch on the board.
+function classify(legal) {
+  const m = { tray: [], track: {}, buyPhoto: null, saturn: null, parts: {}, photos: {}, missions: {}, money: [], offers: [] };
+  for (const move of legal) {
+    const t = move.text;
+    let x;
+    if (t === "forward" || t === "backward") { m.track[t] = move; m.tray.push(move); }
+    else if ((x = t.match(/^buy photo (.+)$/))) { m.buyPhoto = move; m.tray.push(move); }
+    else if (t === "buy Saturn V") { m.saturn = move; m.tray.push(move); }
+    else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
+    else if ((x = t.match(/^(buy|sell|target) (.+)$/))) { // a rocket part
+      m.parts[`${x[1]}:${x[2]}`] = move;
+      if (x[1] === "buy") m.tray.push(move);
+    }
+    else if ((x = t.match(/^ask seat (\d+) for (.+)$/))) m.photos[`ask:${x[1]}:${x[2]}`] = move;
+    else if ((x = t.match(/^demand (.+) from seat (\d+)$/))) m.parts[`demand:${x[2]}:${x[1]}`] = move;
+    else if ((x = t.match(/^mission (.+)$/))) m.missions[x[1]] = move;
+    else if ((x = t.match(/^(bid|ask|counter) (\d+)$/))) m.money.push({ ...move, amount: Number(x[2]) });
+    else if (t.startsWith("offer seat")) m.offers.push(move);
+    else m.tray.push(move);
+  }
+  return m;
+}
+
+// -- the track -----------------------------------------------------------------------------
+function geometry(n) {
+  const side = Math.ceil(n / 4);
+  const w = (W - 2 * C) / (side - 1);
+  return (i) => {
+    const s = Math.floor(i / side), t = i % side;
+    if (t === 0) return { x: s === 0 || s === 3 ? 0 : W - C, y: s < 2 ? 0 : W - C, w: C, h: C, corner: true, side: s };
+    if (s === 0) return { x: C + (t - 1) * w, y: 0, w, h: C, side: s };
+    if (s === 1) return { x: W - C, y: C + (t - 1) * w, w: C, h: w, side: s };
+    if (s === 2) return { x: W - C - t * w, y: W - C, w, h: C, side: s };
+    return { x: 0, y: W - C - t * w, w: C, h: w, side: s };
+  };
+}
+
+function ownerSeats(obs, centre) {
+  const view = obs.centres[centre - 1];
+  return view && view.in_service ? view.seats : [];
+}
+
+function squareLabel(sq, layout) {
+  switch (sq.kind) {
+    case "photo": {
+      const card = layout.photo_cards.find((p) => p.name === sq.photo);
+      return { title: sq.photo, sub: card ? String(card.value) : "" };
+    }
+    case "part": return { title: sq.part.replace(/^./, (c) => c.toUpperCase()), sub: "free part" };
+    case "saturn": return { title: "Saturn V", sub: String(layout.rules.saturn_price) };
+    case "surprise": return { title: "Surprise", sub: "" };
+    case "funding": return { title: "Funding", sub: `+${sq.amount}` };
+    case "espionage": return { title: "Espionage", sub: "green card" };
+    case "sabotage": return { title: "Sabotage", sub: "red card" };
+    case "training": return { title: "Astronaut training", sub: `squats or ${layout.rules.squat_fine}` };
+    case "forbidden": return { title: "Forbidden zone", sub: `centre ${sq.centre}` };
+    case "ramp": return { title: `Centre ${sq.centre}`, sub: "launch ramp" };
+    default: return { title: sq.kind, sub: "" };
+  }
+}
+
+function glyph(sq, cx, cy) {
+  // A small picture of the square's kind (drawn, so that no emoji font is needed).
+  const g = svg("g", { class: "glyph", transform: `translate(${cx},${cy})` });
+  switch (sq.kind) {
+    case "photo":
+      g.append(svg("rect", { x: -10, y: -7, width: 20, height: 14, rx: 2.5 }), svg("rect", { x: -4, y: -10, width: 8, height: 4, rx: 1 }),
+        svg("circle", { cx: 0, cy: 0, r: 4.2, class: "lens" }));
+      break;
+    case "part":
+      g.append(svg("path", { d: "M-6,10 L-6,-4 Q0,-14 6,-4 L6,10 Z" }), svg("path", { d: "M-6,4 L-10,11 L-6,10 M6,4 L10,11 L6,10" }));
+      break;
+    case "saturn":
+      g.append(svg("path", { d: "M-5,13 L-5,-6 Q0,-17 5,-6 L5,13 Z" }), svg("path", { d: "M-5,6 L-10,14 L-5,13 Z M5,6 L10,14 L5,13 Z" }),
+        svg("line", { x1: -5, y1: 0, x2: 5, y2: 0, class: "cut" }), svg("line", { x1: -5, y1: 6, x2: 5, y2: 6, class: "cut" }));
+      break;
+    case "surprise":
+      g.append(text(0, 9, "?", "glyph-text", { "text-anchor": "middle" }));
+      break;
+    case "funding":
+      g.append(svg("circle", { r: 10 }), text(0, 5, "$", "glyph-coin", { "text-anchor": "middle" }));
+      break;
+    case "espionage":
+    case "sabotage":
+      g.append(svg("rect", { x: -8, y: -10, width: 16, height: 21, rx: 2.5 }), svg("circle", { cx: 0, cy: -2, r: 3.5, class: "lens" }),
+        svg("path", { d: "M-5,7 Q0,1 5,7", class: "cut" }));
+      break;
+    case "training":
+      g.append(svg("circle", { cx: 0, cy: -8, r: 4 }), svg("path", { d: "M0,-4 L0,5 M-8,-1 L8,-1 M0,5 L-5,12 M0,5 L5,12", class: "limb" }));
+      break;
+    case "forbidden":
+      g.append(svg("circle", { r: 10, class: "ring" }), svg("line", { x1: -7, y1: 7, x2: 7, y2: -7, class: "limb" }));
+      break;
+    case "ramp":
+      g.append(svg("path", { d: "M-14,14 L14,14 M-10,14 L-10,-10 M-10,-6 L-3,-6 M-10,2 L-3,2" , class: "limb" }),
+        svg("path", { d: "M3,12 L3,-4 Q7,-14 11,-4 L11,12 Z" }));
+      break;
+    default:
+      break;
+  }
+  return g;
+}
+
+function rocketPiece(seat, x, y, mover, label) {
+  const g = svg("g", { class: `piece ${seatClass(seat)} ${mover ? "mover" : ""}`, transform: `translate(${x},${y})`, "data-seat": seat, role: "img", "aria-label": label });
+  g.append(svg("title", {}, label));
+  if (mover) g.append(svg("circle", { r: 17, class: "halo" }));
+  g.append(svg("path", { class: "hull", d: "M0,-15 C6,-9 7,-1 6,7 L11,13 L4,12 L0,15 L-4,12 L-11,13 L-6,7 C-7,-1 -6,-9 0,-15 Z" }));
+  g.append(svg("circle", { cy: -3, r: 3, class: "window" }));
+  g.append(text(0, 11, String(seat + 1), "piece-number", { "text-anchor": "middle" }));
+  return g;
+}
+
+function track(obs, ctx, layout, moves) {
+  const squares = layout.track;
+  const at = geometry(squares.length);
+  const g = svg("g", { class: "track" });
+  const myCentre = obs.centre ? obs.centres[obs.centre - 1] : null;
+  const needed = new Set(myCentre ? myCentre.missing_photos : []);
+  const mover = obs.mover;
+  const moverPos = mover >= 0 ? obs.positions[mover] : -1;
+  const n = squares.length;
+  const targets = {};
+  if (moverPos >= 0 && obs.roll > 0) {
+    if (moves.track.forward) targets[(moverPos + obs.roll) % n] = moves.track.forward;
+    if (moves.track.backward) targets[(((moverPos - obs.roll) % n) + n) % n] = moves.track.backward;
+  }
+  squares.forEach((sq, i) => {
+    const r = at(i);
+    const owner = sq.centre ? ownerSeats(obs, sq.centre) : [];
+    const cls = ["square", sq.kind, sq.kind === "photo" ? `value-${(layout.photo_cards.find((p) => p.name === sq.photo) || {}).value}` : "",
+      needed.has(sq.photo) ? "needed" : "", owner.length ? seatClass(owner[0]) : "", sq.centre && !owner.length ? "closed" : ""];
+    const cell = svg("g", { class: cls.join(" "), "data-square": i, transform: `translate(${r.x},${r.y})` });
+    const label = squareLabel(sq, layout);
+    cell.append(svg("title", {}, `Square ${i}: ${KIND_LABEL[sq.kind] || sq.kind}${sq.photo ? ": " + sq.photo : ""}${sq.part ? ": " + sq.part : ""}${sq.amount ? " " + sq.amount : ""}${sq.centre ? " of centre " + sq.centre : ""}`));
+    cell.append(svg("rect", { width: r.w, height: r.h, class: "cell" }));
+    if (sq.kind === "forbidden") cell.append(svg("rect", { width: r.w, height: r.h, class: "hatch" }));
+    // A band on the inner edge, as on printed boards.
+    const band = { 0: [0, r.h - 9, r.w, 9], 1: [0, 0, 9, r.h], 2: [0, 0, r.w, 9], 3: [r.w - 9, 0, 9, r.h] }[r.side];
+    if (!r.corner) cell.append(svg("rect", { x: band[0], y: band[1], width: band[2], height: band[3], class: "band" }));
+    const cx = r.w / 2;
+    const vertical = r.h > r.w; // top and bottom rows: narrow and deep
+    const maxChars = r.corner ? 12 : vertical ? 9 : 13;
+    const lines = wrap(label.title, maxChars).slice(0, 3);
+    const top = r.corner ? 20 : vertical ? 30 : 14;
+    if (r.corner) cell.append(glyph(sq, cx, 52));
+    else cell.append(glyph(sq, vertical ? cx : 18, vertical ? 16 : r.h / 2 - 2));
+    const tx = r.corner || vertical ? cx : 18 + (r.w - 18) / 2 + 4;
+    const middle = { "text-anchor": "middle" };
+    lines.forEach((line, k) => cell.append(text(tx, top + k * 11 + (r.corner ? 0 : 3), line, r.corner ? "sq-title corner-title" : "sq-title", middle)));
+    if (label.sub) cell.append(text(tx, r.corner ? 84 : vertical ? r.h - 14 : r.h - 6, label.sub, "sq-sub", middle));
+    cell.append(text(r.corner ? 6 : r.w - 3, r.corner ? 86 : 9, String(i), "sq-index", { "text-anchor": r.corner ? "start" : "end" }));
+    if (needed.has(sq.photo)) cell.append(svg("circle", { cx: r.w - 8, cy: r.h - 18, r: 4, class: "needed-dot" }));
+    // Where a move lands.
+    const play = (move, text) => {
+      cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
+      clickable(cell, move, ctx.onMove, text);
+    };
+    const move = targets[i];
+    if (move) {
+      const word = move.text === "forward" ? "fwd ▶" : "◀ back";
+      play(move, `${move.text}: go to square ${i} (${label.title})`);
+      cell.append(svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
+        svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }), text(0, 4.5, word, "target-label", { "text-anchor": "middle" })));
+    } else if (i === moverPos && sq.kind === "photo" && moves.buyPhoto) {
+      play(moves.buyPhoto, `${moves.buyPhoto.text} for ${label.sub}`);
+    } else if (i === moverPos && sq.kind === "saturn" && moves.saturn) {
+      play(moves.saturn, moves.saturn.text);
+    }
+    g.append(cell);
+  });
+  // The pieces, side by side on their squares.
+  const bySquare = {};
+  obs.positions.forEach((pos, seat) => { if (pos >= 0) (bySquare[pos] = bySquare[pos] || []).push(seat); });
+  for (const [pos, seats] of Object.entries(bySquare)) {
+    const r = at(Number(pos));
+    const step = Math.min(22, (Math.min(r.w, r.h) - 8) / seats.length);
+    seats.forEach((seat, k) => {
+      // Side columns: from the picture on, so that the square's name stays readable.
+      const px = r.corner || r.h > r.w ? r.x + r.w / 2 + (k - (seats.length - 1) / 2) * step : r.x + 18 + k * step;
+      const py = r.y + (r.corner ? r.h / 2 + 4 : r.h > r.w ? 60 : r.h / 2 + 3);
+      const label = `${seatName(ctx.seats, seat)}'s rocket on square ${pos}`;
+      g.append(rocketPiece(seat, px, py, seat === mover && obs.phase !== "over", label));
+    });
+  }
+  return g;
+}
+
+// -- a space centre --------------------------------------------------------------------
+const PANEL_AT = [[C + GAP, C + GAP], [W - C - GAP - PANEL_W, C + GAP], [W - C - GAP - PANEL_W, W - C - GAP - PANEL_H], [C + GAP, W - C - GAP - PANEL_H]];
+
+function rocket(view, layout, seat, moves, ctx, mine, target) {
+  const g = svg("g", { class: `rocket ${view.rocket_complete ? "complete" : ""}`, transform: "translate(62,300)" });
+  g.append(svg("ellipse", { cx: 0, cy: 6, rx: 48, ry: 7, class: "pad" }));
+  let y = 0;
+  layout.parts.forEach((part, k) => {
+    const shape = PART_SHAPES[k];
+    const held = view.parts[part.name] || 0;
+    const top = y - shape.h;
+    const node = svg("g", { class: `part ${held ? "held" : "missing"} ${seat >= 0 ? seatClass(seat) : ""}`, "data-part": part.name });
+    node.append(svg("title", {}, `${part.name}: ${held ? `held${held > 1 ? " ×" + held : ""}` : "missing"} (price ${part.price})`));
+    if (k === 3) node.append(svg("path", { d: `M${-shape.w / 2},${y} L${-shape.w / 2 + 4},${top + 16} Q0,${top - 10} ${shape.w / 2 - 4},${top + 16} L${shape.w / 2},${y} Z`, class: "body" }));
+    else node.append(svg("rect", { x: -shape.w / 2, y: top, width: shape.w, height: shape.h, rx: 4, class: "body" }));
+    if (k === 0) node.append(svg("path", { d: `M${-shape.w / 2},${y - 30} L${-shape.w / 2 - 14},${y} L${-shape.w / 2},${y} Z M${shape.w / 2},${y - 30} L${shape.w / 2 + 14},${y} L${shape.w / 2},${y} Z`, class: "body fin" }));
+    if (k === 3) node.append(svg("circle", { cx: 0, cy: top + 20, r: 6, class: "porthole" }));
+    node.append(text(0, top + shape.h / 2 + (k === 3 ? 12 : 4), k === 3 ? "C" : String(k + 1), "part-label", { "text-anchor": "middle" }));
+    if (held > 1) node.append(svg("g", { class: "dup" }, svg("circle", { cx: shape.w / 2 + 12, cy: top + 10, r: 10 }), text(shape.w / 2 + 12, top + 14, `×${held}`, "dup-text", { "text-anchor": "middle" })));
+    // Moves on this part: buy (Saturn V square), sell (a debt), target (a mission), demand.
+    const options = [mine && moves.parts[`buy:${part.name}`], mine && moves.parts[`sell:${part.name}`],
+      target && moves.parts[`target:${part.name}`], ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`])];
+    const move = options.find(Boolean);
+    if (move) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
+    else if (inMeeting(view, ctx, moves)) selectable(node, part.name, moves);
+    g.append(node);
+    y = top;
+  });
+  return g;
+}
+
+function centrePanel(obs, ctx, layout, c, moves) {
+  const view = obs.centres[c];
+  const [x, y] = PANEL_AT[c];
+  const seats = view.seats;
+  const mine = obs.centre === view.centre;
+  const moving = seats.includes(obs.mover) && obs.phase !== "over";
+  const won = Array.isArray(obs.winner) && seats.some((s) => obs.winner.includes(s));
+  const g = svg("g", { class: `centre ${mine ? "mine" : ""} ${moving ? "moving" : ""} ${won ? "winner" : ""} ${view.in_service ? "" : "out"}`, "data-centre": view.centre, transform: `translate(${x},${y})` });
+  g.append(svg("rect", { width: PANEL_W, height: PANEL_H, rx: 16, class: "panel-bg" }));
+  if (!view.in_service) {
+    g.append(text(PANEL_W / 2, PANEL_H / 2 - 6, `Centre ${view.centre}`, "centre-title", { "text-anchor": "middle" }));
+    g.append(text(PANEL_W / 2, PANEL_H / 2 + 18, "out of service", "muted-text", { "text-anchor": "middle" }));
+    return g;
+  }
+  const lead = seats[0];
+  g.append(svg("rect", { width: PANEL_W, height: 38, rx: 16, class: `panel-head ${seatClass(lead)}` }));
+  g.append(svg("rect", { y: 22, width: PANEL_W, height: 16, class: `panel-head ${seatClass(lead)}` }));
+  const names = seats.map((s) => seatName(ctx.seats, s) + (s === ctx.seat ? " (you)" : "")).join(" + ");
+  g.append(text(14, 25, `Centre ${view.centre}`, "centre-title"));
+  g.append(text(104, 25, names.length > 26 ? names.slice(0, 25) + "…" : names, "centre-names"));
+  g.append(svg("g", { class: "purse", transform: `translate(${PANEL_W - 12},25)` }, text(0, 0, money(view.money), "money", { "text-anchor": "end" })));
+  if (won) g.append(text(PANEL_W - 12, 62, "★ winner", "winner-text", { "text-anchor": "end" }));
+  // The rocket.
+  const target = !!obs.mission && obs.mission.target_centre === view.centre; // of a mission
+  g.append(rocket(view, layout, lead, moves, ctx, mine, target));
+  g.append(text(62, 326, view.rocket_complete ? "rocket complete" : `${Object.keys(view.parts).length} of 4 parts`, view.rocket_complete ? "ok-text" : "small-text", { "text-anchor": "middle" }));
+  // The control card: the nine photo cards, those held ticked.
+  const card = svg("g", { class: "control-card", transform: "translate(132,50)" });
+  const missing = new Set(view.missing_photos);
+  card.append(svg("rect", { width: 296, height: 212, rx: 10, class: "card-bg" }));
+  card.append(text(10, 18, "Control card", "card-title"));
+  card.append(text(286, 18, `${9 - missing.size} / ${view.control_card.length}`, missing.size ? "card-count" : "card-count done", { "text-anchor": "end" }));
+  view.control_card.forEach((name, k) => {
+    const held = view.photos[name] || 0;
+    const row = svg("g", { class: `photo-row ${held ? "held" : "missing"}`, "data-photo": name, transform: `translate(8,${26 + k * 20.5})` });
+    row.append(svg("rect", { width: 280, height: 19, rx: 5, class: "row-bg" }));
+    row.append(svg("rect", { x: 4, y: 3, width: 13, height: 13, rx: 3, class: "tick-box" }));
+    if (held) row.append(svg("path", { d: "M6.5,9.5 L9.5,13 L15,5.5", class: "tick" }));
+    const value = (layout.photo_cards.find((p) => p.name === name) || {}).value;
+    row.append(text(24, 14, name, "row-name"));
+    row.append(text(272, 14, `${held > 1 ? "×" + held + "  " : ""}${value}`, "row-value", { "text-anchor": "end" }));
+    photoMoves(row, name, view, moves, ctx, mine, target);
+    card.append(row);
+  });
+  g.append(card);
+  // Photo cards held that the control card does not need: to sell or trade.
+  const spare = Object.entries(view.photos).filter(([name]) => !view.control_card.includes(name));
+  const extra = svg("g", { class: "spares", transform: "translate(132,270)" });
+  extra.append(text(0, 12, spare.length ? "Spare:" : "No spare photo cards", "small-text"));
+  let sx = 44;
+  for (const [name, count] of spare) {
+    const label = `${name}${count > 1 ? " ×" + count : ""}`;
+    const width = label.length * 6.1 + 12;
+    if (sx + width > 296) { extra.append(text(sx, 12, "…", "small-text")); break; }
+    const chip = svg("g", { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
+      svg("rect", { width, height: 17, rx: 8, class: "chip-bg" }), text(6, 12.5, label, "chip-text"));
+    photoMoves(chip, name, view, moves, ctx, mine, target);
+    extra.append(chip);
+    sx += width + 5;
+  }
+  g.append(extra);
+  // Agent cards: the holder sees their names, the others only how many of each colour.
+  const agents = svg("g", { class: "agents", transform: "translate(132,296)" });
+  agents.append(text(0, 14, "Agents:", "small-text"));
+  let ax = 50;
+  const own = view.agent_cards || null;
+  const cards = own
+    ? Object.entries(own).flatMap(([name, count]) => Array.from({ length: count }, () => ({ name, green: isGreen(layout, name) })))
+    : [...Array(view.green_cards).fill({ green: true }), ...Array(view.red_cards).fill({ green: false })];
+  if (!cards.length) agents.append(text(ax, 14, "none", "small-text"));
+  for (const a of cards) {
+    const label = a.name || "";
+    const width = own ? Math.max(60, label.length * 6 + 14) : 16;
+    if (ax + width > 296) { agents.append(text(ax, 14, "…", "small-text")); break; }
+    const chip = svg("g", { class: `agent ${a.green ? "green" : "red"} ${own ? "known" : "secret"}`, transform: `translate(${ax},0)` });
+    chip.append(svg("title", {}, own ? `${a.name} (${a.green ? "green: espionage" : "red: sabotage"})` : `a ${a.green ? "green" : "red"} agent card (secret)`));
+    chip.append(svg("rect", { width, height: 22, rx: 4, class: "agent-bg" }));
+    if (own) chip.append(text(width / 2, 15, label, "agent-text", { "text-anchor": "middle" }));
+    const mission = mine && own ? moves.missions[a.name] : null;
+    if (mission) clickable(chip, mission, ctx.onMove, `${mission.text} (agent card)`);
+    agents.append(chip);
+    ax += width + 5;
+  }
+  if (!own && cards.length) agents.append(text(ax + 2, 15, `${view.green_cards} green, ${view.red_cards} red (secret)`, "small-text"));
+  g.append(agents);
+  return g;
+}
+
+function isGreen(layout, name) {
+  const card = layout.agent_cards.find((a) => a.name === name);
+  return card ? card.colour === "green" : false;
+}
+
+function photoMoves(node, name, view, moves, ctx, mine, target) {
+  const move = (mine && moves.photos[`sell:${name}`])
+    || (target && moves.photos[`target:${name}`])
+    || view.seats.map((s) => moves.photos[`ask:${s}:${name}`]).find(Boolean);
+  if (move) clickable(node, move, ctx.onMove);
+  else if (inMeeting(view, ctx, moves)) selectable(node, name, moves);
+}
+
+// A card of mine or of a partner in the meeting, with offers about it, can be picked.
+function inMeeting(view, ctx, moves) {
+  return moves.offers.length > 0 && (view.seats.includes(ctx.seat) || view.seats.some((s) => current.obs.meeting.with.includes(s)));
+}
+
+function offersAbout(offers, name) {
+  return offers.filter((m) => { const x = m.text.match(/^offer seat \d+: (.+) for (.+)$/); return x && (x[1] === name || x[2] === name); });
+}
+
+function selectable(node, name, moves) {
+  if (!offersAbout(moves.offers, name).length) return;
+  node.classList.add("selectable");
+  if (selected === name) node.classList.add("selected");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", `offers about ${name}`);
+  node.dataset.select = name;
+  const pick = (e) => {
+    e.preventDefault(); e.stopPropagation();
+    selected = selected === name ? null : name;
+    const { obs, ctx, layout, root } = current;
+    root.replaceWith(draw(obs, ctx, layout));
+    document.querySelector(".count-down .tray .pill")?.focus();
+  };
+  node.addEventListener("click", pick);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(e); });
+}
+
+// "offer seat 2: Radar for 150" about Radar reads "sell for 150" in the tray.
+function offerLabel(move, name, partners) {
+  const [, seat, give, get] = move.text.match(/^offer seat (\d+): (.+) for (.+)$/);
+  const number = /^\d+$/;
+  const what = give === name
+    ? (number.test(get) ? `sell for ${get}` : `swap for ${get}`)
+    : (number.test(give) ? `buy for ${give}` : `give ${give}`);
+  return partners > 1 ? `${what} → seat ${seat}` : what;
+}
+
+// -- the middle band: the ball, the decision, the countdown, the leader ----------------------
+function pill(move, x, y, ctx, label, cls = "") {
+  const content = label || move.text;
+  const width = Math.max(64, content.length * 7.4 + 24);
+  const g = svg("g", { class: `pill ${cls}`, transform: `translate(${x},${y})` },
+    svg("rect", { width, height: 30, rx: 15 }), text(width / 2, 20, content, "pill-text", { "text-anchor": "middle" }));
+  clickable(g, move, ctx.onMove, content === move.text ? move.text : `${move.text} (${content})`);
+  g.width = width;
+  return g;
+}
+
+const PROMPTS = {
+  "turn start": "Your rocket is ready: count down, or roll to move",
+  direction: "Go forward or backward? Click a square",
+  "buy photo": "Buy the photo card on your square?",
+  "Saturn V": "Saturn V: buy the rocket or parts",
+  training: "Astronaut training: ten squats, or the fine",
+  debt: "Pay your debt: sell photo cards or parts to the leader",
+  "play again": "You may play once more",
+  meeting: "A meeting: pick a card or part to trade, or done",
+  reply: "An offer to you",
+  ask: "Forced sale: name your price",
+  counter: "Their price: accept or counter",
+  "counter reply": "Their counter: accept, or the midpoint",
+  target: "The mission succeeds: choose what it hits",
+  arrested: "Arrested! Sit out or pay the ransom",
+  "count choice": "T-minus: count this roll, or wait?",
+  bid: "Auction: bid or pass",
+};
+
+function ball(x, y, value, r = 30) {
+  const g = svg("g", { class: "ball", transform: `translate(${x},${y})` });
+  g.append(svg("circle", { r, class: "ball-face" }), svg("circle", { r: r * 0.62, class: "ball-spot" }));
+  g.append(text(0, r * 0.27, value ? String(value) : "–", "ball-number", { "text-anchor": "middle", style: `font-size:${r * 0.8}px` }));
+  return g;
+}
+
+function band(obs, ctx, layout, moves) {
+  const g = svg("g", { class: "band", transform: `translate(${C + GAP},${BAND_Y})` });
+  const bw = W - 2 * (C + GAP);
+  g.append(svg("rect", { width: bw, height: BAND_H, rx: 18, class: "band-bg" }));
+  // Left: the ball and the turn.
+  g.append(ball(48, 52, obs.roll));
+  g.append(text(48, 100, "the ball", "small-text", { "text-anchor": "middle" }));
+  g.append(text(96, 34, `Turn ${obs.turn} of ${obs.max_turns}`, "band-title"));
+  const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "—";
+  g.append(text(96, 56, obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`, "small-text"));
+  if (obs.phase === "over" || ctx.ended) g.append(text(96, 132, result(obs, ctx), "result-text"));
+  if (obs.last_surprise) g.append(text(96, 76, `Last surprise: ${obs.last_surprise}`, "small-text surprise-text"));
+  // Right: the game leader's stock.
+  const stock = obs.stock;
+  const lx = bw - 196;
+  g.append(svg("rect", { x: lx, y: 10, width: 186, height: BAND_H - 20, rx: 12, class: "leader-bg" }));
+  g.append(text(lx + 12, 30, "Game leader", "card-title"));
+  const photoCount = Object.values(stock.photos).reduce((a, b) => a + b, 0);
+  g.append(text(lx + 12, 50, `${photoCount} photo cards`, "small-text"));
+  const parts = layout.parts.map((p) => `${p.name === "capsule" ? "C" : p.name.replace("stage ", "S")}×${stock.parts[p.name] || 0}`).join(" ");
+  g.append(text(lx + 12, 68, `parts ${parts}`, "small-text"));
+  g.append(text(lx + 12, 86, `agents: ${stock.green_pile} green, ${stock.red_pile} red`, "small-text"));
+  g.append(text(lx + 12, 104, `surprises: ${stock.surprise_unseen} unseen`, "small-text"));
+  // Middle: what is happening, and the decision tray.
+  const mx = 96, my = 92;
+  const info = happening(obs, ctx, layout);
+  info.forEach((line, k) => g.append(text(mx, my + 6 + k * 18, line, k ? "small-text" : "info-text")));
+  const right = countdown(g, obs, layout, ctx, bw) || lx; // the tray stops where they start
+  tray(g, obs, ctx, moves, mx, BAND_H - 44, right - mx - 10);
+  return g;
+}
+
+function result(obs, ctx) {
+  if (Array.isArray(obs.winner) && obs.winner.length) {
+    const view = obs.centres.find((c) => c.seats.includes(obs.winner[0]));
+    const names = obs.winner.map((s) => (s === ctx.seat ? "you" : seatName(ctx.seats, s))).join(" and ");
+    return `★ Lift-off! Centre ${view ? view.centre : "?"} (${names}) reached the Moon`;
+  }
+  return obs.phase === "over" ? "The turn cap was reached: a draw" : "The game has ended";
+}
+
+function happening(obs, ctx, layout) {
+  const lines = [];
+  const name = (s) => (s === ctx.seat ? "you" : seatName(ctx.seats, s));
+  if (obs.deal) {
+    const d = obs.deal;
+    lines.push(`${name(d.by)} → ${name(d.to)}: ${d.what || "a deal"}`);
+    if (d.ask) lines.push(`asked ${d.ask}${d.counter ? `, countered ${d.counter}` : ""}`);
+  } else if (obs.mission) {
+    lines.push(`Mission “${obs.mission.card}” against centre ${obs.mission.target_centre}`);
+  } else if (obs.phase === "bid" && obs.auction.lots.length) {
+    const a = obs.auction;
+    lines.push(`Auction: ${a.lots[0]} at ${a.price}${a.high_bidder_centre ? ` (centre ${a.high_bidder_centre} leads)` : ""}`);
+  } else if (obs.meeting.with.length) {
+    const zone = obs.meeting.forbidden_zone_of ? ` in centre ${obs.meeting.forbidden_zone_of}'s forbidden zone` : "";
+    lines.push(`Meeting with ${obs.meeting.with.map(name).join(", ")}${zone} · ${obs.meeting.offers_left} offers left`);
+  } else if (obs.debts.length) {
+    // [debtor centre, creditor centre (-1: the leader), amount], centres counted from 0.
+    const to = (c) => (c >= 0 ? `centre ${c + 1}` : "the leader");
+    lines.push(`To pay: ${obs.debts.map(([debtor, creditor, amount]) => `centre ${debtor + 1} owes ${to(creditor)} ${amount}`).join("; ")}`);
+  }
+  return lines.slice(0, 2);
+}
+
+// The countdown box, left of the leader's; returns where it starts (or null: not shown).
+function countdown(g, obs, layout, ctx, bw) {
+  const cd = obs.countdown;
+  const active = obs.phase === "countdown roll" || obs.phase === "count choice";
+  const finished = obs.phase === "over" && cd.sum > 0;
+  if (!active && !finished && !cd.sum) return null;
+  const target = layout.rules.countdown_target, rolls = layout.rules.countdown_rolls;
+  const left = bw - 196 - 250;
+  const box = svg("g", { class: `countdown ${active ? "active" : ""}`, transform: `translate(${left},10)` });
+  box.append(svg("rect", { width: 240, height: BAND_H - 20, rx: 12, class: "countdown-bg" }));
+  const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "";
+  box.append(text(12, 22, active ? `T-minus! ${who} counts down` : finished ? "Countdown" : "Last countdown", "card-title"));
+  for (let k = 0; k < rolls; k++) {
+    const done = k < cd.rolls || (finished && k < rolls);
+    box.append(svg("rect", { x: 12 + k * 46, y: 34, width: 38, height: 38, rx: 8, class: `count-slot ${done ? "done" : ""}` }));
+  }
+  box.append(text(12 + rolls * 46 + 4, 60, `${cd.sum} / ${target}`, cd.sum >= target ? "count-sum win" : "count-sum"));
+  box.append(text(12, 92, `${cd.rolls} of ${rolls} counted · waited ${cd.waits} of ${layout.rules.latest_start - 1}`, "small-text"));
+  if (obs.phase === "count choice") box.append(text(12, 110, `rolled ${obs.roll}: count it or wait?`, "small-text"));
+  g.append(box);
+  return left;
+}
+
+function tray(g, obs, ctx, moves, x, y, width) {
+  if (!ctx.legal || !ctx.legal.length) {
+    if (obs.phase !== "over" && ctx.toMove !== null && ctx.toMove !== undefined && !ctx.replay) {
+      g.append(text(x, y + 20, `${seatName(ctx.seats, ctx.toMove)} is deciding…`, "small-text waiting-text"));
+    }
+    return;
+  }
+  const prompt = PROMPTS[obs.phase] || "Your move";
+  const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
+  const said = obs.phase === "reply" && obs.deal ? `${prompt}: ${obs.deal.what}` : prompt;
+  const fits = Math.floor(width / 7.6);
+  row.append(text(0, -8, said.length > fits ? said.slice(0, fits - 1) + "…" : said, "prompt-text"));
+  let px = 0;
+  const add = (move, label, cls) => {
+    const p = pill(move, px, 0, ctx, label, cls);
+    if (px + p.width > width) return false;
+    row.append(p);
+    px += p.width + 8;
+    return true;
+  };
+  for (const move of moves.tray) {
+    const label = move.text === "forward" || move.text === "backward"
+      ? `${move.text === "forward" ? "▶" : "◀"} ${move.text} ${obs.roll}` : null;
+    const cls = ["accept", "count down", "start count"].includes(move.text) || move.text.startsWith("buy ") ? "go" : ["refuse", "decline", "end turn", "pass", "done"].includes(move.text) ? "stop" : "";
+    if (!add(move, label, cls)) break;
+  }
+  // Money amounts (ask, counter, bid): a few, lowest to highest; all are in the buttons.
+  const amounts = moves.money;
+  if (amounts.length) {
+    const pick = amounts.length <= 4 ? amounts : [0, 1, 2, 3].map((k) => amounts[Math.round((k * (amounts.length - 1)) / 3)]);
+    for (const move of pick) if (!add(move)) break;
+  }
+  // Offers: those about the card picked on the board, else a hint.
+  const about = selected ? offersAbout(moves.offers, selected) : [];
+  if (about.length) {
+    row.append(text(px + 4, 20, `${selected}:`, "small-text"));
+    px += selected.length * 6.6 + 14;
+    for (const move of about) if (!add(move, offerLabel(move, selected, obs.meeting.with.length))) break;
+  } else if (moves.offers.length) {
+    row.append(text(px + 4, 20, `${moves.offers.length} offers: click a card or part, or see below`, "small-text"));
+  }
+  g.append(row);
+}
+
+// -- the board -------------------------------------------------------------------------------
+function stars() {
+  const g = svg("g", { class: "stars" });
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  for (let k = 0; k < 90; k++) g.append(svg("circle", { cx: C + rnd() * (W - 2 * C), cy: C + rnd() * (W - 2 * C), r: rnd() * 1.4 + 0.3 }));
+  return g;
+}
+
+function draw(obs, ctx, layout) {
+  const moves = classify(ctx.legal || []);
+  if (!moves.offers.length) selected = null;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "count-down", role: "group", "aria-label": "Count Down board" });
+  current = { obs, ctx, layout, root };
+  root.append(svg("defs", {},
+    svg("pattern", { id: "cd-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 5, height: 10, class: "hatch-stripe" }))));
+  root.append(svg("rect", { width: W, height: W, rx: 20, class: "board-bg" }));
+  root.append(stars());
+  root.append(track(obs, ctx, layout, moves));
+  obs.centres.forEach((_, c) => root.append(centrePanel(obs, ctx, layout, c, moves)));
+  root.append(band(obs, ctx, layout, moves));
+  return root;
+}
+
+function loadLayout(id) {
+  if (!layouts.has(id)) {
+    const promise = api(`/api/games/${encodeURIComponent(id)}/layout`).then((layout) => { layouts.set(id, layout); return layout; },
+      (error) => { layouts.delete(id); throw error; });
+    layouts.set(id, promise);
+  }
+  return layouts.get(id);
+}
+
+export default {
+  name: "count_down",
+  render(obs, ctx) {
+    const id = gameId();
+    const layout = layouts.get(id);
+    if (layout && !(layout instanceof Promise)) return draw(obs, ctx, layout);
+    // First drawing: fetch the printed board, then draw in place of the placeholder.
+    const holder = svg("svg", { viewBox: `0 0 ${W} 120`, class: "count-down loading", role: "img", "aria-label": "Count Down board (loading)" },
+      text(W / 2, 66, "Setting up the board…", "band-title", { "text-anchor": "middle" }));
+    loadLayout(id).then((loaded) => { if (holder.isConnected) holder.replaceWith(draw(obs, ctx, loaded)); },
+      () => holder.replaceChildren(text(W / 2, 66, "The board could not be loaded; the moves are below.", "band-title", { "text-anchor": "middle" })));
+    return holder;
+  },
+  scores(obs) {
+    return obs.players ? Array.from({ length: obs.players }, (_, seat) => {
+      const view = obs.centres.find((c) => c.seats.includes(seat));
+      if (!view) return obs.players === 5 && seat === 4 ? "watching" : "";
+      const photos = view.control_card.length - view.missing_photos.length;
+      return `${money(view.money)} ✓${photos}/${view.control_card.length} ▲${Object.keys(view.parts).length}/4`;
+    }) : [];
+  },
+};
