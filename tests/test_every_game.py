@@ -14,6 +14,12 @@ from tminus.core.playout import sample_chance
 from tminus.sim import simulate
 
 GAMES = tminus.list_games()
+
+
+def quick(name):
+    """Parameters that keep a smoke test short: a low turn cap where the game has one."""
+    return {"max_turns": 40} if "max_turns" in tminus.load_game(name).params else {}
+
 HIDDEN = [name for name in GAMES if tminus.load_game(name).information == "imperfect"]
 
 
@@ -42,7 +48,7 @@ def test_a_person_can_play_in_the_terminal(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_agent_finishes_games(name):
-    game = tminus.load_game(name)
+    game = tminus.load_game(name, **quick(name))
     for agent in list_agents(name):
         spec = f"{agent}:simulations=8" if agent in ("mcts", "ismcts") else agent
         summary = simulate(game, [spec] * game.num_players, games=2, seed=1)
@@ -62,7 +68,7 @@ def test_renders_show_a_seat_nothing_it_may_not_see(name):
 
 @pytest.mark.parametrize("name", HIDDEN)
 def test_ismcts_decides_the_same_whatever_the_hidden_cards(name):
-    game = tminus.load_game(name)
+    game = tminus.load_game(name, **quick(name))
     rng = np.random.default_rng(1)
     for state in positions(game, 5, seed=2):
         seat = state.current_player()
