@@ -20,6 +20,7 @@ def quick(name):
     """Parameters that keep a smoke test short: a low turn cap where the game has one."""
     return {"max_turns": 40} if "max_turns" in tminus.load_game(name).params else {}
 
+
 HIDDEN = [name for name in GAMES if tminus.load_game(name).information == "imperfect"]
 
 

@@ -47,6 +47,12 @@ def test_every_person_gets_a_different_token(service):
         ("four_way", {"players": 3}, ("person", "person"), "has 3 seats; 2 were given"),
         ("four_way", {}, ("person", "mcts:simulations=99999999"), "no bot"),
         ("four_way", {}, ("person", "genius"), "no bot 'genius'"),
+        (
+            "count_down",
+            {"players": 2, "board": "/etc/passwd"},
+            ("person", "greedy"),
+            "names a file on the server",
+        ),
     ],
 )
 def test_bad_creation_is_refused_and_stores_nothing(service, game, params, kinds, words):

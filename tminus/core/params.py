@@ -20,6 +20,8 @@ class Param:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    # A file on the machine that runs the game: never to be set from the network.
+    local_only: bool = False
 
     def allowed(self) -> str:
         if self.choices is not None:

@@ -142,6 +142,7 @@ class GameService:
     def create(self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]]) -> Table:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...}."""
         try:
+            refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
         except (TypeError, ValueError) as error:
             raise GameError("bad_request", str(error)) from None
@@ -487,3 +488,15 @@ class GameService:
             state.apply_action(entry.action)
             frames.append(frame(entry))
         return {**self.summary(table), "frames": frames}
+
+
+def refuse_local_only(game_name: str, params: dict[str, Any]) -> None:
+    """A parameter naming a file on the server (a board file) is not for players to set."""
+    declared = game_class(game_name).parameters
+    for name, value in params.items():
+        param = declared.get(name)
+        if param is not None and param.local_only and value != param.default:
+            raise ValueError(
+                f"parameter {name!r} of {game_name} names a file on the server: "
+                "it cannot be set from the browser"
+            )

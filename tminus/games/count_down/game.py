@@ -79,7 +79,9 @@ class CountDownGame(Game):
     information = "imperfect"
     parameters = {
         "players": Param(4, "number of players", choices=(2, 3, 4, 5, 6)),
-        "board": BoardParam(DEFAULT_BOARD, "board, cards and prices (a TOML file)"),
+        "board": BoardParam(
+            DEFAULT_BOARD, "board, cards and prices (a TOML file)", local_only=True
+        ),
         "arrest_max": Param(
             3, "the owner's roll at or below which an agent is arrested", minimum=0, maximum=12
         ),
