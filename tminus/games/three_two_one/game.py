@@ -96,9 +96,9 @@ class ThreeTwoOneGame(Game):
 
     @classmethod
     def configurations(cls) -> list[dict[str, Any]]:
-        # 2-3 players play to three round wins; larger tables one round (whole games of
-        # five rounds at eight players run to thousands of actions: too slow for test suites).
-        small = [{"players": n} for n in (2, 3)]
+        # Whole games run to thousands of actions, too slow for adapter test suites: 2-3
+        # players (first to three round wins) get a turn cap, larger tables one round.
+        small = [{"players": n, "max_turns": 300} for n in (2, 3)]
         return small + [{"players": n, "rounds": 1} for n in range(4, rules.MAX_PLAYERS + 1)]
 
     def __init__(self, **params: Any) -> None:
