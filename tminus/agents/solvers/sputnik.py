@@ -15,7 +15,8 @@ first winning turn:
 - before searching any turn: a win in one turn is found without listing the turns
   (``Kernel.wins_at_once``), then any turn to a position already known lost for the
   opponent;
-- move ordering: removals next to the opponent come first (``Kernel.successors``).
+- move ordering (``Kernel.successors``): steps next to the opponent first, then steps to
+  roomy cells; removals next to the opponent first.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Solver:
         self.kernel: Kernel = kernel(radius)
         self.table: dict[int, bool] = {}
         self.nodes = 0
+        self.positions = 0  # distinct positions solved (a position and its mirror once)
         self.max_nodes = max_nodes
         self.max_seconds = max_seconds
         self._deadline = 0.0
@@ -65,12 +67,12 @@ class Solver:
 
     def _wins(self, key: int) -> bool:
         self.nodes += 1
+        if self.nodes & 0xFFFF == 0:
+            self._check_budget()
         table = self.table
         known = table.get(key)
         if known is not None:
             return known
-        if self.nodes & 0xFFFF == 0:
-            self._check_budget()
         won = self.kernel.wins_at_once(key)
         if not won:
             children = self.kernel.successors(key)
@@ -86,6 +88,7 @@ class Solver:
                         break
         table[key] = won
         table[self.kernel.mirror(key)] = won
+        self.positions += 1  # neither the position nor its mirror image was known
         return won
 
     def _check_budget(self) -> None:
@@ -93,11 +96,6 @@ class Solver:
             raise OutOfBudget(f"more than {self.max_nodes:,} positions")
         if self.max_seconds is not None and time.monotonic() > self._deadline:
             raise OutOfBudget(f"more than {self.max_seconds:g} s")
-
-    def distinct_positions(self) -> int:
-        """Positions in the table, a position and its mirror image counted once."""
-        mirror = self.kernel.mirror
-        return sum(1 for key in self.table if key <= mirror(key))
 
 
 def solve_first_player(
@@ -112,7 +110,7 @@ def solve_first_player(
     except OutOfBudget:
         result = None
     seconds = time.perf_counter() - start
-    return SputnikSolution(radius, result, solver.nodes, solver.distinct_positions(), seconds)
+    return SputnikSolution(radius, result, solver.nodes, solver.positions, seconds)
 
 
 def report(radius: int = 2, max_seconds: float | None = None) -> str:

@@ -129,31 +129,40 @@ class Kernel:
         return bool(self.steps(key) or self.helps(key))
 
     def successors(self, key: int) -> list[int]:
-        """The positions after every turn the mover can play (the opponent to move), in the
-        order: steps by target cell, each with its removals by cell, then base helps."""
+        """The positions after every turn the mover can play (the opponent to move).
+
+        In the order most likely to win first: steps next to the opponent, then steps to
+        the cells with the most galaxies around; with each step, removals next to the
+        opponent first; base helps last.
+        """
         w, s, m = self.width, self.shift, self.cell_mask
         galaxies = key & self.galaxy_mask
         rest = key >> s
         mc, mb, oc, ob = rest & m, rest >> w & m, rest >> 2 * w & m, rest >> 3 * w & m
         ou = rest >> 4 * w + 1 & 1
         bit, neighbours = self.bit, self.neighbours
+        around = neighbours[oc]
         # The opponent becomes the mover: its fields go first.
         opponent = oc << s | ob << (s + w) | ou << (s + 4 * w)
         base_field = mb << (s + 3 * w)
         # "Galaxies adjacent to a base cannot be removed" while its rocket never left it.
         free = galaxies & ~bit[oc] & ~(neighbours[ob] if ou else 0)
-        children = []
         targets = neighbours[mc] & (galaxies | bit[mb]) & ~bit[oc]
+        steps = []
         while targets:
             low = targets & -targets
             targets ^= low
             t = low.bit_length() - 1
+            room = (neighbours[t] & galaxies).bit_count() + (4 if low & around else 0)
+            steps.append((-room, t, low))
+        steps.sort()
+        children = []
+        for _, t, low in steps:
             head = opponent | t << (s + 2 * w) | base_field
             removable = free & ~low
             if not removable:
                 children.append(head | galaxies)
-            # Removals next to the opponent first: they are the likeliest to win.
-            near = removable & neighbours[oc]
+            near = removable & around
             removable ^= near
             while near:
                 x = near & -near
