@@ -1,7 +1,7 @@
 """The Sputnik solver: its kernel equals the engine, its reductions are sound, its search exact.
 
-The full solve of radius 2 takes minutes and is not run here; reproduce it with
-``python -m tminus.cli solve sputnik`` (or ``python -m tminus.agents.solvers.sputnik 2``).
+The full solve of radius 2 (about 15 s) runs once, in the test that plays its answer;
+``python -m tminus.cli solve sputnik`` prints it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,16 @@ from collections import Counter
 import pytest
 
 import tminus
+from tminus.agents import make_agent
 from tminus.agents.solvers import SOLVERS
-from tminus.agents.solvers.sputnik import OutOfBudget, Solver, report, solve_first_player
+from tminus.agents.solvers.sputnik import (
+    OutOfBudget,
+    Solver,
+    SputnikSolverAgent,
+    report,
+    shared_solver,
+    solve_first_player,
+)
 from tminus.agents.solvers.sputnik_kernel import kernel
 from tminus.games.sputnik.game import SputnikState
 
@@ -257,5 +265,41 @@ def test_a_budget_stops_the_search():
     assert "not solved" in report(2, max_seconds=0.01)
 
 
+def test_describe_turn_names_the_engine_turn():
+    k = kernel(2)
+    for state in random_turn_starts(2, 30, seed=4, help_bias=0.5):
+        key = k.position_of(state)
+        for child in k.successors(key):
+            verb, cell, removed = k.describe_turn(key, child)
+            after = state.clone()
+            name = state.game.board.names
+            after.apply_action(after.string_to_action(f"{verb} {name[cell]}"))
+            if removed is not None:
+                after.apply_action(after.string_to_action(f"remove {name[removed]}"))
+            assert after.is_terminal() or after.phase() == "move"
+            assert engine_view(k, after) == kernel_view(k, child, state.current_player())
+
+
 def test_solve_command_knows_sputnik():
     assert "sputnik" in SOLVERS
+
+
+def test_radius_2_is_a_first_player_win_that_the_solver_agent_wins_in_play():
+    solver = shared_solver(2)
+    assert solver.wins(kernel(2).start())  # the full solve
+    game = tminus.load_game("sputnik", players=2, radius=2)
+    first = SputnikSolverAgent(game, max_seconds=None)
+    for opponent, games in (("random", 40), ("greedy", 20), ("alphabeta", 3)):
+        for seed in range(games):
+            second = make_agent(opponent, game, seed=seed)
+            state = game.new_initial_state()
+            state.apply_action(0)  # the lot: seat 0 starts
+            while not state.is_terminal():
+                agent = first if state.current_player() == 0 else second
+                state.apply_action(agent.step(state))
+            assert state.winners() == [0], (opponent, seed)
+
+
+def test_solver_agent_is_for_two_players_with_one_rocket_each():
+    with pytest.raises(ValueError, match="2-player games with one rocket"):
+        SputnikSolverAgent(tminus.load_game("sputnik", players=3, radius=2))

@@ -24,8 +24,12 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from functools import cache
 
+from tminus.agents.greedy.sputnik import SputnikGreedy
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
+from tminus.core.game import State
+from tminus.games.sputnik.game import SputnikGame
 
 
 class OutOfBudget(Exception):
@@ -38,7 +42,9 @@ class SputnikSolution:
     first_player_wins: bool | None  # None: the budget ran out
     nodes: int  # positions searched (one per turn)
     positions: int  # distinct positions in the table (mirror images counted once)
-    seconds: float
+    seconds: float  # processor time (the machine may be shared)
+    wall_seconds: float
+    winning_turn: str | None  # a first turn that wins, when the first player wins
 
 
 class Solver:
@@ -57,7 +63,7 @@ class Solver:
 
     def wins(self, key: int) -> bool:
         """Whether the player to move in position ``key`` wins with perfect play by both."""
-        self._deadline = time.monotonic() + (self.max_seconds or 0.0)
+        self._deadline = time.process_time() + (self.max_seconds or 0.0)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10 * self.kernel.cells + 1000))
         try:
@@ -91,11 +97,79 @@ class Solver:
         self.positions += 1  # neither the position nor its mirror image was known
         return won
 
+    def winning_turn(self, key: int) -> int | None:
+        """A position after a turn that wins for the player to move in ``key`` (None: lost)."""
+        children = self.kernel.successors(key)
+        for child in children:
+            if not self.kernel.can_move(child) or self.table.get(child) is False:
+                return child
+        for child in children:
+            if not self.wins(child):
+                return child
+        return None
+
     def _check_budget(self) -> None:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise OutOfBudget(f"more than {self.max_nodes:,} positions")
-        if self.max_seconds is not None and time.monotonic() > self._deadline:
+        if self.max_seconds is not None and time.process_time() > self._deadline:
             raise OutOfBudget(f"more than {self.max_seconds:g} s")
+
+
+@cache
+def shared_solver(radius: int) -> Solver:
+    """One solver (and table) per board for all the agents of a process."""
+    return Solver(radius)
+
+
+class SputnikSolverAgent:
+    """Plays a winning turn whenever there is one (2 players, one rocket each).
+
+    Each decision searches for at most ``max_seconds`` of processor time (the table is kept between
+    decisions and games; ``None``: no limit); when that runs out, or the position is lost,
+    it plays as the greedy agent does. Exact and quick on radius 2 (the first decision
+    solves the board); on larger boards mostly greedy, which is why it is not registered.
+    """
+
+    name = "solver"
+
+    def __init__(
+        self, game: SputnikGame, seed: object = None, max_seconds: float | None = 5.0
+    ) -> None:
+        if game.num_players != 2 or game.rockets_per_player != 1:
+            raise ValueError("the Sputnik solver plays 2-player games with one rocket each")
+        self.solver = shared_solver(game.board.radius)
+        self.max_seconds = max_seconds
+        self.fallback = SputnikGreedy(game, seed)
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.solver.max_seconds = self.max_seconds
+        try:
+            action = self.winning_action(state)
+        except OutOfBudget:
+            action = None
+        return self.fallback.step(state) if action is None else action
+
+    def winning_action(self, state: State) -> int | None:
+        """The move of a winning turn, or the removal that completes one (None: lost)."""
+        solver = self.solver
+        k = solver.kernel
+        game = state.game
+        if state.phase() == "move":
+            key = k.position_of(state)
+            child = solver.winning_turn(key)
+            if child is None:
+                return None
+            verb, cell, _ = k.describe_turn(key, child)
+            return cell + (game.help_offset if verb == "help" else 0)
+        for removal in state.legal_actions():
+            after = state.clone()
+            after.apply_action(removal)
+            if after.is_terminal() or not solver.wins(k.position_of(after)):
+                return removal
+        return None
 
 
 def solve_first_player(
@@ -104,13 +178,21 @@ def solve_first_player(
     """Solve the 2-player game on a board of ``radius`` from the first turn (whoever the
     lot chose: the board is the same seen from either base)."""
     solver = Solver(radius, max_nodes, max_seconds)
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     try:
         result: bool | None = solver.wins(solver.kernel.start())
     except OutOfBudget:
         result = None
-    seconds = time.perf_counter() - start
-    return SputnikSolution(radius, result, solver.nodes, solver.positions, seconds)
+    seconds, wall = time.process_time() - start, time.perf_counter() - wall
+    turn = None
+    if result:
+        key = solver.kernel.start()
+        child = solver.winning_turn(key)
+        assert child is not None  # the start is won: some turn wins
+        verb, cell, removed = solver.kernel.describe_turn(key, child)
+        names = solver.kernel.board.names
+        turn = f"{verb} {names[cell]}" + ("" if removed is None else f", remove {names[removed]}")
+    return SputnikSolution(radius, result, solver.nodes, solver.positions, seconds, wall, turn)
 
 
 def report(radius: int = 2, max_seconds: float | None = None) -> str:
@@ -118,7 +200,7 @@ def report(radius: int = 2, max_seconds: float | None = None) -> str:
     verdict = {
         True: "the first player wins",
         False: "the second player wins",
-        None: f"not solved: the time budget of {max_seconds} s ran out",
+        None: f"not solved: the budget of {max_seconds} s (processor time) ran out",
     }
     return "\n".join(
         [
@@ -126,11 +208,12 @@ def report(radius: int = 2, max_seconds: float | None = None) -> str:
             "",
             f"Board of radius {radius} ({solution_cells(radius)} cells), one rocket each, "
             "bases on opposite corners.",
-            f"With perfect play by both: **{verdict[solution.first_player_wins]}**.",
+            f"With perfect play by both: **{verdict[solution.first_player_wins]}**"
+            + (f" (for one, with `{solution.winning_turn}`)." if solution.winning_turn else "."),
             "",
             f"Positions searched (one per turn): {solution.nodes:,}; distinct positions stored "
             f"(a position and its mirror image once): {solution.positions:,}; "
-            f"{solution.seconds:.1f} s.",
+            f"{solution.seconds:.1f} s of processor time ({solution.wall_seconds:.1f} s elapsed).",
         ]
     )
 

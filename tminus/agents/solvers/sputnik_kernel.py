@@ -182,6 +182,16 @@ class Kernel:
                 children.append(opponent | t << (s + 2 * w) | used | galaxies | low)
         return children
 
+    def describe_turn(self, key: int, child: int) -> tuple[str, int, int | None]:
+        """The turn from ``key`` to its successor ``child``: ("move" or "help", the cell the
+        rocket goes to, the cell of the galaxy removed or None)."""
+        galaxies, (_, base, _), _ = self.unpack(key)
+        after, _, (cell, base_after, _) = self.unpack(child)
+        if base != self.used and base_after == self.used:
+            return "help", cell, None
+        removed = galaxies & ~after
+        return "move", cell, removed.bit_length() - 1 if removed else None
+
     def wins_at_once(self, key: int) -> bool:
         """Whether the mover has a turn after which the opponent cannot move (and is out).
 
