@@ -1,7 +1,7 @@
 """Exact solvers and the agents that play their solutions.
 
 ``SOLVERS`` maps a game to a function that returns its solver's findings as Markdown
-(imported on demand: solving can take a few seconds).
+(imported on demand: solving can take a few seconds, Sputnik's a few minutes).
 """
 
 from __future__ import annotations
@@ -21,7 +21,14 @@ def _count_down() -> str:
     return report()
 
 
+def _sputnik() -> str:
+    from tminus.agents.solvers.sputnik import report
+
+    return report()
+
+
 SOLVERS: dict[str, Callable[[], str]] = {
     "four_way": _four_way,
     "count_down": _count_down,
+    "sputnik": _sputnik,
 }
