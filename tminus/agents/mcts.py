@@ -14,6 +14,7 @@ child's availability instead of its parent's visits.
 from __future__ import annotations
 
 import math
+import random
 import time
 from typing import Any
 
@@ -60,6 +61,9 @@ class MCTSAgent:
         self.exploration = exploration
         self.max_rollout_moves = max_rollout_moves
         self._rng = np.random.default_rng(seed)
+        # Random rollouts are most of the work: draw them from a plain, seeded Random.
+        self._random_rollouts = rollout == "random"
+        self._fast = random.Random(int(self._rng.integers(2**63)))
         self._rollout = make_agent(rollout, game, seed=self._rng.integers(2**63))
         self._low = game.min_utility
         self._span = (game.max_utility - game.min_utility) or 1.0
@@ -108,7 +112,7 @@ class MCTSAgent:
                 else:
                     child.available += 1
             if untried:
-                key, action = untried[int(self._rng.integers(len(untried)))]
+                key, action = untried[self._fast.randrange(len(untried))]
                 child = Node(self.game.num_players)
                 child.available = 1
                 node.children[key] = child
@@ -127,11 +131,15 @@ class MCTSAgent:
                 totals[seat] += value
 
     def _select(self, node: Node, edges: list[tuple[Any, int]], player: int) -> tuple[Any, int]:
+        """UCB1 by the mover's own mean; a child's availability stands for its parent's visits
+        (they are the same count when every move is always available)."""
         best, best_score = edges[0], -math.inf
+        children, explore, log, sqrt = node.children, self.exploration, math.log, math.sqrt
+        log_visits = None if self.determinize else log(node.visits)
         for key, action in edges:
-            child = node.children[key]
-            mean = child.totals[player] / child.visits
-            score = mean + self.exploration * math.sqrt(math.log(child.available) / child.visits)
+            child = children[key]
+            log_n = log(child.available) if log_visits is None else log_visits
+            score = child.totals[player] / child.visits + explore * sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = (key, action), score
         return best
@@ -143,14 +151,19 @@ class MCTSAgent:
         return state.action_to_string_for(me, action)
 
     def _sample_chance(self, state: State) -> int:
-        return sample_chance(state.chance_outcomes(), self._rng.random())
+        return sample_chance(state.chance_outcomes(), self._fast.random())
 
     def _rollout_returns(self, state: State) -> list[float]:
         moves = 0
         limit = self.max_rollout_moves
+        pick = self._fast.random
         while not state.is_terminal() and (limit is None or moves < limit):
             if state.is_chance_node():
-                state.apply_action(self._sample_chance(state))
+                state.apply_action(sample_chance(state.chance_outcomes(), pick()))
+            elif self._random_rollouts:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(pick() * len(legal))])
+                moves += 1
             else:
                 state.apply_action(self._rollout.step(state))
                 moves += 1
