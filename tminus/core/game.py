@@ -221,3 +221,22 @@ class State:
 
     def __str__(self) -> str:
         raise NotImplementedError
+
+
+class TurnState(State):
+    """A state that keeps whose turn it is in ``_player`` (a seat, CHANCE or TERMINAL).
+
+    The three questions about the turn are then one attribute read each: they sit on
+    every game's hot path.
+    """
+
+    _player: int
+
+    def current_player(self) -> int:
+        return self._player
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL

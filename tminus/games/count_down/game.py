@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
 from tminus.core.params import Param
 from tminus.games.count_down import (
     auction,
@@ -135,7 +135,7 @@ class CountDownGame(Game):
         return board_layout(self.board)
 
 
-class CountDownState(State):
+class CountDownState(TurnState):
     __slots__ = (
         "_again",
         "_agents",
@@ -274,15 +274,6 @@ class CountDownState(State):
         self._player = TERMINAL
 
     # -- whose turn ----------------------------------------------------------------------
-    def current_player(self) -> int:
-        return self._player
-
-    def is_chance_node(self) -> bool:
-        return self._player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self._player == TERMINAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self._phase
         if self._player != CHANCE:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
 from tminus.core.params import Param
 from tminus.games.four_way import rules
 from tminus.games.four_way.render import render
@@ -103,7 +103,7 @@ class FourWayGame(Game):
         return moves
 
 
-class FourWayState(State):
+class FourWayState(TurnState):
     __slots__ = (
         "_contenders",
         "_history",
@@ -134,15 +134,6 @@ class FourWayState(State):
         self._winner = -1
 
     # -- whose turn ----------------------------------------------------------------------
-    def current_player(self) -> int:
-        return self._player
-
-    def is_chance_node(self) -> bool:
-        return self._player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self._player == TERMINAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase == ROLL:
             return list(DICE_OUTCOMES)

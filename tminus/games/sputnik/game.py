@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State
+from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnState
 from tminus.core.params import Param
 from tminus.games.sputnik import rules
 from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
@@ -120,7 +120,7 @@ class SputnikGame(Game):
         return [s for s in range(self.num_players) if self.side_of_seat[s] == side]
 
 
-class SputnikState(State):
+class SputnikState(TurnState):
     __slots__ = (
         "_at",
         "_base",
@@ -156,15 +156,6 @@ class SputnikState(State):
         self._player = CHANCE
 
     # -- whose turn ----------------------------------------------------------------------
-    def current_player(self) -> int:
-        return self._player
-
-    def is_chance_node(self) -> bool:
-        return self._player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self._player == TERMINAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != LOT:
             return []

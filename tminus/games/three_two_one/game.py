@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
 from tminus.core.params import Param
 from tminus.games.three_two_one import rules
 from tminus.games.three_two_one.render import render
@@ -125,7 +125,7 @@ class ThreeTwoOneGame(Game):
         return ThreeTwoOneState(self)
 
 
-class ThreeTwoOneState(State):
+class ThreeTwoOneState(TurnState):
     __slots__ = (
         "_deal_to",
         "_dealt",
@@ -200,15 +200,6 @@ class ThreeTwoOneState(State):
         self._player = CHANCE
 
     # -- whose turn ----------------------------------------------------------------------------
-    def current_player(self) -> int:
-        return self._player
-
-    def is_chance_node(self) -> bool:
-        return self._player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self._player == TERMINAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """A card from the unordered draw pile: each value weighted by the copies left."""
         if self._player != CHANCE:
