@@ -1,0 +1,202 @@
+"""4-Way CountDown for two players, solved: the chance to win of the player about to roll.
+
+With keys ``m`` up for the player to roll and ``o`` for the opponent,
+    V[m, o] = sum over the 21 rolls r of p(r) * (the chosen option's chance to win), where
+    a flip to m' that puts all ten keys up wins at once:   1
+    any other flip to m' (the reset: m' = 0):              1 - V[o, m']
+    the attack on eleven (the opponent's keys go down):    1 - V[0, m]
+    a roll that offers nothing (the turn passes):          1 - V[o, m]
+The chosen option is the best one for a perfect player, or the one a bot's fixed policy
+picks, so the same equations give a bot's exact chance to win against either.
+
+Solving: flips only add keys, so positions are swept by the number of keys up on both
+sides, most first (Gauss-Seidel). A pass leads to the mirror position (o, m) with as many
+keys: the two equations are solved together exactly. Only resets and attacks lead back to
+positions swept later, so a few dozen sweeps converge where plain value iteration needs
+hundreds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, _options, solo_moves
+from tminus.games.four_way.game import ATTACK, ELEVEN_ROLL, FourWayGame, moves_for_roll
+from tminus.games.four_way.rules import ALL_KEYS_UP
+
+ROLLS = len(ROLL_PROBABILITIES)
+KEYS_UP_COUNT = np.array([bin(m).count("1") for m in range(MASKS)])
+
+
+@dataclass(frozen=True)
+class Level:
+    """The positions (m, o) with the same number of keys up in all, neither side finished,
+    and what each roll's options lead to from them."""
+
+    mine: np.ndarray
+    theirs: np.ndarray
+    mirror: np.ndarray  # index in this level of (o, m)
+    # targets[r, k, i]: option k of roll r at position i leads to the opponent about to
+    # roll at (o, m'); stored as the flat index m' * MASKS + o of the transposed values.
+    targets: np.ndarray
+    passing: np.ndarray  # the chance that the roll offers nothing (the turn passes)
+    eleven_without_flip: np.ndarray  # eleven's only option is the attack
+
+    @property
+    def here(self) -> np.ndarray:
+        """(o, m), the mirror position, as a flat index of the transposed values."""
+        return self.mine * MASKS + self.theirs
+
+
+@dataclass(frozen=True)
+class Options:
+    """``after[r, m, k]``: the mover's keys after option k of roll r (padded by repeating);
+    on eleven the attack is one more option, index ``attack``."""
+
+    after: np.ndarray
+    levels: list[Level]
+
+    @property
+    def attack(self) -> int:
+        return self.after.shape[2]
+
+
+@cache
+def options(junior: bool) -> Options:
+    after = _options(junior)
+    passes = (after == np.arange(MASKS)[None, :, None]).all(axis=2)
+    passes[ELEVEN_ROLL] = False  # eleven always offers the attack
+    passing = ROLL_PROBABILITIES @ passes
+    without_flip = np.array([moves_for_roll(junior, ELEVEN_ROLL, m) == () for m in range(MASKS)])
+    by_option = after.transpose(0, 2, 1)  # [r, k, m]
+
+    playing = np.arange(MASKS - 1)  # every key set but all ten up
+    mine, theirs = (a.ravel() for a in np.meshgrid(playing, playing, indexing="ij"))
+    total = KEYS_UP_COUNT[mine] + KEYS_UP_COUNT[theirs]
+    levels = []
+    for keys in range(total.max(), -1, -1):  # most keys up first
+        at = np.flatnonzero(total == keys)
+        m, o = mine[at], theirs[at]
+        where = np.full(MASKS * MASKS, -1)
+        where[m * MASKS + o] = np.arange(len(at))
+        targets = (by_option[:, :, m] * MASKS + o).astype(np.int32)
+        levels.append(
+            Level(m, o, where[o * MASKS + m], targets, passing[m], without_flip[m])
+        )
+    return Options(after, levels)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a side picks an option: ``choice is None`` plays perfectly (the best option),
+    else ``choice[r, m, o]`` is the option index it takes on roll r."""
+
+    name: str
+    choice: np.ndarray | None = None
+
+    def pick(self, values: np.ndarray, roll: int, level: Level) -> np.ndarray:
+        if self.choice is None:
+            return values.max(axis=0)
+        taken = self.choice[roll, level.mine, level.theirs].astype(np.intp)
+        return values[taken, np.arange(len(taken))]
+
+
+PERFECT = Policy("perfect")
+
+
+def option_values(level: Level, roll: int, theirs_t: np.ndarray) -> np.ndarray:
+    """values[k, i]: the mover's chance to win after option k at position i, where
+    ``theirs_t[m', o]`` is the opponent's chance when about to roll (keys o) against m'.
+
+    ``theirs_t[ALL_KEYS_UP, :]`` is 0, so a flip that puts all ten keys up is worth 1.
+    """
+    values = 1.0 - theirs_t.take(level.targets[roll])
+    if roll == ELEVEN_ROLL:
+        # The attack: my keys stay, theirs go down, and they roll next: 1 - V_them[0, m].
+        attack = 1.0 - theirs_t[level.mine, 0]
+        values = np.concatenate([values, attack[None, :]], axis=0)
+        values[:-1, level.eleven_without_flip] = -np.inf  # no flip: the attack it is
+    return values
+
+
+def _sweep_level(level: Level, policies: tuple[Policy, Policy], transposed) -> float:
+    """Update both sides' values on one level; return the largest change.
+
+    ``transposed[side][m, o]`` is that side's chance when about to roll with keys o against
+    keys m (the values stored transposed: the options' targets then sit close together).
+    """
+    settled = []  # per side: the chance to win from the rolls that do not pass
+    for side, policy in enumerate(policies):
+        theirs_t = transposed[1 - side]
+        total = np.zeros(len(level.mine))
+        for roll, p in enumerate(ROLL_PROBABILITIES):
+            total += p * policy.pick(option_values(level, roll, theirs_t), roll, level)
+        # The passing rolls were counted at 1 - W[o, m] (W: the mirror's current value);
+        # take them out to solve the pair of equations exactly below.
+        settled.append(total - level.passing * (1.0 - theirs_t.take(level.here)))
+    change = 0.0
+    q = level.passing
+    r = q[level.mirror]
+    for side in (0, 1):
+        a, b = settled[side], settled[1 - side][level.mirror]
+        # V = a + q (1 - W) and W = b + r (1 - V) for the mirror W, solved together.
+        new = (a + q * (1.0 - b - r)) / (1.0 - q * r)
+        stored = transposed[side]
+        change = max(change, float(np.abs(new - stored[level.theirs, level.mine]).max()))
+        stored[level.theirs, level.mine] = new
+    return change
+
+
+def duel_values(
+    junior: bool, first: Policy, second: Policy, tolerance: float = 1e-11
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's chance to win when about to roll (its keys m, the other's keys o), the
+    two playing ``first`` and ``second`` against each other: V[m, o] per side."""
+    opts = options(junior)
+    transposed = [np.full((MASKS, MASKS), 0.5), np.full((MASKS, MASKS), 0.5)]
+    for t in transposed:
+        t[ALL_KEYS_UP, :] = 0.0  # against all ten keys up: already lost
+    while True:
+        change = max(_sweep_level(level, (first, second), transposed) for level in opts.levels)
+        if change < tolerance:
+            return transposed[0].T.copy(), transposed[1].T.copy()
+
+
+@cache
+def solve(junior: bool) -> np.ndarray:
+    """V for two perfect players: V[m, o], the chance to win of the player about to roll."""
+    return duel_values(junior, PERFECT, PERFECT)[0]
+
+
+def perfect_policy(junior: bool) -> Policy:
+    """The arg-max of the solved values (ties: the first option in the engine's order)."""
+    opts, transposed = options(junior), solve(junior).T.copy()
+    choice = np.zeros((ROLLS, MASKS, MASKS), dtype=np.int8)
+    for level in opts.levels:
+        for roll in range(ROLLS):
+            best = option_values(level, roll, transposed).argmax(axis=0)
+            choice[roll, level.mine, level.theirs] = best
+    return Policy("solver", choice)
+
+
+def greedy_policy(game: FourWayGame) -> Policy:
+    """The greedy bot's moves as a table: its best flip, and on eleven the attack when the
+    opponent has more keys up than the flip would put up (see ``FourWayGreedy``)."""
+    from tminus.agents.greedy.four_way import FourWayGreedy
+
+    greedy = FourWayGreedy(game)
+    attack = options(game.junior).attack
+    choice = np.zeros((ROLLS, MASKS, MASKS), dtype=np.int8)
+    for roll in range(ROLLS):
+        for m in range(MASKS):
+            moves = solo_moves(game.junior, roll, m)
+            best = greedy.best_flip([a for a in moves if a < ATTACK])
+            choice[roll, m, :] = 0 if best is None else moves.index(best)
+            if roll == ELEVEN_ROLL:
+                won = 0 if best is None else len(greedy.keys_flipped(best))
+                # With nothing to flip, eleven's attack is its only move.
+                choice[roll, m, (KEYS_UP_COUNT > won) | (best is None)] = attack
+    return Policy("greedy", choice)
