@@ -122,8 +122,136 @@ def four_way_turns_to_finish(results: Sequence[GameResult]) -> Figure | None:
     )
 
 
+def _groups(results: Sequence[GameResult]) -> tuple[list[str], Callable[[GameResult, int], str]]:
+    """How per-player figures group seats: by seat when every game had the same lineup
+    (a simulation), else by agent (a tournament, where agents move between seats)."""
+    if len({r.agents for r in results}) == 1:
+        agents = results[0].agents
+        labels = [f"seat {s}\n{a}" for s, a in enumerate(agents)]
+        return labels, lambda r, seat: labels[seat]
+    return sorted({a for r in results for a in r.agents}), lambda r, seat: r.agents[seat]
+
+
+def _share_bars(ax, labels: list[str], hits: dict[str, int], totals: dict[str, int]) -> None:
+    """Bars of hits / totals per label with 95% Wilson whiskers, 'k of n' written above."""
+    rates = [hits[n] / totals[n] if totals[n] else 0.0 for n in labels]
+    intervals = [wilson_interval(hits[n], totals[n]) for n in labels]
+    errors = [
+        [rate - low for rate, (low, _) in zip(rates, intervals, strict=True)],
+        [high - rate for rate, (_, high) in zip(rates, intervals, strict=True)],
+    ]
+    ax.bar(labels, rates, yerr=errors, capsize=4, color="#3b7dd8")
+    for x, name in enumerate(labels):
+        ax.annotate(
+            f"{hits[name]} of {totals[name]}",
+            (x, intervals[x][1]),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8,
+        )
+    ax.set_ylim(0, 1.12)
+
+
+def _step_histograms(ax, values: dict[str, list[int]], xlabel: str) -> None:
+    """One step histogram per label on shared bins (so the groups compare)."""
+    everything = [v for vs in values.values() for v in vs]
+    low, high = min(everything), max(everything)
+    bins = list(range(low, high + 2, max(1, (high - low + 1) // 30 + 1)))
+    for name, vs in values.items():
+        if vs:
+            ax.hist(vs, bins=bins, histtype="step", linewidth=1.6, label=name.replace("\n", " "))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    ax.legend(fontsize=8)
+
+
+def count_down_ready(results: Sequence[GameResult]) -> Figure | None:
+    """Count Down: the game turn at which each player could first count down, and how
+    many players never could."""
+    if any(r.facts is None for r in results):
+        return None
+    labels, group = _groups(results)
+    turns: dict[str, list[int]] = {n: [] for n in labels}
+    ready = dict.fromkeys(labels, 0)
+    seats = dict.fromkeys(labels, 0)
+    for r in results:
+        facts = r.facts or {}
+        for seat, turn in enumerate(facts["ready_turn"]):
+            if not facts["playing"][seat]:
+                continue  # the watching fifth seat
+            name = group(r, seat)
+            seats[name] += 1
+            if turn is not None:
+                ready[name] += 1
+                turns[name].append(turn)
+    labels = [n for n in labels if seats[n]]
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+    if any(turns.values()):
+        _step_histograms(axes[0], {n: turns[n] for n in labels}, "game turn (all players' turns)")
+    else:
+        axes[0].text(0.5, 0.5, "nobody was ever ready", ha="center", transform=axes[0].transAxes)
+    axes[0].set_title("first turn with the countdown on offer", fontsize=10)
+    _share_bars(axes[1], labels, ready, seats)
+    axes[1].set_ylabel("share of players ever ready (95%)")
+    axes[1].set_title("players who ever got there", fontsize=10)
+    never = sum(seats.values()) - sum(ready.values())
+    return Figure(
+        "When players become ready for the countdown",
+        "Left: the game turn at which a player could first count down (rocket complete and "
+        "all 9 photo cards of the control card at the start of their turn). Right: the share "
+        f"of players who ever could, with 95% Wilson intervals; {never} of "
+        f"{sum(seats.values())} players never got there.",
+        _png(fig),
+    )
+
+
+def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
+    """Sputnik: who is isolated (left without a move, eliminated) first, and when."""
+    if any(r.facts is None for r in results):
+        return None
+    labels, group = _groups(results)
+    players = len(results[0].returns)
+    places = [str(p + 1) for p in range(players)]
+    first = dict.fromkeys(labels, 0)
+    games = dict.fromkeys(labels, 0)
+    by_place = dict.fromkeys(places, 0)
+    when: dict[str, list[int]] = {n: [] for n in labels}
+    for r in results:
+        for name in {group(r, seat) for seat in range(players)}:
+            games[name] += 1
+        isolated = (r.facts or {})["isolated"]
+        if not isolated:
+            continue
+        _, seat, turn = isolated[0]
+        first[group(r, seat)] += 1
+        by_place[places[(seat - r.first_mover) % players]] += 1
+        when[group(r, seat)].append(turn)
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), gridspec_kw={"width_ratios": [2, 2, 3]})
+    _share_bars(axes[0], labels, first, games)
+    axes[0].set_ylabel("share of games isolated first (95%)")
+    _share_bars(axes[1], places, by_place, dict.fromkeys(places, len(results)))
+    axes[1].set_xlabel("place in turn order (1 = moved first)")
+    nobody = len(results) - sum(first.values())
+    if nobody < len(results):
+        _step_histograms(axes[2], when, "turn of the first isolation")
+    axes[2].set_title("when, by who was isolated", fontsize=10)
+    return Figure(
+        "Who gets isolated first",
+        "Left and middle: how often a player's rocket was the first left with no move (and "
+        "so eliminated), by player and by place in the turn order, with 95% Wilson "
+        "intervals (with several rockets each, a player's first rocket to go). Right: the "
+        f"turn it happened. {nobody} of {len(results)} games ended with nobody isolated.",
+        _png(fig),
+    )
+
+
 GAME_FIGURES: dict[str, Callable[[Sequence[GameResult]], Figure | None]] = {
     "four_way": four_way_turns_to_finish,
+    "count_down": count_down_ready,
+    "sputnik": sputnik_isolated_first,
 }
 
 
