@@ -166,84 +166,131 @@ def _step_histograms(ax, values: dict[str, list[int]], xlabel: str) -> None:
     ax.legend(fontsize=8)
 
 
-def count_down_ready(results: Sequence[GameResult]) -> Figure | None:
-    """Count Down: the game turn at which each player could first count down, and how
-    many players never could."""
+@dataclass
+class Readiness:
+    """Count Down, per group of players (a seat, or an agent): the game turns at which
+    players could first count down, how many ever could, and how many played."""
+
+    turns: dict[str, list[int]]
+    ready: dict[str, int]
+    players: dict[str, int]
+
+
+def count_down_readiness(results: Sequence[GameResult]) -> Readiness | None:
+    """The data of the readiness figure, None unless every result has its facts."""
     if any(r.facts is None for r in results):
         return None
     labels, group = _groups(results)
-    turns: dict[str, list[int]] = {n: [] for n in labels}
-    ready = dict.fromkeys(labels, 0)
-    seats = dict.fromkeys(labels, 0)
+    data = Readiness({n: [] for n in labels}, dict.fromkeys(labels, 0), dict.fromkeys(labels, 0))
     for r in results:
         facts = r.facts or {}
         for seat, turn in enumerate(facts["ready_turn"]):
             if not facts["playing"][seat]:
                 continue  # the watching fifth seat
             name = group(r, seat)
-            seats[name] += 1
+            data.players[name] += 1
             if turn is not None:
-                ready[name] += 1
-                turns[name].append(turn)
-    labels = [n for n in labels if seats[n]]
+                data.ready[name] += 1
+                data.turns[name].append(turn)
+    return data
+
+
+def count_down_ready(results: Sequence[GameResult]) -> Figure | None:
+    """Count Down: the game turn at which each player could first count down, and how
+    many players never could."""
+    data = count_down_readiness(results)
+    if data is None:
+        return None
+    labels = [n for n, played in data.players.items() if played]
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [3, 2]})
-    if any(turns.values()):
-        _step_histograms(axes[0], {n: turns[n] for n in labels}, "game turn (all players' turns)")
+    if any(data.turns.values()):
+        turns = {n: data.turns[n] for n in labels}
+        _step_histograms(axes[0], turns, "game turn (all players' turns)")
     else:
         axes[0].text(0.5, 0.5, "nobody was ever ready", ha="center", transform=axes[0].transAxes)
     axes[0].set_title("first turn with the countdown on offer", fontsize=10)
-    _share_bars(axes[1], labels, ready, seats)
-    axes[1].set_ylabel("share of players ever ready (95%)")
+    _share_bars(axes[1], labels, data.ready, data.players)
+    axes[1].set_ylabel("share of players (95% interval)")
     axes[1].set_title("players who ever got there", fontsize=10)
-    never = sum(seats.values()) - sum(ready.values())
+    players = sum(data.players.values())
+    never = players - sum(data.ready.values())
     return Figure(
         "When players become ready for the countdown",
         "Left: the game turn at which a player could first count down (rocket complete and "
         "all 9 photo cards of the control card at the start of their turn). Right: the share "
-        f"of players who ever could, with 95% Wilson intervals; {never} of "
-        f"{sum(seats.values())} players never got there.",
+        f"of players who ever could, with 95% Wilson intervals; {never} of {players} players "
+        "never got there.",
         _png(fig),
     )
 
 
-def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
-    """Sputnik: who is isolated (left without a move, eliminated) first, and when."""
+@dataclass
+class Isolations:
+    """Sputnik: per group of players (a seat, or an agent), in how many games its rocket
+    was the first isolated and in how many it played; the same by place in the turn
+    order ("1" moved first); the turns of those first isolations; games with none."""
+
+    first: dict[str, int]
+    games: dict[str, int]
+    by_place: dict[str, int]
+    when: dict[str, list[int]]
+    nobody: int
+
+
+def sputnik_isolations(results: Sequence[GameResult]) -> Isolations | None:
+    """The data of the isolation figure, None unless every result has its facts."""
     if any(r.facts is None for r in results):
         return None
     labels, group = _groups(results)
     players = len(results[0].returns)
-    places = [str(p + 1) for p in range(players)]
-    first = dict.fromkeys(labels, 0)
-    games = dict.fromkeys(labels, 0)
-    by_place = dict.fromkeys(places, 0)
-    when: dict[str, list[int]] = {n: [] for n in labels}
+    data = Isolations(
+        dict.fromkeys(labels, 0),
+        dict.fromkeys(labels, 0),
+        {str(p + 1): 0 for p in range(players)},
+        {n: [] for n in labels},
+        0,
+    )
     for r in results:
         for name in {group(r, seat) for seat in range(players)}:
-            games[name] += 1
+            data.games[name] += 1
         isolated = (r.facts or {})["isolated"]
         if not isolated:
+            data.nobody += 1
             continue
         _, seat, turn = isolated[0]
-        first[group(r, seat)] += 1
-        by_place[places[(seat - r.first_mover) % players]] += 1
-        when[group(r, seat)].append(turn)
+        data.first[group(r, seat)] += 1
+        data.by_place[str((seat - r.first_mover) % players + 1)] += 1
+        data.when[group(r, seat)].append(turn)
+    return data
+
+
+def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
+    """Sputnik: who is isolated (left without a move, eliminated) first, and when."""
+    data = sputnik_isolations(results)
+    if data is None:
+        return None
     plt = _pyplot()
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), gridspec_kw={"width_ratios": [2, 2, 3]})
-    _share_bars(axes[0], labels, first, games)
-    axes[0].set_ylabel("share of games isolated first (95%)")
-    _share_bars(axes[1], places, by_place, dict.fromkeys(places, len(results)))
+    _share_bars(axes[0], list(data.first), data.first, data.games)
+    axes[0].set_ylabel("share of games (95% interval)")
+    axes[0].set_title("isolated first, by player", fontsize=10)
+    places = list(data.by_place)
+    _share_bars(axes[1], places, data.by_place, dict.fromkeys(places, len(results)))
     axes[1].set_xlabel("place in turn order (1 = moved first)")
-    nobody = len(results) - sum(first.values())
-    if nobody < len(results):
-        _step_histograms(axes[2], when, "turn of the first isolation")
+    axes[1].set_title("isolated first, by turn order", fontsize=10)
+    for ax in axes[:2]:
+        ax.axhline(1 / len(places), color="grey", linestyle="--", linewidth=1)
+    if data.nobody < len(results):
+        _step_histograms(axes[2], data.when, "turn of the first isolation")
     axes[2].set_title("when, by who was isolated", fontsize=10)
     return Figure(
         "Who gets isolated first",
         "Left and middle: how often a player's rocket was the first left with no move (and "
         "so eliminated), by player and by place in the turn order, with 95% Wilson "
-        "intervals (with several rockets each, a player's first rocket to go). Right: the "
-        f"turn it happened. {nobody} of {len(results)} games ended with nobody isolated.",
+        "intervals (with several rockets each: the first rocket to go; dashed: an even "
+        "share). Right: the turn "
+        f"it happened. {data.nobody} of {len(results)} games ended with nobody isolated.",
         _png(fig),
     )
 
