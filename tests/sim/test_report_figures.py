@@ -2,15 +2,22 @@
 isolation. Their facts are read off each game's replayed history in the workers; here
 they are recomputed independently from the same histories, by other means."""
 
+import random
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 import tminus
 from tminus.games.sputnik.rules import OUT
 from tminus.sim.backends import run_batch
 from tminus.sim.facts import game_facts
-from tminus.sim.report import build_report, count_down_readiness, sputnik_isolations
+from tminus.sim.report import (
+    build_report,
+    count_down_readiness,
+    sputnik_isolations,
+    turn_bins,
+)
 from tminus.sim.runner import Batch, GameResult
 from tminus.sim.simulate import simulate
 from tminus.sim.tournament import tournament
@@ -211,3 +218,15 @@ def test_the_page_has_the_games_own_figure(name, params, title):
     plain = simulate(game, agents, games=6, seed=1)
     page = build_report(name, params, plain.results, "t", [])
     assert page.count("data:image/png;base64,") == 2 and title not in page
+
+
+def test_turn_bins_hold_every_value_in_whole_turns():
+    rng = random.Random(0)
+    samples = [[96, 494], [5], [7, 7, 7], list(range(1000))]
+    samples += [[rng.randrange(1, 600) for _ in range(rng.randrange(1, 300))] for _ in range(50)]
+    for values in samples:
+        bins = turn_bins(values)
+        counts, _ = np.histogram(values, bins)
+        assert counts.sum() == len(values)  # the greatest value too
+        widths = set(np.diff(bins).tolist())
+        assert len(widths) == 1 and widths.pop() >= 1 and 1 <= len(bins) - 1 <= 30

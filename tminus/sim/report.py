@@ -153,11 +153,18 @@ def _share_bars(ax, labels: list[str], hits: dict[str, int], totals: dict[str, i
     ax.set_ylim(0, 1.12)
 
 
+def turn_bins(values: Sequence[int]) -> list[int]:
+    """Bin edges for whole numbers: about sqrt(n) bins (8 to 30) of equal whole width,
+    from the least value to past the greatest, so that every value falls in a bin."""
+    low, high = min(values), max(values)
+    count = min(30, max(8, round(len(values) ** 0.5)))
+    width = -(-(high - low + 1) // count)  # ceiling division
+    return list(range(low, high + width + 1, width))
+
+
 def _step_histograms(ax, values: dict[str, list[int]], xlabel: str) -> None:
     """One step histogram per label on shared bins (so the groups compare)."""
-    everything = [v for vs in values.values() for v in vs]
-    low, high = min(everything), max(everything)
-    bins = list(range(low, high + 2, max(1, (high - low + 1) // 30 + 1)))
+    bins = turn_bins([v for vs in values.values() for v in vs])
     for name, vs in values.items():
         if vs:
             ax.hist(vs, bins=bins, histtype="step", linewidth=1.6, label=name.replace("\n", " "))
