@@ -227,7 +227,8 @@ def count_down_ready(results: Sequence[GameResult]) -> Figure | None:
         "Left: the game turn at which a player could first count down (rocket complete and "
         "all 9 photo cards of the control card at the start of their turn). Right: the share "
         f"of players who ever could, with 95% Wilson intervals; {never} of {players} players "
-        "never got there.",
+        "never got there (a game ends at the first successful count, so a player may be "
+        "beaten before getting there).",
         _png(fig),
     )
 
@@ -286,7 +287,9 @@ def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
     _share_bars(axes[1], places, data.by_place, dict.fromkeys(places, len(results)))
     axes[1].set_xlabel("place in turn order (1 = moved first)")
     axes[1].set_title("isolated first, by turn order", fontsize=10)
-    for ax in axes[:2]:
+    # An even share per seat (an agent in a tournament may sit in several seats a game).
+    by_seat = len({r.agents for r in results}) == 1
+    for ax in axes[:2] if by_seat else axes[1:2]:
         ax.axhline(1 / len(places), color="grey", linestyle="--", linewidth=1)
     if data.nobody < len(results):
         _step_histograms(axes[2], data.when, "turn of the first isolation")
