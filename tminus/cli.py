@@ -343,12 +343,12 @@ def report(
 
     the_game, names = seat_agents(game, agents, players, param)
     title = f"{game_class(game).title}: {', '.join(names)}"
+    # The per-game figures need facts read off each game's history (tminus.sim.facts).
+    options = {"backend": backend, "workers": workers, "address": address, "facts": True}
     with progress_bar(game, games, False) as bar:
         try:
             if as_tournament:
-                result = run_tournament(
-                    the_game, names, games, seed, advance(bar), backend, workers, address
-                )
+                result = run_tournament(the_game, names, games, seed, advance(bar), **options)
                 results, ratings = result.results, result.ratings
                 rows = [
                     (f"#{i} {r.agent}", f"mu {r.mu:.2f} ± {r.sigma:.2f}, won {r.win_rate:.1%}")
@@ -356,9 +356,7 @@ def report(
                 ]
             else:
                 seats = list(islice(cycle(names), the_game.num_players))
-                summary = run_simulation(
-                    the_game, seats, games, seed, advance(bar), backend, workers, address
-                )
+                summary = run_simulation(the_game, seats, games, seed, advance(bar), **options)
                 results, ratings = summary.results, None
                 rows = []
                 for s in summary.seats:

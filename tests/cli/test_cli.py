@@ -110,6 +110,15 @@ def test_report_writes_a_page(tmp_path):
     assert "data:image/png" in out.read_text()
 
 
+def test_report_draws_the_games_own_figure_from_a_process_pool(tmp_path):
+    out = tmp_path / "r.html"
+    args = ["report", "sputnik", "-n", "12", "--players", "3", "--workers", "2", "--out"]
+    result = run(*args, str(out))
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert "Who gets isolated first" in page and page.count("data:image/png") == 3
+
+
 def test_simulate_on_two_workers_matches_one():
     args = ["simulate", "four_way", "-n", "40", "--agents", "greedy,random", "--json"]
     one = json.loads(run(*args, "--workers", "1").output)

@@ -60,6 +60,9 @@ def test_wilson_interval_matches_known_values():
     low, high = wilson_interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     assert wilson_interval(0, 10)[0] == 0.0
+    # Exactly 0 and 1 at the ends (the rounding must not put a bar outside its whiskers).
+    assert all(wilson_interval(0, n)[0] == 0.0 for n in range(1, 100))
+    assert all(wilson_interval(n, n)[1] == 1.0 for n in range(1, 100))
 
 
 def test_percentile_interpolates():

@@ -122,8 +122,193 @@ def four_way_turns_to_finish(results: Sequence[GameResult]) -> Figure | None:
     )
 
 
+def _groups(results: Sequence[GameResult]) -> tuple[list[str], Callable[[GameResult, int], str]]:
+    """How per-player figures group seats: by seat when every game had the same lineup
+    (a simulation), else by agent (a tournament, where agents move between seats)."""
+    if len({r.agents for r in results}) == 1:
+        agents = results[0].agents
+        labels = [f"seat {s}\n{a}" for s, a in enumerate(agents)]
+        return labels, lambda r, seat: labels[seat]
+    return sorted({a for r in results for a in r.agents}), lambda r, seat: r.agents[seat]
+
+
+def _share_bars(ax, labels: list[str], hits: dict[str, int], totals: dict[str, int]) -> None:
+    """Bars of hits / totals per label with 95% Wilson whiskers, 'k of n' written above."""
+    rates = [hits[n] / totals[n] if totals[n] else 0.0 for n in labels]
+    intervals = [wilson_interval(hits[n], totals[n]) for n in labels]
+    errors = [
+        [rate - low for rate, (low, _) in zip(rates, intervals, strict=True)],
+        [high - rate for rate, (_, high) in zip(rates, intervals, strict=True)],
+    ]
+    ax.bar(labels, rates, yerr=errors, capsize=4, color="#3b7dd8")
+    for x, name in enumerate(labels):
+        ax.annotate(
+            f"{hits[name]} of {totals[name]}",
+            (x, intervals[x][1]),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8,
+        )
+    ax.set_ylim(0, 1.12)
+
+
+def turn_bins(values: Sequence[int]) -> list[int]:
+    """Bin edges for whole numbers: about sqrt(n) bins (8 to 30) of equal whole width,
+    from the least value to past the greatest, so that every value falls in a bin."""
+    low, high = min(values), max(values)
+    count = min(30, max(8, round(len(values) ** 0.5)))
+    width = -(-(high - low + 1) // count)  # ceiling division
+    return list(range(low, high + width + 1, width))
+
+
+def _step_histograms(ax, values: dict[str, list[int]], xlabel: str) -> None:
+    """One step histogram per label on shared bins (so the groups compare)."""
+    bins = turn_bins([v for vs in values.values() for v in vs])
+    for name, vs in values.items():
+        if vs:
+            ax.hist(vs, bins=bins, histtype="step", linewidth=1.6, label=name.replace("\n", " "))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    ax.legend(fontsize=8)
+
+
+@dataclass
+class Readiness:
+    """Count Down, per group of players (a seat, or an agent): the game turns at which
+    players could first count down, how many ever could, and how many played."""
+
+    turns: dict[str, list[int]]
+    ready: dict[str, int]
+    players: dict[str, int]
+
+
+def count_down_readiness(results: Sequence[GameResult]) -> Readiness | None:
+    """The data of the readiness figure, None unless every result has its facts."""
+    if any(r.facts is None for r in results):
+        return None
+    labels, group = _groups(results)
+    data = Readiness({n: [] for n in labels}, dict.fromkeys(labels, 0), dict.fromkeys(labels, 0))
+    for r in results:
+        facts = r.facts or {}
+        for seat, turn in enumerate(facts["ready_turn"]):
+            if not facts["playing"][seat]:
+                continue  # the watching fifth seat
+            name = group(r, seat)
+            data.players[name] += 1
+            if turn is not None:
+                data.ready[name] += 1
+                data.turns[name].append(turn)
+    return data
+
+
+def count_down_ready(results: Sequence[GameResult]) -> Figure | None:
+    """Count Down: the game turn at which each player could first count down, and how
+    many players never could."""
+    data = count_down_readiness(results)
+    if data is None:
+        return None
+    labels = [n for n, played in data.players.items() if played]
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+    if any(data.turns.values()):
+        turns = {n: data.turns[n] for n in labels}
+        _step_histograms(axes[0], turns, "game turn (all players' turns)")
+    else:
+        axes[0].text(0.5, 0.5, "nobody was ever ready", ha="center", transform=axes[0].transAxes)
+    axes[0].set_title("first turn with the countdown on offer", fontsize=10)
+    _share_bars(axes[1], labels, data.ready, data.players)
+    axes[1].set_ylabel("share of players (95% interval)")
+    axes[1].set_title("players who ever got there", fontsize=10)
+    players = sum(data.players.values())
+    never = players - sum(data.ready.values())
+    return Figure(
+        "When players become ready for the countdown",
+        "Left: the game turn at which a player could first count down (rocket complete and "
+        "all 9 photo cards of the control card at the start of their turn). Right: the share "
+        f"of players who ever could, with 95% Wilson intervals; {never} of {players} players "
+        "never got there (a game ends at the first successful count, so a player may be "
+        "beaten before getting there).",
+        _png(fig),
+    )
+
+
+@dataclass
+class Isolations:
+    """Sputnik: per group of players (a seat, or an agent), in how many games its rocket
+    was the first isolated and in how many it played; the same by place in the turn
+    order ("1" moved first); the turns of those first isolations; games with none."""
+
+    first: dict[str, int]
+    games: dict[str, int]
+    by_place: dict[str, int]
+    when: dict[str, list[int]]
+    nobody: int
+
+
+def sputnik_isolations(results: Sequence[GameResult]) -> Isolations | None:
+    """The data of the isolation figure, None unless every result has its facts."""
+    if any(r.facts is None for r in results):
+        return None
+    labels, group = _groups(results)
+    players = len(results[0].returns)
+    data = Isolations(
+        dict.fromkeys(labels, 0),
+        dict.fromkeys(labels, 0),
+        {str(p + 1): 0 for p in range(players)},
+        {n: [] for n in labels},
+        0,
+    )
+    for r in results:
+        for name in {group(r, seat) for seat in range(players)}:
+            data.games[name] += 1
+        isolated = (r.facts or {})["isolated"]
+        if not isolated:
+            data.nobody += 1
+            continue
+        _, seat, turn = isolated[0]
+        data.first[group(r, seat)] += 1
+        data.by_place[str((seat - r.first_mover) % players + 1)] += 1
+        data.when[group(r, seat)].append(turn)
+    return data
+
+
+def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
+    """Sputnik: who is isolated (left without a move, eliminated) first, and when."""
+    data = sputnik_isolations(results)
+    if data is None:
+        return None
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), gridspec_kw={"width_ratios": [2, 2, 3]})
+    _share_bars(axes[0], list(data.first), data.first, data.games)
+    axes[0].set_ylabel("share of games (95% interval)")
+    axes[0].set_title("isolated first, by player", fontsize=10)
+    places = list(data.by_place)
+    _share_bars(axes[1], places, data.by_place, dict.fromkeys(places, len(results)))
+    axes[1].set_xlabel("place in turn order (1 = moved first)")
+    axes[1].set_title("isolated first, by turn order", fontsize=10)
+    # An even share per seat (an agent in a tournament may sit in several seats a game).
+    by_seat = len({r.agents for r in results}) == 1
+    for ax in axes[:2] if by_seat else axes[1:2]:
+        ax.axhline(1 / len(places), color="grey", linestyle="--", linewidth=1)
+    if data.nobody < len(results):
+        _step_histograms(axes[2], data.when, "turn of the first isolation")
+    axes[2].set_title("when, by who was isolated", fontsize=10)
+    return Figure(
+        "Who gets isolated first",
+        "Left and middle: how often a player's rocket was the first left with no move (and "
+        "so eliminated), by player and by place in the turn order, with 95% Wilson "
+        "intervals (with several rockets each: the first rocket to go; dashed: an even "
+        "share). Right: the turn "
+        f"it happened. {data.nobody} of {len(results)} games ended with nobody isolated.",
+        _png(fig),
+    )
+
+
 GAME_FIGURES: dict[str, Callable[[Sequence[GameResult]], Figure | None]] = {
     "four_way": four_way_turns_to_finish,
+    "count_down": count_down_ready,
+    "sputnik": sputnik_isolated_first,
 }
 
 

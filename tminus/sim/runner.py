@@ -8,7 +8,7 @@ process or machine plays it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from tminus.agents.registry import make_agent
 from tminus.core.game import Game
 from tminus.core.playout import sample_chance
 from tminus.core.registry import load_game
+from tminus.sim.facts import game_facts
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class GameResult:
     first_mover: int  # the seat that took the first decision (who started)
     turn_cap: bool
     history: list[int] | None = field(default=None, repr=False)
+    facts: dict[str, Any] | None = field(default=None, repr=False)  # see tminus.sim.facts
 
 
 def game_seed(seed: int, index: int) -> tuple[int, int]:
@@ -94,13 +96,22 @@ class Batch:
     lineups: tuple[tuple[str, ...], ...]
     seed: int
     keep_history: bool = False
+    facts: bool = False  # also the facts the game's report figures need
 
     def play(self, index: int, game: Game | None = None) -> GameResult:
         game = game or load_game(self.game, **self.params)
         lineup = self.lineups[index % len(self.lineups)]
         seeds = game_seed(self.seed, index)
         agents = make_agents(lineup, game, seeds)
-        return play_game(game, agents, seeds, keep_history=self.keep_history, names=lineup)
+        keep = self.keep_history or self.facts
+        result = play_game(game, agents, seeds, keep_history=keep, names=lineup)
+        if not self.facts:
+            return result
+        return replace(
+            result,
+            facts=game_facts(game, result.history),
+            history=result.history if self.keep_history else None,
+        )
 
 
 def play_indices(batch: Batch, indices: Sequence[int]) -> list[GameResult]:

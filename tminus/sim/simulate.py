@@ -104,11 +104,15 @@ def simulate(
     backend: str = "local",
     workers: int | None = 1,
     address: str | None = None,
+    facts: bool = False,
 ) -> SimulationSummary:
-    """Play ``games`` games, agent i in seat i, and summarise who won and how long it took."""
+    """Play ``games`` games, agent i in seat i, and summarise who won and how long it took.
+
+    ``facts``: also extract what the game's report figures need (``tminus.sim.facts``).
+    """
     names = list(agent_names)
     if len(names) != game.num_players:
         raise ValueError(f"{game.name} with {game.num_players} players needs that many agents")
-    batch = Batch(game.name, dict(game.params), (tuple(names),), seed)
+    batch = Batch(game.name, dict(game.params), (tuple(names),), seed, facts=facts)
     results = run_batch(batch, games, backend, workers, address, progress)
     return summarise(game, names, seed, results)

@@ -136,9 +136,10 @@ def tournament(
     backend: str = "local",
     workers: int | None = 1,
     address: str | None = None,
+    facts: bool = False,
 ) -> TournamentResult:
     seatings = lineups(agents, game.num_players)
-    batch = Batch(game.name, dict(game.params), tuple(seatings), seed)
+    batch = Batch(game.name, dict(game.params), tuple(seatings), seed, facts=facts)
     results = run_batch(batch, games, backend, workers, address, progress)
     return TournamentResult(
         game=game.name,
