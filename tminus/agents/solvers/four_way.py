@@ -120,18 +120,27 @@ def simulate_solo(junior: bool, games: int, seed: int) -> np.ndarray:
 
 
 class FourWaySolverAgent:
-    """Plays the solved policy; on eleven, attacks the leader when that costs them more
-    expected turns than flipping key 1 would save its own."""
+    """With two players, plays perfectly: the move with the best chance to win by the
+    solved duel (``four_way_duel``). With three or four, plays the solo policy and, on
+    eleven, attacks the leader when that costs them more expected turns than flipping
+    key 1 would save its own."""
 
     name = "solver"
 
     def __init__(self, game: FourWayGame, seed: object = None) -> None:
         self.expected = solve(game.junior).expected
+        self.duel = None
+        if game.num_players == 2:
+            from tminus.agents.solvers.four_way_duel import solve as solve_duel
+
+            self.duel = solve_duel(game.junior)
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.duel is not None:
+            return max(legal, key=lambda action: self.chance_to_win(state, action))
         me = state.current_player()
         mine = state.keys_mask(me)
         flips = [a for a in legal if a < ATTACK]
@@ -149,6 +158,16 @@ class FourWaySolverAgent:
             if their_loss > my_gain:
                 return ATTACK + leader
         return best_flip if best_flip is not None else legal[0]
+
+    def chance_to_win(self, state: State, action: int) -> float:
+        """The mover's chance to win after ``action``, two players playing perfectly."""
+        me = state.current_player()
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal():  # won, or (at the turn cap) a draw
+            return 1.0 if after.winner() == me else 0.5
+        them = 1 - me  # to roll next, against my keys
+        return 1.0 - float(self.duel[after.keys_mask(them), after.keys_mask(me)])
 
 
 def greedy_choice(game: FourWayGame):

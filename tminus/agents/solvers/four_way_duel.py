@@ -38,17 +38,14 @@ class Level:
 
     mine: np.ndarray
     theirs: np.ndarray
+    here: np.ndarray  # the position as the flat index m * MASKS + o
     mirror: np.ndarray  # index in this level of (o, m)
-    # targets[r, k, i]: option k of roll r at position i leads to the opponent about to
-    # roll at (o, m'); stored as the flat index m' * MASKS + o of the transposed values.
-    targets: np.ndarray
+    # targets[r][k, i]: option k of roll r at position i leaves the opponent about to roll
+    # at (o, m'), written as the flat index m' * MASKS + o of the transposed values; on
+    # eleven the last row is the attack (m' = m, and the opponent's keys o go down: 0).
+    targets: list[np.ndarray]
     passing: np.ndarray  # the chance that the roll offers nothing (the turn passes)
     eleven_without_flip: np.ndarray  # eleven's only option is the attack
-
-    @property
-    def here(self) -> np.ndarray:
-        """(o, m), the mirror position, as a flat index of the transposed values."""
-        return self.mine * MASKS + self.theirs
 
 
 @dataclass(frozen=True)
@@ -82,26 +79,24 @@ def options(junior: bool) -> Options:
         m, o = mine[at], theirs[at]
         where = np.full(MASKS * MASKS, -1)
         where[m * MASKS + o] = np.arange(len(at))
-        targets = (by_option[:, :, m] * MASKS + o).astype(np.int32)
-        levels.append(
-            Level(m, o, where[o * MASKS + m], targets, passing[m], without_flip[m])
-        )
+        targets = [(by_option[r][:, m] * MASKS + o).astype(np.int32) for r in range(ROLLS)]
+        targets[ELEVEN_ROLL] = np.vstack([targets[ELEVEN_ROLL], (m * MASKS).astype(np.int32)])
+        here = m * MASKS + o
+        levels.append(Level(m, o, here, where[o * MASKS + m], targets, passing[m], without_flip[m]))
     return Options(after, levels)
 
 
 @dataclass(frozen=True)
 class Policy:
     """How a side picks an option: ``choice is None`` plays perfectly (the best option),
-    else ``choice[r, m, o]`` is the option index it takes on roll r."""
+    else ``choice[r, m * MASKS + o]`` is the option index it takes on roll r."""
 
     name: str
     choice: np.ndarray | None = None
 
-    def pick(self, values: np.ndarray, roll: int, level: Level) -> np.ndarray:
-        if self.choice is None:
-            return values.max(axis=0)
-        taken = self.choice[roll, level.mine, level.theirs].astype(np.intp)
-        return values[taken, np.arange(len(taken))]
+    def chosen_targets(self, level: Level) -> list[np.ndarray]:
+        """For a fixed policy: per roll, the one target it moves to from each position."""
+        return [np.choose(self.choice[r].take(level.here), level.targets[r]) for r in range(ROLLS)]
 
 
 PERFECT = Policy("perfect")
@@ -115,32 +110,37 @@ def option_values(level: Level, roll: int, theirs_t: np.ndarray) -> np.ndarray:
     """
     values = 1.0 - theirs_t.take(level.targets[roll])
     if roll == ELEVEN_ROLL:
-        # The attack: my keys stay, theirs go down, and they roll next: 1 - V_them[0, m].
-        attack = 1.0 - theirs_t[level.mine, 0]
-        values = np.concatenate([values, attack[None, :]], axis=0)
         values[:-1, level.eleven_without_flip] = -np.inf  # no flip: the attack it is
     return values
 
 
-def _sweep_level(level: Level, policies: tuple[Policy, Policy], transposed) -> float:
+def _sweep_level(level: Level, plans, transposed) -> float:
     """Update both sides' values on one level; return the largest change.
 
     ``transposed[side][m, o]`` is that side's chance when about to roll with keys o against
-    keys m (the values stored transposed: the options' targets then sit close together).
+    keys m (stored transposed: the options' targets then sit close together); ``plans``
+    gives each side's chosen targets per roll, or None to play perfectly.
     """
+    symmetric = transposed[0] is transposed[1]  # one policy against itself: one side
     settled = []  # per side: the chance to win from the rolls that do not pass
-    for side, policy in enumerate(policies):
+    for side in (0,) if symmetric else (0, 1):
         theirs_t = transposed[1 - side]
+        plan = plans[side]
         total = np.zeros(len(level.mine))
         for roll, p in enumerate(ROLL_PROBABILITIES):
-            total += p * policy.pick(option_values(level, roll, theirs_t), roll, level)
+            if plan is None:
+                total += p * option_values(level, roll, theirs_t).max(axis=0)
+            else:
+                total += p * (1.0 - theirs_t.take(plan[roll]))
         # The passing rolls were counted at 1 - W[o, m] (W: the mirror's current value);
         # take them out to solve the pair of equations exactly below.
         settled.append(total - level.passing * (1.0 - theirs_t.take(level.here)))
+    if symmetric:
+        settled.append(settled[0])
     change = 0.0
     q = level.passing
     r = q[level.mirror]
-    for side in (0, 1):
+    for side in (0,) if symmetric else (0, 1):
         a, b = settled[side], settled[1 - side][level.mirror]
         # V = a + q (1 - W) and W = b + r (1 - V) for the mirror W, solved together.
         new = (a + q * (1.0 - b - r)) / (1.0 - q * r)
@@ -156,11 +156,20 @@ def duel_values(
     """Each side's chance to win when about to roll (its keys m, the other's keys o), the
     two playing ``first`` and ``second`` against each other: V[m, o] per side."""
     opts = options(junior)
-    transposed = [np.full((MASKS, MASKS), 0.5), np.full((MASKS, MASKS), 0.5)]
+    transposed = [np.full((MASKS, MASKS), 0.5) for _ in range(1 if first is second else 2)]
     for t in transposed:
         t[ALL_KEYS_UP, :] = 0.0  # against all ten keys up: already lost
+    if first is second:
+        transposed.append(transposed[0])  # the same policy on both sides: the same values
+    plans = [
+        [None if policy.choice is None else policy.chosen_targets(level) for level in opts.levels]
+        for policy in (first, second)
+    ]
     while True:
-        change = max(_sweep_level(level, (first, second), transposed) for level in opts.levels)
+        change = max(
+            _sweep_level(level, (plans[0][i], plans[1][i]), transposed)
+            for i, level in enumerate(opts.levels)
+        )
         if change < tolerance:
             return transposed[0].T.copy(), transposed[1].T.copy()
 
@@ -174,11 +183,10 @@ def solve(junior: bool) -> np.ndarray:
 def perfect_policy(junior: bool) -> Policy:
     """The arg-max of the solved values (ties: the first option in the engine's order)."""
     opts, transposed = options(junior), solve(junior).T.copy()
-    choice = np.zeros((ROLLS, MASKS, MASKS), dtype=np.int8)
+    choice = np.zeros((ROLLS, MASKS * MASKS), dtype=np.int8)
     for level in opts.levels:
         for roll in range(ROLLS):
-            best = option_values(level, roll, transposed).argmax(axis=0)
-            choice[roll, level.mine, level.theirs] = best
+            choice[roll, level.here] = option_values(level, roll, transposed).argmax(axis=0)
     return Policy("solver", choice)
 
 
@@ -189,7 +197,7 @@ def greedy_policy(game: FourWayGame) -> Policy:
 
     greedy = FourWayGreedy(game)
     attack = options(game.junior).attack
-    choice = np.zeros((ROLLS, MASKS, MASKS), dtype=np.int8)
+    choice = np.zeros((ROLLS, MASKS, MASKS), dtype=np.int8)  # [r, m, o]
     for roll in range(ROLLS):
         for m in range(MASKS):
             moves = solo_moves(game.junior, roll, m)
@@ -198,5 +206,5 @@ def greedy_policy(game: FourWayGame) -> Policy:
             if roll == ELEVEN_ROLL:
                 won = 0 if best is None else len(greedy.keys_flipped(best))
                 # With nothing to flip, eleven's attack is its only move.
-                choice[roll, m, (KEYS_UP_COUNT > won) | (best is None)] = attack
-    return Policy("greedy", choice)
+                choice[roll, m, (won < KEYS_UP_COUNT) | (best is None)] = attack
+    return Policy("greedy", choice.reshape(ROLLS, MASKS * MASKS))
