@@ -25,3 +25,10 @@ def started(players: int = 2, variant: str = "adult", **params) -> FourWayState:
 
 def legal_strings(state: FourWayState) -> list[str]:
     return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def with_keys(state: FourWayState, *masks: int) -> FourWayState:
+    """Set each seat's keys (10-bit masks) in a started game: positions that would take
+    many rolls to reach, for checking solvers against the engine's own moves."""
+    state._keys = list(masks)
+    return state

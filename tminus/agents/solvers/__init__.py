@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 
 def _four_way() -> str:
-    from tminus.agents.solvers.four_way import report
+    from tminus.agents.solvers import four_way, four_way_duel
 
-    return report()
+    return four_way.report() + "\n\n" + four_way_duel.report()
 
 
 def _count_down() -> str:

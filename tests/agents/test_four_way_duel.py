@@ -1,0 +1,101 @@
+"""4-Way CountDown for two players solved: the equations against the engine's own moves,
+theory against simulated duels, and the solver agent that plays the solution."""
+
+import numpy as np
+import pytest
+
+from tests.four_way.helpers import legal_strings, play, started, with_keys
+from tminus.agents import make_agent
+from tminus.agents.solvers import four_way_duel as duel
+from tminus.agents.solvers.four_way import ROLL_PROBABILITIES
+from tminus.games.four_way.game import DICE, FourWayGame
+from tminus.games.four_way.rules import ALL_KEYS_UP
+
+POSITIONS = [(0, 0), (1, 0), (0, 1), (1, 1), (0b1111111110, 0), (0b0111111111, 0b0111111111)]
+POSITIONS += [(int(m), int(o)) for m, o in np.random.default_rng(7).integers(0, 1023, (40, 2))]
+
+
+def engine_value(values: np.ndarray, junior: bool, mine: int, theirs: int) -> float:
+    """The right side of the equations, built from the engine: for each roll, the best of
+    the legal moves, each worth 1 when it wins at once, else 1 - V(opponent to roll)."""
+    total = 0.0
+    for roll, p in enumerate(ROLL_PROBABILITIES):
+        state = with_keys(started(variant="junior" if junior else "adult"), mine, theirs)
+        play(state, "dice {},{}".format(*DICE[roll]))
+        best = -1.0
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            if after.is_terminal():
+                worth = 1.0 if after.winner() == 0 else 0.0
+            else:
+                worth = 1.0 - values[after.keys_mask(1), after.keys_mask(0)]
+            best = max(best, worth)
+        total += p * best
+    return total
+
+
+@pytest.mark.parametrize("junior", [False, True])
+def test_the_solution_satisfies_the_equations_of_the_engines_moves(junior):
+    values = duel.solve(junior)
+    for mine, theirs in POSITIONS:
+        assert values[mine, theirs] == pytest.approx(
+            engine_value(values, junior, mine, theirs), abs=1e-9
+        )
+
+
+def test_the_first_to_roll_has_the_edge_and_perfect_play_is_fair_over_the_roll_off():
+    values = duel.solve(False)
+    assert 0.5 < values[0, 0] < 0.52
+    assert values[ALL_KEYS_UP - 1, 0] > values[0, ALL_KEYS_UP - 1]
+
+
+def test_a_fixed_policy_scores_no_more_than_the_best_reply_to_its_opponent():
+    greedy = duel.greedy_policy(FourWayGame(players=2))
+    solver = duel.perfect_policy(False)
+    best_first, _ = duel.duel_values(False, duel.PERFECT, greedy, tolerance=1e-8)
+    solver_first, _ = duel.duel_values(False, solver, greedy, tolerance=1e-8)
+    assert (solver_first <= best_first + 1e-7).all()
+    assert best_first[0, 0] > duel.duel_values(False, greedy, greedy)[0][0, 0]
+
+
+@pytest.mark.parametrize("junior", [False, True])
+def test_theory_agrees_with_100000_simulated_duels(junior):
+    greedy = duel.greedy_policy(FourWayGame(players=2, variant="junior" if junior else "adult"))
+    solver = duel.perfect_policy(junior)
+    first_wins = duel.simulate_duel(junior, solver, greedy, 100_000, seed=2026)
+    exact = duel.duel_values(junior, solver, greedy, tolerance=1e-8)[0][0, 0]
+    half_width = 2.5758 * np.sqrt(exact * (1 - exact) / len(first_wins))  # 99% interval
+    assert abs(first_wins.mean() - exact) < half_width
+
+
+def test_the_greedy_table_is_what_the_greedy_bot_plays():
+    game = FourWayGame(players=2)
+    table = duel.greedy_policy(game)
+    bot = make_agent("greedy", game)
+    attack = duel.options(False).attack
+    for mine, theirs in POSITIONS:
+        for roll in range(len(DICE)):
+            state = with_keys(started(), mine, theirs)
+            play(state, "dice {},{}".format(*DICE[roll]))
+            legal = state.legal_actions()
+            k = table.choice[roll, mine * 1024 + theirs]
+            expected = legal[-1] if k == attack else legal[min(k, len(legal) - 1)]
+            assert bot.step(state) == expected
+
+
+def test_the_solver_agent_plays_the_best_chance_to_win():
+    agent = make_agent("solver", FourWayGame(players=2))
+    values = duel.solve(False)
+    for mine, theirs in POSITIONS[:12]:
+        state = with_keys(started(), mine, theirs)
+        play(state, "dice 5,6")  # eleven: flip key 1 (if down) or attack
+        choice = agent.step(state)
+        best = max(agent.chance_to_win(state, a) for a in state.legal_actions())
+        assert agent.chance_to_win(state, choice) == best
+        if theirs == 0 and mine & 1 == 0:
+            assert state.action_to_string(choice) == "flip 1"  # nothing to take from them
+    assert legal_strings(with_keys(play(started(), "dice 5,6"), 1, 0)) == ["attack seat 1"]
+    assert agent.chance_to_win(play(with_keys(started(), 0, 0), "dice 6,6"), 30) == (
+        pytest.approx(1 - values[0, 0])
+    )
