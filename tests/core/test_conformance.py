@@ -37,6 +37,7 @@ def test_a_correct_game_passes():
         ("too_long", "max_game_length"),
         ("log_leaks", "look alike to seat"),
         ("nondeterministic_apply", "two clones gave different states|does not reproduce"),
+        ("rule_in_apply_action", "apply_legal_action and apply_action disagree"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):

@@ -19,7 +19,7 @@ BUGS = (
     "none", "clone_shares_list", "history_drops_action", "hidden_param", "chance_sum",
     "unsorted_legal", "duplicate_legal", "accepts_illegal", "illegal_mutates",
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
-    "returns_not_zero_sum", "nondeterministic_apply", "log_leaks",
+    "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -91,6 +91,8 @@ class ToyState(State):
         if self.game.bug == "illegal_mutates" and not self.is_legal(action):
             self.scores[0] += 1
         super().apply_action(action)
+        if self.game.bug == "rule_in_apply_action" and not self.over:
+            self.scores[1] += 1  # a rule outside _apply: apply_legal_action skips it
         if self.game.bug == "history_drops_action" and len(self._history) == 3:
             self._history.pop()
 

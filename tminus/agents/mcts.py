@@ -99,7 +99,7 @@ class MCTSAgent:
                 action = self._sample_chance(state)
                 key = self._edge(state, action, me, player)
                 node = node.children.setdefault(key, Node(self.game.num_players))
-                state.apply_action(action)
+                state.apply_legal_action(action)
                 path.append(node)
                 continue
             legal = state.legal_actions()
@@ -116,12 +116,12 @@ class MCTSAgent:
                 child = Node(self.game.num_players)
                 child.available = 1
                 node.children[key] = child
-                state.apply_action(action)
+                state.apply_legal_action(action)
                 path.append(child)
                 break
             key, action = self._select(node, edges, player)
             node = node.children[key]
-            state.apply_action(action)
+            state.apply_legal_action(action)
             path.append(node)
         returns = self._rollout_returns(state)
         for visited in path:
@@ -159,10 +159,10 @@ class MCTSAgent:
         pick = self._fast.random
         while not state.is_terminal() and (limit is None or moves < limit):
             if state.is_chance_node():
-                state.apply_action(sample_chance(state.chance_outcomes(), pick()))
+                state.apply_legal_action(sample_chance(state.chance_outcomes(), pick()))
             elif self._random_rollouts:
                 legal = state.legal_actions()
-                state.apply_action(legal[int(pick() * len(legal))])
+                state.apply_legal_action(legal[int(pick() * len(legal))])
                 moves += 1
             else:
                 state.apply_action(self._rollout.step(state))

@@ -212,6 +212,10 @@ def _check_clone_independence(state: State, where: str, rng: random.Random) -> N
     original.apply_action(action)
     if str(original) != str(copy):
         raise ConformanceError(f"{where}: the same action on two clones gave different states")
+    unchecked = state.clone()
+    unchecked.apply_legal_action(action)
+    if _snapshot(unchecked) != _snapshot(copy):
+        raise ConformanceError(f"{where}: apply_legal_action and apply_action disagree")
 
 
 def _check_replay(game: Game, state: State, where: str) -> None:

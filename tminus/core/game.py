@@ -117,6 +117,13 @@ class State:
         self._apply(action)
         self._history.append(action)
 
+    def apply_legal_action(self, action: int) -> None:
+        """Apply an action just taken from this state's ``legal_actions()`` or
+        ``chance_outcomes()`` without checking it again: for searches and playouts, where
+        the check would cost as much as the move. Anything else: ``apply_action``."""
+        self._apply(action)
+        self._history.append(action)
+
     def _apply(self, action: int) -> None:
         raise NotImplementedError
 
