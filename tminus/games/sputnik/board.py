@@ -46,6 +46,8 @@ class HexBoard:
                          if (q + dq, r + dr) in self.index))
             for q, r in self.cells
         ]  # fmt: skip
+        # The same as bit masks (bit ``c`` for cell ``c``), for the engine's set arithmetic.
+        self.neighbour_masks = [sum(1 << n for n in around) for around in self.neighbours]
         self.row_numbers = range(-radius, radius + 1)
         self.names = [self.cell_name(q, r) for q, r in self.cells]
         self.by_name = {name: i for i, name in enumerate(self.names)}
@@ -73,6 +75,27 @@ class HexBoard:
 @cache
 def hex_board(radius: int) -> HexBoard:
     return HexBoard(radius)
+
+
+def mask_tables(size: int, offset: int) -> list[list[tuple[int, ...]]]:
+    """For reading a mask of ``size`` cells a byte at a time: ``tables[i][byte]`` is
+    ``offset + cell`` for each cell whose bit is set in ``byte``, the mask's i-th byte,
+    ascending (see ``actions_in``)."""
+    return [
+        [tuple(offset + 8 * i + j for j in range(8) if byte >> j & 1) for byte in range(256)]
+        for i in range((size + 7) // 8)
+    ]
+
+
+def actions_in(mask: int, tables: list[list[tuple[int, ...]]]) -> list[int]:
+    """The cells of ``mask``, ascending, each plus the ``offset`` of ``tables``."""
+    actions: list[int] = []
+    for table in tables:
+        if not mask:
+            break
+        actions += table[mask & 255]
+        mask >>= 8
+    return actions
 
 
 def base_corners(board: HexBoard, bases: int) -> list[int]:
