@@ -77,27 +77,6 @@ def hex_board(radius: int) -> HexBoard:
     return HexBoard(radius)
 
 
-def mask_tables(size: int, offset: int) -> list[list[tuple[int, ...]]]:
-    """For reading a mask of ``size`` cells a byte at a time: ``tables[i][byte]`` is
-    ``offset + cell`` for each cell whose bit is set in ``byte``, the mask's i-th byte,
-    ascending (see ``actions_in``)."""
-    return [
-        [tuple(offset + 8 * i + j for j in range(8) if byte >> j & 1) for byte in range(256)]
-        for i in range((size + 7) // 8)
-    ]
-
-
-def actions_in(mask: int, tables: list[list[tuple[int, ...]]]) -> list[int]:
-    """The cells of ``mask``, ascending, each plus the ``offset`` of ``tables``."""
-    actions: list[int] = []
-    for table in tables:
-        if not mask:
-            break
-        actions += table[mask & 255]
-        mask >>= 8
-    return actions
-
-
 def base_corners(board: HexBoard, bases: int) -> list[int]:
     """The cells of the bases in play, clockwise ("according to the number of players")."""
     corners = setup_data()["corners_in_play"][str(bases)]

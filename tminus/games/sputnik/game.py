@@ -20,7 +20,8 @@ import numpy as np
 from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnState
 from tminus.core.params import Param
 from tminus.games.sputnik import rules
-from tminus.games.sputnik.board import MAX_RADIUS, actions_in, base_corners, hex_board, mask_tables
+from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
+from tminus.games.sputnik.masks import NeighbourActions, actions_in, byte_tables
 from tminus.games.sputnik.render import render
 from tminus.games.sputnik.rules import BASE, EMPTY, GALAXY, NOBODY, OUT
 
@@ -83,7 +84,11 @@ class SputnikGame(Game):
         self.help_offset = k * self.cells
         self.remove_offset = 2 * k * self.cells
         self.num_distinct_actions = (2 * k + 1) * self.cells
-        self.remove_tables = mask_tables(self.cells, self.remove_offset)
+        # Reading masks of cells as actions (``masks.py``): removals, and each rocket's
+        # steps and base helps.
+        self.remove_tables = byte_tables(self.cells, self.remove_offset)
+        self.step_actions = [NeighbourActions(i * self.cells) for i in range(k)]
+        self.help_actions = [NeighbourActions(self.help_offset + i * self.cells) for i in range(k)]
         self.max_chance_outcomes = n
         # The lot, then at most a move and a removal per turn.
         self.max_game_length = 1 + 2 * self.max_turns
@@ -197,7 +202,7 @@ class SputnikState(TurnState):
         """``rules.step_targets`` and ``rules.help_targets`` of each rocket, from the masks."""
         game = self.game
         pos, base, free, empty = self._pos, self._base, self._free, self._empty
-        neighbours = game.board.neighbours
+        neighbour_masks = game.board.neighbour_masks
         steps: list[int] = []
         helps: list[int] = []
         for k, rocket in enumerate(game.rockets_of[self._player]):
@@ -205,15 +210,12 @@ class SputnikState(TurnState):
             if cell == OUT:
                 continue
             home = base[rocket]
-            around = neighbours[cell]
+            around = neighbour_masks[cell]
             # "onto a galaxy" (uninhabited) "or an adjacent base of his own color"
-            landing = free if home == OUT else free | 1 << home
-            offset = k * game.cells
-            steps += [offset + target for target in around if landing >> target & 1]
+            steps += game.step_actions[k][around & (free if home == OUT else free | 1 << home)]
             # "move his base onto an empty space adjacent to his rocket", once, not from it
             if home != OUT and home != cell:
-                offset += game.help_offset
-                helps += [offset + target for target in around if empty >> target & 1]
+                helps += game.help_actions[k][around & empty]
         steps += helps
         return steps
 
