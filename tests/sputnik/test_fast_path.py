@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tminus
-from tests.sputnik.helpers import arrange, clear, play, started
+from tests.sputnik.helpers import arrange, clear, legal_strings, play, started
 from tminus import IllegalActionError
 from tminus.games.sputnik import rules
 from tminus.games.sputnik.rules import NOBODY, OUT
@@ -160,6 +160,17 @@ def test_positions_set_up_by_hand_are_read_afresh():
     check_position(state, random.Random(0))
     state = arrange(2, ["d2", "d5"], "d3 e5", helped=(1,))
     check_position(state, random.Random(0))
+
+
+def test_a_rocket_eliminated_first_frees_its_cell_for_the_seats_next_rocket():
+    """The seat's rockets are checked in order (as ``rules.can_move`` on the lists, one
+    after the other): d4 is stuck and leaves, and then d3 can fly onto d4."""
+    state = arrange(
+        2, ["d4", "g1", "d3", "a7"], "f1 f2 a6 b7", helped=(0, 2), rockets_per_player=2, first=1
+    )
+    play(state, "move g1-f1", "remove f2")
+    assert state.eliminated() == [0] and state.current_player() == 0
+    assert legal_strings(state) == ["move d3-d4"]
 
 
 @settings(max_examples=100, deadline=None)
