@@ -13,16 +13,12 @@ import tminus
 from tests.sputnik.helpers import arrange, clear, legal_strings, play, started
 from tminus import IllegalActionError
 from tminus.games.sputnik import rules
+from tminus.games.sputnik.game import SputnikGame
 from tminus.games.sputnik.rules import NOBODY, OUT
 
+# Every configuration the game offers, and two other board sizes.
 CONFIGURATIONS = [
-    {"players": 2},
-    {"players": 3},
-    {"players": 6},
-    {"players": 2, "rockets_per_player": 2},
-    {"players": 2, "rockets_per_player": 3},
-    {"players": 3, "rockets_per_player": 2},
-    {"players": 4, "teams": True},
+    *SputnikGame.configurations(),
     {"players": 6, "radius": 2},  # cramped: rockets are stuck early, even on their bases
     {"players": 2, "radius": 5},
 ]
@@ -131,7 +127,7 @@ def helpful(rng: random.Random, help_offset: int, remove_offset: int):
 @pytest.mark.parametrize("params", CONFIGURATIONS, ids=lambda p: "-".join(map(str, p.values())))
 def test_fast_legal_actions_equal_the_rules_on_every_position_of_random_games(params):
     game = tminus.load_game("sputnik", **params)
-    for seed in range(40):
+    for seed in range(100):
         rng = random.Random(seed)
         state = game.new_initial_state()
         if seed % 2:
@@ -175,7 +171,7 @@ def test_a_rocket_eliminated_first_frees_its_cell_for_the_seats_next_rocket():
 
 @settings(max_examples=100, deadline=None)
 @given(
-    params=st.sampled_from(CONFIGURATIONS[:7]),
+    params=st.sampled_from(SputnikGame.configurations()),
     choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=150),
 )
 def test_fast_path_property(params, choices):
