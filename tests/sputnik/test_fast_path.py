@@ -127,7 +127,7 @@ def helpful(rng: random.Random, help_offset: int, remove_offset: int):
 @pytest.mark.parametrize("params", CONFIGURATIONS, ids=lambda p: "-".join(map(str, p.values())))
 def test_fast_legal_actions_equal_the_rules_on_every_position_of_random_games(params):
     game = tminus.load_game("sputnik", **params)
-    for seed in range(100):
+    for seed in range(60):
         rng = random.Random(seed)
         state = game.new_initial_state()
         if seed % 2:
