@@ -87,8 +87,13 @@ class SputnikGame(Game):
         # Reading masks of cells as actions (``masks.py``): removals, and each rocket's
         # steps and base helps.
         self.remove_tables = byte_tables(self.cells, self.remove_offset)
-        self.step_actions = [NeighbourActions(i * self.cells) for i in range(k)]
-        self.help_actions = [NeighbourActions(self.help_offset + i * self.cells) for i in range(k)]
+        step_actions = [NeighbourActions(i * self.cells) for i in range(k)]
+        help_actions = [NeighbourActions(self.help_offset + i * self.cells) for i in range(k)]
+        # Per seat, its rockets with the memos that read their steps and helps.
+        self.movers = [
+            list(zip(rockets, step_actions, help_actions, strict=True))
+            for rockets in self.rockets_of
+        ]
         self.max_chance_outcomes = n
         # The lot, then at most a move and a removal per turn.
         self.max_game_length = 1 + 2 * self.max_turns
@@ -205,18 +210,19 @@ class SputnikState(TurnState):
         neighbour_masks = game.board.neighbour_masks
         steps: list[int] = []
         helps: list[int] = []
-        for k, rocket in enumerate(game.rockets_of[self._player]):
+        for rocket, step_actions, help_actions in game.movers[self._player]:
             cell = pos[rocket]
             if cell == OUT:
                 continue
             home = base[rocket]
             around = neighbour_masks[cell]
             # "onto a galaxy" (uninhabited) "or an adjacent base of his own color"
-            steps += game.step_actions[k][around & (free if home == OUT else free | 1 << home)]
+            steps += step_actions[around & (free if home == OUT else free | 1 << home)]
             # "move his base onto an empty space adjacent to his rocket", once, not from it
             if home != OUT and home != cell:
-                helps += game.help_actions[k][around & empty]
-        steps += helps
+                helps += help_actions[around & empty]
+        if helps:
+            steps += helps
         return steps
 
     def is_legal(self, action: int) -> bool:
@@ -249,12 +255,13 @@ class SputnikState(TurnState):
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
         if self._phase == MOVE:
-            k, cell = divmod(action, self.game.cells)
-            K = self.game.rockets_per_player
+            game = self.game
+            k, cell = divmod(action, game.cells)
+            K = game.rockets_per_player
             if k < K:
-                self._step(self.game.rockets_of[self._player][k], cell)
+                self._step(game.rockets_of[self._player][k], cell)
             else:
-                self._base_help(self.game.rockets_of[self._player][k - K], cell)
+                self._base_help(game.rockets_of[self._player][k - K], cell)
         elif self._phase == REMOVE:
             self._remove(action - self.game.remove_offset)
         else:
