@@ -320,7 +320,9 @@ class SputnikState(TurnState):
         out = len(self._out)
         while True:
             can_play = self._eliminate_stuck_rockets(seat)
-            if len(self._out) > out:  # sides leave only with a rocket
+            # A turn starts with two sides or more on the board (else the game is over):
+            # only a rocket leaving can change that, so the sides are counted only then.
+            if len(self._out) > out:
                 out = len(self._out)
                 sides = rules.sides_left(game.side_of_rocket, self._pos)
                 if len(sides) == 1:
@@ -347,7 +349,8 @@ class SputnikState(TurnState):
             cell = self._pos[rocket]
             if cell == OUT:
                 continue
-            # rules.can_move, from the masks: a step or its base's help
+            # rules.can_move, from the masks: a step or its base's help. ``_free`` is read
+            # afresh for each rocket: one eliminated just before has freed its cell.
             around, home = neighbour_masks[cell], self._base[rocket]
             if home in (OUT, cell):  # no help: steps onto uninhabited galaxies
                 can_move = around & self._free

@@ -32,8 +32,9 @@ def actions_in(mask: int, tables: list[list[tuple[int, ...]]]) -> list[int]:
 class NeighbourActions(dict):
     """``self[mask]``: ``offset + cell`` for the cells of ``mask``, ascending, as a tuple.
 
-    A memo for masks within one cell's neighbours: each cell has at most 64 such subsets,
-    so the memo stays small, and after the first time a look-up is one dict read.
+    A memo for masks within one cell's neighbours: a cell's six neighbours have at most 64
+    subsets, so the memo stays small (64 entries a cell at most), and after the first time
+    a look-up is one dict read.
     """
 
     def __init__(self, offset: int) -> None:
