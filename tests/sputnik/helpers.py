@@ -44,6 +44,7 @@ def clear(state: SputnikState, *names: str) -> SputnikState:
     for name in names:
         assert board[cell(state, name)] == GALAXY, f"{name} is not an empty galaxy"
         board[cell(state, name)] = EMPTY
+    state.rebuild_masks()
     return state
 
 
@@ -54,6 +55,7 @@ def clear_all_but(state: SputnikState, *keep: str) -> SputnikState:
     for c, value in enumerate(board):
         if value == GALAXY and at[c] < 0 and c not in kept:
             board[c] = EMPTY
+    state.rebuild_masks()
     return state
 
 
@@ -91,4 +93,5 @@ def arrange(
         at[c] = rocket
         pos[rocket] = c
         unmoved[rocket] = c == game.start[rocket]
+    state.rebuild_masks()
     return state

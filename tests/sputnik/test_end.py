@@ -113,3 +113,11 @@ def test_a_win_on_the_last_turn_before_the_cap_is_a_win():
     state = arrange(2, ["d2", "d5"], "d3 e5", helped=(1,), max_turns=1)
     play(state, "move d3", "remove e5")
     assert state.winners() == [0] and not state.ended_by_turn_cap()
+
+
+def test_a_rocket_whose_only_move_is_back_onto_its_base_plays_on():
+    # Seat 0 on e1: f1, d2 and e2 are taken by rockets; d1 is its own base.
+    state = arrange(6, ["e1", "f1", "d2", "e2", "b6", "a5"], "c6 b5 a6", first=4)
+    play(state, "move c6", "remove b5", "move a6", "remove a5")
+    assert state.current_player() == 0 and state.eliminated() == []
+    assert legal_strings(state) == ["move d1"]

@@ -1,7 +1,7 @@
 """Removing: after moving, take any uninhabited galaxy; never an occupied one or a base; not,
 at the start, one next to a base whose rocket has not yet left it."""
 
-from tests.sputnik.helpers import clear_all_but, content, legal_strings, play, started
+from tests.sputnik.helpers import arrange, clear_all_but, content, legal_strings, play, started
 
 NEXT_TO_D7 = {"remove c7", "remove d6", "remove e6"}
 
@@ -58,3 +58,12 @@ def test_a_removal_is_required_when_one_is_possible():
     state = play(started(2), "move d2")
     assert state.phase() == "remove" and legal_strings(state)
     assert not any(m.startswith("move") for m in legal_strings(state))
+
+
+def test_the_base_of_a_rocket_eliminated_without_leaving_it_protects_nothing():
+    # Seat 3 never left d7 and is walled in there by seats 4, 5 and 0.
+    state = arrange(6, ["c7", "f2", "e3", "d7", "d6", "e6"], "d5 e5 c6 f3 e4 b5", first=1)
+    play(state, "move f3", "remove b5", "move e4", "remove f2")
+    assert state.eliminated() == [3] and state.current_player() == 4
+    play(state, "move d5")
+    assert "remove d6" in legal_strings(state)  # next to d7, whose rocket is gone

@@ -46,6 +46,8 @@ class HexBoard:
                          if (q + dq, r + dr) in self.index))
             for q, r in self.cells
         ]  # fmt: skip
+        # The same as bit masks (bit ``c`` for cell ``c``), for the engine's set arithmetic.
+        self.neighbour_masks = [sum(1 << n for n in around) for around in self.neighbours]
         self.row_numbers = range(-radius, radius + 1)
         self.names = [self.cell_name(q, r) for q, r in self.cells]
         self.by_name = {name: i for i, name in enumerate(self.names)}

@@ -21,6 +21,7 @@ from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnSta
 from tminus.core.params import Param
 from tminus.games.sputnik import rules
 from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
+from tminus.games.sputnik.masks import NeighbourActions, actions_in, byte_tables
 from tminus.games.sputnik.render import render
 from tminus.games.sputnik.rules import BASE, EMPTY, GALAXY, NOBODY, OUT
 
@@ -83,6 +84,16 @@ class SputnikGame(Game):
         self.help_offset = k * self.cells
         self.remove_offset = 2 * k * self.cells
         self.num_distinct_actions = (2 * k + 1) * self.cells
+        # Reading masks of cells as actions (``masks.py``): removals, and each rocket's
+        # steps and base helps.
+        self.remove_tables = byte_tables(self.cells, self.remove_offset)
+        step_actions = [NeighbourActions(i * self.cells) for i in range(k)]
+        help_actions = [NeighbourActions(self.help_offset + i * self.cells) for i in range(k)]
+        # Per seat, its rockets with the memos that read their steps and helps.
+        self.movers = [
+            list(zip(rockets, step_actions, help_actions, strict=True))
+            for rockets in self.rockets_of
+        ]
         self.max_chance_outcomes = n
         # The lot, then at most a move and a removal per turn.
         self.max_game_length = 1 + 2 * self.max_turns
@@ -125,11 +136,14 @@ class SputnikState(TurnState):
         "_at",
         "_base",
         "_board",
+        "_empty",
+        "_free",
         "_history",
         "_out",
         "_phase",
         "_player",
         "_pos",
+        "_restricted",
         "_turns",
         "_unmoved",
         "_winner",
@@ -154,6 +168,25 @@ class SputnikState(TurnState):
         # "Lots determine who starts the game."
         self._phase = LOT
         self._player = CHANCE
+        self.rebuild_masks()
+
+    def rebuild_masks(self) -> None:
+        """Recompute the cell masks from the lists (needed only after editing ``position()``).
+
+        The masks (bit ``c`` for cell ``c``) keep, move by move, the sets that the hot path
+        asks about at every decision, instead of scanning every cell each time:
+        ``_free``, the uninhabited galaxies; ``_empty``, the empty cells; ``_restricted``,
+        the galaxies protected by a base (``rules.start_restricted``).
+        """
+        board, at = self._board, self._at
+        free = [c for c, content in enumerate(board) if content == GALAXY and at[c] == NOBODY]
+        self._free = sum(1 << cell for cell in free)
+        self._empty = sum(1 << cell for cell, content in enumerate(board) if content == EMPTY)
+        self._update_restricted()
+
+    def _update_restricted(self) -> None:
+        """Called when a rocket first leaves its base or leaves the game: rare events."""
+        self._restricted = sum(1 << cell for cell in self.start_restricted())
 
     # -- whose turn ----------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -166,63 +199,90 @@ class SputnikState(TurnState):
         if self._phase == MOVE:
             return self._move_actions()
         if self._phase == REMOVE:
-            offset = self.game.remove_offset
-            return [offset + cell for cell in self.removable_galaxies()]
+            # rules.removable_galaxies, from the masks
+            return actions_in(self._free & ~self._restricted, self.game.remove_tables)
         return []
 
     def _move_actions(self) -> list[int]:
+        """``rules.step_targets`` and ``rules.help_targets`` of each rocket, from the masks."""
         game = self.game
-        board, at, pos, neighbours = self._board, self._at, self._pos, game.board.neighbours
+        pos, base, free, empty = self._pos, self._base, self._free, self._empty
+        neighbour_masks = game.board.neighbour_masks
         steps: list[int] = []
         helps: list[int] = []
-        for k, rocket in enumerate(game.rockets_of[self._player]):
+        for rocket, step_actions, help_actions in game.movers[self._player]:
             cell = pos[rocket]
             if cell == OUT:
                 continue
-            offset = k * game.cells
-            for target in rules.step_targets(board, at, neighbours[cell], rocket):
-                steps.append(offset + target)
-            offset += game.help_offset
-            for target in rules.help_targets(board, neighbours[cell], cell, self._base[rocket]):
-                helps.append(offset + target)
-        return steps + helps
+            home = base[rocket]
+            around = neighbour_masks[cell]
+            # "onto a galaxy" (uninhabited) "or an adjacent base of his own color"
+            steps += step_actions[around & (free if home == OUT else free | 1 << home)]
+            # "move his base onto an empty space adjacent to his rocket", once, not from it
+            if home != OUT and home != cell:
+                helps += help_actions[around & empty]
+        if helps:
+            steps += helps
+        return steps
 
     def is_legal(self, action: int) -> bool:
         if self._phase == MOVE:
-            return action in self._move_actions()
+            return self._can_fly(action)
         if self._phase == REMOVE:
             cell = action - self.game.remove_offset
-            return 0 <= cell < self.game.cells and rules.can_remove(
-                self._board, self._at, cell, self.start_restricted()
-            )
+            removable = self._free & ~self._restricted
+            return 0 <= cell < self.game.cells and bool(removable >> cell & 1)
         if self._phase == LOT:
             return 0 <= action < self.game.num_players
         return False
 
+    def _can_fly(self, action: int) -> bool:
+        """Whether ``action`` is among ``_move_actions``, checked directly (it is the hot path)."""
+        game = self.game
+        K = game.rockets_per_player
+        k, cell = divmod(action, game.cells)
+        if not 0 <= k < 2 * K:
+            return False
+        rocket = game.rockets_of[self._player][k % K]
+        here = self._pos[rocket]
+        if here == OUT or not game.board.neighbour_masks[here] >> cell & 1:
+            return False
+        home = self._base[rocket]
+        if k < K:  # a step
+            return cell == home or bool(self._free >> cell & 1)
+        return home != OUT and home != here and bool(self._empty >> cell & 1)  # base help
+
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
         if self._phase == MOVE:
-            k, cell = divmod(action, self.game.cells)
-            K = self.game.rockets_per_player
+            game = self.game
+            k, cell = divmod(action, game.cells)
+            K = game.rockets_per_player
             if k < K:
-                self._step(self.game.rockets_of[self._player][k], cell)
+                self._step(game.rockets_of[self._player][k], cell)
             else:
-                self._base_help(self.game.rockets_of[self._player][k - K], cell)
+                self._base_help(game.rockets_of[self._player][k - K], cell)
         elif self._phase == REMOVE:
             self._remove(action - self.game.remove_offset)
         else:
             self._start_turn(action)  # the lot
 
     def _fly(self, rocket: int, cell: int) -> None:
-        self._at[self._pos[rocket]] = NOBODY
+        here = self._pos[rocket]
+        self._at[here] = NOBODY
         self._at[cell] = rocket
         self._pos[rocket] = cell
-        self._unmoved[rocket] = False
+        # The galaxy left behind is uninhabited again; the cell reached is not.
+        free = self._free & ~(1 << cell)
+        self._free = free | 1 << here if self._board[here] == GALAXY else free
+        if self._unmoved[rocket]:
+            self._unmoved[rocket] = False
+            self._update_restricted()
 
     def _step(self, rocket: int, cell: int) -> None:
         """Move one step; "after moving his rocket, the player takes any uninhabited galaxy"."""
         self._fly(rocket, cell)
-        if self.removable_galaxies():
+        if self._free & ~self._restricted:  # rules.removable_galaxies is not empty
             self._phase = REMOVE
         else:
             self._end_turn()  # Ruling: nothing can be taken, so the turn ends.
@@ -232,14 +292,18 @@ class SputnikState(TurnState):
 
         The base's old cell becomes empty; "he does not take any galaxy" this turn.
         """
-        self._board[self._base[rocket]] = EMPTY
+        home = self._base[rocket]
+        self._board[home] = EMPTY
         self._board[cell] = GALAXY
+        self._empty = (self._empty | 1 << home) & ~(1 << cell)
         self._base[rocket] = OUT
         self._fly(rocket, cell)
         self._end_turn()
 
     def _remove(self, cell: int) -> None:
         self._board[cell] = EMPTY
+        self._free &= ~(1 << cell)
+        self._empty |= 1 << cell
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -253,15 +317,20 @@ class SputnikState(TurnState):
     def _start_turn(self, seat: int) -> None:
         """Eliminate what cannot move, skip players who are out, or end the game."""
         game = self.game
+        out = len(self._out)
         while True:
             can_play = self._eliminate_stuck_rockets(seat)
-            sides = rules.sides_left(game.side_of_rocket, self._pos)
-            if len(sides) == 1:
-                # "The player whose rocket remains last on the board wins the game."
-                self._winner = sides.pop()
-                self._phase = OVER
-                self._player = TERMINAL
-                return
+            # A turn starts with two sides or more on the board (else the game is over):
+            # only a rocket leaving can change that, so the sides are counted only then.
+            if len(self._out) > out:
+                out = len(self._out)
+                sides = rules.sides_left(game.side_of_rocket, self._pos)
+                if len(sides) == 1:
+                    # "The player whose rocket remains last on the board wins the game."
+                    self._winner = sides.pop()
+                    self._phase = OVER
+                    self._player = TERMINAL
+                    return
             if can_play:
                 self._phase = MOVE
                 self._player = seat
@@ -274,20 +343,29 @@ class SputnikState(TurnState):
         Each of the seat's rockets that cannot move leaves the game; its cell keeps its
         galaxy (or base). True when the seat still has a rocket to move.
         """
-        neighbours = self.game.board.neighbours
+        neighbour_masks = self.game.board.neighbour_masks
         alive = False
         for rocket in self.game.rockets_of[seat]:
             cell = self._pos[rocket]
             if cell == OUT:
                 continue
-            if rules.can_move(
-                self._board, self._at, neighbours[cell], rocket, cell, self._base[rocket]
-            ):
+            # rules.can_move, from the masks: a step or its base's help. ``_free`` is read
+            # afresh for each rocket: one eliminated just before has freed its cell.
+            around, home = neighbour_masks[cell], self._base[rocket]
+            if home in (OUT, cell):  # no help: steps onto uninhabited galaxies
+                can_move = around & self._free
+            else:  # steps onto galaxies or the base, or help onto an empty cell
+                can_move = around & (self._free | self._empty | 1 << home)
+            if can_move:
                 alive = True
             else:
                 self._at[cell] = NOBODY
                 self._pos[rocket] = OUT
                 self._out.append(rocket)
+                if self._board[cell] == GALAXY:
+                    self._free |= 1 << cell
+                if self._unmoved[rocket]:
+                    self._update_restricted()
         return alive
 
     # -- queries (read-only; agents use them) --------------------------------------------
@@ -297,10 +375,12 @@ class SputnikState(TurnState):
         )
 
     def removable_galaxies(self) -> list[int]:
-        return rules.removable_galaxies(self._board, self._at, self.start_restricted())
+        removable = self._free & ~self._restricted
+        return [cell for cell in range(self.game.cells) if removable >> cell & 1]
 
     def position(self) -> tuple[list[int], list[int], list[int], list[int], list[bool]]:
-        """The live lists (board, at, pos, base, unmoved), see ``rules.py``. Do not modify."""
+        """The live lists (board, at, pos, base, unmoved), see ``rules.py``. Do not modify
+        them (tests that set up a board by hand call ``rebuild_masks`` after)."""
         return self._board, self._at, self._pos, self._base, self._unmoved
 
     def phase(self) -> str:
@@ -453,6 +533,9 @@ class SputnikState(TurnState):
         copy._base = self._base.copy()
         copy._unmoved = self._unmoved.copy()
         copy._out = self._out.copy()
+        copy._free = self._free
+        copy._empty = self._empty
+        copy._restricted = self._restricted
         copy._turns = self._turns
         copy._winner = self._winner
         copy._phase = self._phase

@@ -5,6 +5,10 @@ The position is plain lists, indexed by cell number (see ``board.py``):
 - ``at[cell]``: the rocket standing there, or ``NOBODY``;
 and, per rocket, ``pos[rocket]`` (its cell, or ``OUT``), ``base[rocket]`` (its base's cell,
 or ``OUT`` once the base has helped) and ``unmoved[rocket]`` (it has never left its base).
+
+These are the rules as written. On its hot path the engine (``game.py``) answers the same
+questions from bit masks of cells that it updates move by move; ``tests/sputnik/
+test_fast_path.py`` checks on many random positions that both agree.
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ def can_remove(board: Sequence[int], at: Sequence[int], cell: int, restricted: s
 
 
 def removable_galaxies(board: Sequence[int], at: Sequence[int], restricted: set[int]) -> list[int]:
-    """Every cell for which ``can_remove`` holds (written out: it is the hot path)."""
+    """Every cell for which ``can_remove`` holds."""
     return [
         cell
         for cell, content in enumerate(board)
