@@ -466,7 +466,8 @@ def bench(
         console.print(table)
     if races:
         table = Table(title="MCTS, 100 simulations: T-minus against OpenSpiel's Python MCTSBot")
-        for column in ("game", "ours", "ours decisions/s", "OpenSpiel decisions/s", "ratio"):
+        columns = ("game", "ours", "ours decisions/CPU s", "OpenSpiel decisions/CPU s", "ratio")
+        for column in columns:
             table.add_column(column, justify="right")
         for r in races:
             table.add_row(

@@ -131,7 +131,8 @@ class InteropBenchResult:
 
 def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, runs: int = 3):
     """T-minus MCTS against OpenSpiel's Python MCTSBot through the adapter, same positions
-    and simulations, random rollouts on both sides: decisions per second, median of runs."""
+    and simulations, random rollouts on both sides: decisions per CPU second (the process's
+    own time, so other work on a shared machine does not skew the ratio), median of runs."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as openspiel_mcts
@@ -148,7 +149,7 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
             spiel_state.apply_action(action)
         spiel_states.append(spiel_state)
     name = "mcts" if game.information == "perfect" else "ismcts"
-    ours = make_agent(f"{name}:simulations={simulations}", game, seed=0)
+    ours = make_agent(f"{name}:simulations={simulations}:rollout=random", game, seed=0)
     rng = np.random.RandomState(0)
     evaluator = openspiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     theirs = openspiel_mcts.MCTSBot(
@@ -156,14 +157,14 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
     )
     our_rates, their_rates = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         for state in states:
             ours.step(state)
-        our_rates.append(len(states) / (time.perf_counter() - start))
-        start = time.perf_counter()
+        our_rates.append(len(states) / (time.process_time() - start))
+        start = time.process_time()
         for state in spiel_states:
             theirs.step(state)
-        their_rates.append(len(states) / (time.perf_counter() - start))
+        their_rates.append(len(states) / (time.process_time() - start))
     return InteropBenchResult(
         game.name, simulations, name, statistics.median(our_rates), statistics.median(their_rates)
     )
