@@ -89,3 +89,12 @@ def test_ismcts_is_listed_only_for_hidden_information_games(toy):
 
     assert "ismcts" in list_agents("toy") and "mcts" not in list_agents("toy")
     assert "mcts" in list_agents("four_way") and "ismcts" not in list_agents("four_way")
+
+
+def test_rollouts_use_the_games_greedy_player_unless_told(toy):
+    sputnik = tminus.load_game("sputnik")
+    assert make_agent("mcts", sputnik).rollout == "greedy"
+    assert make_agent("mcts:rollout=random", sputnik).rollout == "random"
+    assert make_agent("ismcts", toy).rollout == "random"  # the toy game has no greedy player
+    with pytest.raises(ValueError, match="unknown agent 'sage'"):
+        make_agent("mcts:rollout=sage", sputnik)

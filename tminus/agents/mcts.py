@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.agents.registry import make_agent
+from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import CHANCE, Game, State
 from tminus.core.playout import sample_chance
 
@@ -46,7 +46,7 @@ class MCTSAgent:
         simulations: int = 200,
         seconds: float | None = None,
         exploration: float = 1.4,
-        rollout: str = "random",
+        rollout: str | None = None,
         max_rollout_moves: int | None = None,
     ) -> None:
         if not self.determinize and game.information != "perfect":
@@ -61,6 +61,8 @@ class MCTSAgent:
         self.exploration = exploration
         self.max_rollout_moves = max_rollout_moves
         self._rng = np.random.default_rng(seed)
+        rollout = rollout or default_rollout(game.name)
+        self.rollout = rollout
         # Random rollouts are most of the work: draw them from a plain, seeded Random.
         self._random_rollouts = rollout == "random"
         self._fast = random.Random(int(self._rng.integers(2**63)))

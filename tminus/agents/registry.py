@@ -36,6 +36,13 @@ PER_GAME: dict[str, dict[str, str]] = {
 }
 
 
+def default_rollout(game_name: str) -> str:
+    """How MCTS finishes a simulation unless told: with the game's greedy player when it
+    has one. Random players take thousands of moves to end 3-2-1 Countdown or Count Down,
+    and who wins such a game says next to nothing about the position it started from."""
+    return "greedy" if game_name in PER_GAME["greedy"] else "random"
+
+
 def list_agents(game_name: str) -> list[str]:
     information = game_class(game_name).information
     names = {n for n in GENERIC if FOR_INFORMATION.get(n, information) == information}
