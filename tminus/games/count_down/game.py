@@ -8,6 +8,7 @@ draw is the card's index; an agent draw is the agent card type's index.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,17 @@ class BoardParam(Param):
         return value
 
 
+# The decisions of the phases whose choices never change (shared: never modified).
+FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
+    phases.TURN_START: (ROLL, COUNT_DOWN),
+    phases.DIRECTION: (FORWARD, BACKWARD),
+    phases.TRAINING: (SQUATS, PAY_FINE),
+    phases.PLAY_AGAIN: (ONCE_MORE, END_TURN),
+    phases.REPLY: (ACCEPT, REFUSE),
+    phases.COUNTER_REPLY: (ACCEPT, REFUSE),
+    phases.COUNT_CHOICE: (START_COUNT, WAIT),
+}
+
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
 # a meeting, a countdown) and in the one auction of a game: they bound max_game_length.
 ACTIONS_PER_TURN = 60
@@ -105,6 +117,7 @@ class CountDownGame(Game):
         self.space = ActionSpace(board, n)
         self.num_distinct_actions = self.space.size
         self.max_chance_outcomes = max(12, len(board.surprises), len(board.agent_names))
+        self.ball_outcomes = frozenset(face for face, _ in board.ball)  # faces - 1
         self.units = setup.units_for(n)
         self.in_service = setup.centres_in_service(n)
         self.control_sets = tuple(frozenset(c) for c in board.control)
@@ -197,7 +210,7 @@ class CountDownState(TurnState):
         n = game.num_players
         self.game = game
         self._history: list[int] = []
-        self._legal: list[int] | None = None
+        self._legal: Sequence[int] | None = None  # never modified: shared by clones
         self._player = CHANCE
         self._turns = 0
         self._winner = -1
@@ -293,21 +306,28 @@ class CountDownState(TurnState):
         return list(self._legal)
 
     def is_legal(self, action: int) -> bool:
-        if self._player == TERMINAL:
+        player = self._player
+        if player >= 0:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._decisions()
+            return action in legal
+        if player == TERMINAL:
             return False
-        if self._player == CHANCE:
-            return any(a == action for a, _ in self.chance_outcomes())
-        if self._legal is None:
-            self._legal = self._decisions()
-        return action in self._legal
+        # A chance outcome, checked without listing the outcomes (see chance_outcomes).
+        phase = self._phase
+        if phase == phases.SURPRISE_DRAW:
+            return action in self._surprise_unseen
+        if phase == phases.AGENT_DRAW:
+            return squares.can_draw_agent_card(self, action)
+        return action in self.game.ball_outcomes
 
-    def _decisions(self) -> list[int]:
+    def _decisions(self) -> Sequence[int]:
         phase, s, space = self._phase, self, self.game.space
+        fixed = FIXED_DECISIONS.get(phase)
+        if fixed is not None:
+            return fixed
         centre = self._centre[self._player]
-        if phase == phases.TURN_START:
-            return [ROLL, COUNT_DOWN]
-        if phase == phases.DIRECTION:
-            return [FORWARD, BACKWARD]
         if phase == phases.BUY_PHOTO:
             photo = self.game.board.args[self._pos[self._mover]]
             return [DECLINE, space.buy_photo + photo]
@@ -318,19 +338,13 @@ class CountDownState(TurnState):
                 if buys == [-1]
                 else [DECLINE] + [space.buy_part + p for p in buys]
             )
-        if phase == phases.TRAINING:
-            return [SQUATS, PAY_FINE]
         if phase == phases.DEBT:
             debtor = self._debts[0][0]
             return [space.sell_photo + p for p, n in enumerate(self._photos[debtor]) if n] + [
                 space.sell_part + p for p, n in enumerate(self._parts[debtor]) if n
             ]
-        if phase == phases.PLAY_AGAIN:
-            return [ONCE_MORE, END_TURN]
         if phase == phases.MEETING:
             return trading.meeting_actions(s)
-        if phase in (phases.REPLY, phases.COUNTER_REPLY):
-            return [ACCEPT, REFUSE]
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
@@ -343,8 +357,6 @@ class CountDownState(TurnState):
         if phase == phases.ARRESTED:
             pay = self._money[centre] >= self.game.board.ransom
             return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
-        if phase == phases.COUNT_CHOICE:
-            return [START_COUNT, WAIT]
         if phase == phases.BID:
             low, high = auction.bid_range(s)
             return [PASS, *self._money_actions(low, high)]
