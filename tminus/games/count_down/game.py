@@ -118,7 +118,7 @@ class CountDownGame(Game):
         self.num_distinct_actions = self.space.size
         self.max_chance_outcomes = max(12, len(board.surprises), len(board.agent_names))
         self.ball_outcomes = frozenset(face for face, _ in board.ball)  # faces - 1
-        self.units = setup.units_for(n)
+        self.units = tuple(setup.units_for(n))  # shared by every state: never modified
         self.in_service = setup.centres_in_service(n)
         self.control_sets = tuple(frozenset(c) for c in board.control)
         in_play = [c for c in range(4) if self.in_service[c]]
@@ -597,28 +597,57 @@ class CountDownState(TurnState):
         return render_state(self, seat)
 
     def clone(self) -> CountDownState:
-        copy = CountDownState.__new__(CountDownState)
-        for name in _PLAIN:
-            setattr(copy, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(copy, name, getattr(self, name).copy())
-        for name in _NESTED:
-            setattr(copy, name, [row.copy() for row in getattr(self, name)])
-        copy._legal = self._legal
-        return copy
+        """A copy sharing nothing mutable (the legal list is never modified: shared)."""
+        c = CountDownState.__new__(CountDownState)
+        c.game = self.game
+        c._legal = self._legal
+        # Numbers, flags and the game's tuples.
+        c._again = self._again
+        c._ask = self._ask
+        c._auction_done = self._auction_done
+        c._bank = self._bank
+        c._bid_at = self._bid_at
+        c._count_rolls = self._count_rolls
+        c._count_sum = self._count_sum
+        c._count_waits = self._count_waits
+        c._counter = self._counter
+        c._dealt = self._dealt
+        c._draw_green = self._draw_green
+        c._first_round = self._first_round
+        c._fz_owner = self._fz_owner
+        c._last_surprise = self._last_surprise
+        c._lot_high = self._lot_high
+        c._lot_price = self._lot_price
+        c._mover = self._mover
+        c._phase = self._phase
+        c._player = self._player
+        c._proposals_left = self._proposals_left
+        c._roll = self._roll
+        c._turn_at = self._turn_at
+        c._turns = self._turns
+        c._units = self._units
+        c._winner = self._winner
+        # Lists of numbers.
+        c._history = self._history.copy()
+        c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
+        c._in_service, c._money = self._in_service.copy(), self._money.copy()
+        c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
+        c._pile = self._pile.copy()
+        c._surprise_unseen = self._surprise_unseen.copy()
+        c._surprise_queue = self._surprise_queue.copy()
+        c._order, c._partners = self._order.copy(), self._partners.copy()
+        c._deal, c._mission = self._deal.copy(), self._mission.copy()
+        c._lots, c._bidders = self._lots.copy(), self._bidders.copy()
+        c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
+        # Lists of lists.
+        c._photos = [row.copy() for row in self._photos]
+        c._parts = [row.copy() for row in self._parts]
+        c._agents = [row.copy() for row in self._agents]
+        c._debts = [debt.copy() for debt in self._debts]
+        c._capital_rolls = [rolls.copy() for rolls in self._capital_rolls]
+        c._seats_of = [seats.copy() for seats in self._seats_of]
+        c._groups = [group.copy() for group in self._groups]
+        return c
 
     def __str__(self) -> str:
         return state_text(self)
-
-
-_NESTED = ("_photos", "_parts", "_agents", "_debts", "_capital_rolls", "_seats_of", "_groups")
-_LISTS = (
-    "_history", "_centre", "_pos", "_skip", "_in_service", "_money", "_photo_stock",
-    "_part_stock", "_pile", "_surprise_unseen", "_surprise_queue", "_order", "_partners",
-    "_deal", "_mission", "_lots", "_bidders", "_contenders", "_tie_rolls",
-)  # fmt: skip
-_PLAIN = tuple(
-    name
-    for name in CountDownState.__slots__
-    if name not in _NESTED and name not in _LISTS and name != "_legal"
-)

@@ -120,8 +120,8 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
             found.append(ids.part_buys[part])
         if not my_parts[part] and their_parts[part] >= 2 and money_a >= prices[part]:
             found.append(ids.demands[part])
-    for p in board.control[a]:
-        if not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
+    for p in board.control[a]:  # ask for p: a lacks it and b holds one it does not need
+        if theirs[p] and not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
             found.append(ids.asks[p])
     return found
 
