@@ -20,6 +20,7 @@ from tests.count_down.helpers import (
 )
 from tminus.agents import make_agent
 from tminus.agents.solvers.count_down import solve_countdown
+from tminus.games.count_down import phases
 from tminus.sim import simulate
 
 
@@ -32,7 +33,7 @@ def countdown_choice(state, roll_number: int, face: int) -> str:
     """The greedy's choice when roll number ``roll_number`` of its countdown shows ``face``
     (it waited on the rolls before)."""
     make_ready(state, 1)
-    state._phase, state._player = 6, 0
+    state._phase, state._player = phases.TURN_START, 0
     play(state, "count down")
     for _ in range(roll_number - 1):
         play(state, "ball 1", "wait")
