@@ -178,6 +178,7 @@ class CountDownState(TurnState):
         "_lot_high",
         "_lot_price",
         "_lots",
+        "_meeting_list",
         "_mission",
         "_money",
         "_mover",
@@ -249,6 +250,7 @@ class CountDownState(TurnState):
         self._draw_green = True
         self._auction_done = False
         self._lots: list[int] = []
+        self._meeting_list: Sequence[int] | None = None
         self._bidders: list[int] = []
         self._bid_at = 0
         self._lot_price = 0
@@ -369,7 +371,7 @@ class CountDownState(TurnState):
 
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._legal = None
+        listed, self._legal = self._legal, None
         phase = self._phase
         if self._player == CHANCE:
             face = action + 1
@@ -419,7 +421,7 @@ class CountDownState(TurnState):
             elif action < space.propose:
                 trading.start_mission(self, action)
             else:
-                trading.propose(self, action)
+                trading.propose(self, action, listed)
         elif phase == phases.REPLY:
             trading.reply(self, action == ACCEPT)
         elif phase == phases.ASK:
@@ -618,6 +620,7 @@ class CountDownState(TurnState):
         c._last_surprise = self._last_surprise
         c._lot_high = self._lot_high
         c._lot_price = self._lot_price
+        c._meeting_list = self._meeting_list  # never modified, like the legal list
         c._mover = self._mover
         c._phase = self._phase
         c._player = self._player

@@ -8,6 +8,7 @@ they have a deal to propose." Offers come from a fixed menu (``actions.offer_tem
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import missions, phases, turns
@@ -161,7 +162,8 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     return not s._parts[a][x] and s._parts[b][x] >= 2 and s._money[a] >= y
 
 
-def propose(s: CountDownState, action: int) -> None:
+def propose(s: CountDownState, action: int, listed: Sequence[int]) -> None:
+    """Make the offer ``action``, chosen from the meeting's ``listed`` actions."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
     s._proposals_left -= 1
@@ -179,10 +181,12 @@ def propose(s: CountDownState, action: int) -> None:
         # "Exchanges between players are allowed; only the agreement of the parties is
         # needed."
         s._phase, s._player = phases.REPLY, target
+        s._meeting_list = listed
 
 
 def reply(s: CountDownState, accept: bool) -> None:
     proposer, target, t = s._deal
+    listed, s._meeting_list = s._meeting_list, None
     if accept:
         exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
         s._dealt = True
@@ -190,6 +194,10 @@ def reply(s: CountDownState, accept: bool) -> None:
     elif s._fz_owner >= 0:
         # "if the owner refuses to deal, the player is sent back to their starting square"
         close_meeting(s)
+    elif s._proposals_left > 0 and listed is not None:
+        # A refusal changes no holdings: the meeting goes on with the same list.
+        s._phase, s._player = phases.MEETING, s._mover
+        s._legal = listed
     else:
         continue_meeting(s)
 
