@@ -93,7 +93,7 @@ def test_a_chance_outcome_is_legal_exactly_when_it_is_listed(players, choices):
 NEVER_MODIFIED = {"_legal", "_meeting_list"}  # lists of actions a clone may share
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(players=st.sampled_from([2, 5, 6]), choices=CHOICES)
 def test_a_clone_copies_every_slot_and_shares_nothing_it_may_change(players, choices):
     for state in random_walk(players, choices):
