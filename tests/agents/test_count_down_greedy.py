@@ -1,6 +1,6 @@
 """The Count Down greedy agent: buys what it needs, trades, counts down well, beats random."""
 
-import pytest
+from importlib.resources import files
 
 import tminus
 from tests.count_down.helpers import (
@@ -19,7 +19,8 @@ from tests.count_down.helpers import (
     started,
 )
 from tminus.agents import make_agent
-from tminus.agents.greedy.count_down import countdown_thresholds
+from tminus.agents.solvers.count_down import solve_countdown
+from tminus.games.count_down import phases
 from tminus.sim import simulate
 
 
@@ -28,12 +29,43 @@ def move(state):
     return state.action_to_string(agent.step(state))
 
 
-def test_countdown_chances_come_from_the_ball():
-    start, wait = countdown_thresholds(tminus.load_game("count_down"))
-    # Starting on 12 needs 13 or more from two rolls: 78 of 144 pairs.
-    assert start[12] == pytest.approx(78 / 144)
-    assert start[1] == pytest.approx(1 / 144)  # only 12 and 12
-    assert wait[1] > wait[2] > wait[3] > 0
+def countdown_choice(state, roll_number: int, face: int) -> str:
+    """The greedy's choice when roll number ``roll_number`` of its countdown shows ``face``
+    (it waited on the rolls before)."""
+    make_ready(state, 1)
+    state._phase, state._player = phases.TURN_START, 0
+    play(state, "count down")
+    for _ in range(roll_number - 1):
+        play(state, "ball 1", "wait")
+    play(state, f"ball {face}")
+    assert legal_strings(state) == ["start count", "wait"]
+    return move(state)
+
+
+def choices_by_roll(params: dict, roll_numbers: range) -> dict[int, list[int]]:
+    """For each roll number, the faces on which the greedy starts counting."""
+    return {
+        k: [f for f in range(1, 13) if countdown_choice(started(**params), k, f) == "start count"]
+        for k in roll_numbers
+    }
+
+
+def test_starts_counting_exactly_when_the_solved_countdown_rule_says_so():
+    solution = solve_countdown()  # the default board: 25 in three rolls, start by the 4th
+    expected = {k: [f for f in range(1, 13) if solution.should_start(k, f)] for k in (1, 2, 3)}
+    assert choices_by_roll({}, range(1, 4)) == expected
+    assert expected == {1: [10, 11, 12], 2: [9, 10, 11, 12], 3: [8, 9, 10, 11, 12]}
+
+
+def test_on_a_board_with_a_later_last_start_it_plays_that_boards_solution(tmp_path):
+    default = files("tminus.games.count_down").joinpath("board.toml").read_text()
+    assert "latest_start = 4 " in default
+    own = tmp_path / "patient.toml"
+    own.write_text(default.replace("latest_start = 4 ", "latest_start = 6 "))
+    solution = solve_countdown(last_roll=6)
+    expected = {k: [f for f in range(1, 13) if solution.should_start(k, f)] for k in range(1, 6)}
+    assert choices_by_roll({"board": str(own)}, range(1, 6)) == expected
+    assert [v[0] for v in expected.values()] == [11, 10, 10, 9, 8]  # pickier than the default
 
 
 def test_counts_down_when_ready_and_starts_on_a_high_number_only():

@@ -53,13 +53,20 @@ def place(state: CountDownState, seat: int, square: int) -> CountDownState:
     return state
 
 
+def forget_lists(state: CountDownState) -> None:
+    """After changing holdings by hand: drop the lists the engine keeps (legal actions, and
+    the meeting's list it would reuse after a refused offer)."""
+    state._legal = None
+    state._meeting_list = None
+
+
 def give_photo(state: CountDownState, centre: int, name: str, copies: int = 1) -> None:
     """Move photo cards from the leader's stock to a centre (1-4)."""
     p = photo_id(state, name)
     assert state._photo_stock[p] >= copies, f"no {name} left in stock"
     state._photo_stock[p] -= copies
     state._photos[centre - 1][p] += copies
-    state._legal = None
+    forget_lists(state)
 
 
 def give_part(state: CountDownState, centre: int, name: str, copies: int = 1) -> None:
@@ -67,14 +74,14 @@ def give_part(state: CountDownState, centre: int, name: str, copies: int = 1) ->
     assert state._part_stock[p] >= copies
     state._part_stock[p] -= copies
     state._parts[centre - 1][p] += copies
-    state._legal = None
+    forget_lists(state)
 
 
 def set_money(state: CountDownState, centre: int, amount: int) -> None:
     """Set a centre's money, the difference coming from (or going to) the leader."""
     state._bank += state._money[centre - 1] - amount
     state._money[centre - 1] = amount
-    state._legal = None
+    forget_lists(state)
 
 
 def make_ready(state: CountDownState, centre: int) -> None:

@@ -63,6 +63,21 @@ def test_an_offer_refused_changes_nothing_and_the_meeting_goes_on():
     assert photos(state, 1) == {"Lunar orbit": 1} and photos(state, 2) == {"Radar": 1}
 
 
+def test_after_a_refusal_the_meeting_offers_what_it_offered_before():
+    """The engine keeps the meeting's list across a refusal: it must be the list of now."""
+    state = meeting()
+    give_photo(state, 1, "Radar")
+    give_photo(state, 2, "Lunar orbit")
+    play(state, "ball 4")
+    before = legal_strings(state)
+    play(state, "offer seat 1: Radar for Lunar orbit", "refuse")
+    assert legal_strings(state) == before
+    state._legal = None  # listed afresh from the holdings
+    assert legal_strings(state) == before
+    play(state, "offer seat 1: Radar for 50", "accept")  # holdings change: a new list
+    assert "offer seat 1: Radar for Lunar orbit" not in legal_strings(state)
+
+
 def test_at_most_three_offers_per_meeting():
     state = meeting()
     give_photo(state, 1, "Radar")

@@ -1,12 +1,13 @@
 """A Count Down player that tries to win: buys what its control card needs, builds its
 rocket, trades for what it lacks, sends agents against the leader and starts the
-countdown count on a roll high enough.
+countdown count when the exact solution of the COUNTDOWN says so
+(``tminus.agents.solvers.count_down``: on the default board, at 10 or more on the first
+roll, 9 on the second, 8 on the third).
 """
 
 from __future__ import annotations
 
-from itertools import product
-
+from tminus.agents.solvers.count_down import solve_board_countdown
 from tminus.games.count_down import phases
 from tminus.games.count_down.actions import (
     ACCEPT,
@@ -36,34 +37,6 @@ from tminus.games.count_down.actions import (
 from tminus.games.count_down.game import CountDownGame, CountDownState
 
 
-def countdown_thresholds(game: CountDownGame) -> list[float]:
-    """Win chance of starting the count now with roll r, and of waiting, by roll number.
-
-    ``start[r]`` is P(r + two more rolls >= target); ``wait[k]`` the chance of winning by
-    waiting after roll k (k = 1..latest_start - 1), by backward induction.
-    """
-    board = game.board
-    ball = [(face + 1, p) for face, p in board.ball]
-    rolls_after = board.countdown_rolls - 1
-    start = {}
-    for r, _ in ball:
-        chance = 0.0
-        for combo in product(ball, repeat=rolls_after):
-            total = r + sum(f for f, _ in combo)
-            if total >= board.countdown_target:
-                weight = 1.0
-                for _, p in combo:
-                    weight *= p
-                chance += weight
-        start[r] = chance
-    value_next = sum(p * start[r] for r, p in ball)  # the last roll starts in any case
-    wait = [0.0] * (board.latest_start + 1)
-    for k in range(board.latest_start - 1, 0, -1):
-        wait[k] = value_next
-        value_next = sum(p * max(start[r], value_next) for r, p in ball)
-    return [start.get(r, 0.0) for r in range(13)], wait
-
-
 class CountDownGreedy:
     name = "greedy"
 
@@ -71,7 +44,7 @@ class CountDownGreedy:
         self.game = game
         self.board = game.board
         self.space = game.space
-        self._start, self._wait = countdown_thresholds(game)
+        self.countdown = solve_board_countdown(game.board)
 
     # -- what my centre needs ------------------------------------------------------------
     def needs_photo(self, state: CountDownState, centre: int, photo: int) -> bool:
@@ -114,9 +87,9 @@ class CountDownGreedy:
         if phase == phases.TURN_START:
             return COUNT_DOWN
         if phase == phases.COUNT_CHOICE:
-            roll = state.last_roll()
-            waits = state.countdown_waits()
-            return START_COUNT if self._start[roll] >= self._wait[waits] else WAIT
+            # After roll number k of the attempt (k = countdown_waits), the solved rule.
+            start = self.countdown.should_start(state.countdown_waits(), state.last_roll())
+            return START_COUNT if start else WAIT
         if phase == phases.DIRECTION:
             roll = state.last_roll()
             here = state.position(state.current_player())

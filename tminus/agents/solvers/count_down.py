@@ -10,15 +10,25 @@ two) or waits; the fourth roll starts the count in any case. With exact fraction
     value(4)    = E[success(R)]                       the fourth roll must count
     value(i)    = E[max(success(R), value(i + 1))]    i = 1, 2, 3
 so the optimal rule is to start on roll i when success(r) >= value(i + 1): a threshold.
+
+A board file may change the ball's weights, the target, the rolls counted and the latest
+start; ``solve_board_countdown`` solves the countdown of any board the same way (the Count
+Down greedy agent plays its solution).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.data import Board
 
 TARGET = 25
 FACES = range(1, 13)
+ROLLS = 3
 LAST_ROLL = 4
 
 
@@ -26,12 +36,25 @@ def uniform_ball() -> dict[int, Fraction]:
     return {face: Fraction(1, 12) for face in FACES}
 
 
-def success_if_counting_from(roll: int, ball: dict[int, Fraction]) -> Fraction:
-    """P(roll + next + next >= 25)."""
-    return sum(
-        (p * q for x, p in ball.items() for y, q in ball.items() if roll + x + y >= TARGET),
-        Fraction(0),
-    )
+def ball_of_board(board: Board) -> dict[int, Fraction]:
+    """The board's ball as exact probabilities of the faces it can show."""
+    weights = board.spec.ball.weights
+    total = sum(weights)
+    return {face: Fraction(w, total) for face, w in enumerate(weights, 1) if w > 0}
+
+
+def success_if_counting_from(
+    roll: int, ball: dict[int, Fraction], target: int = TARGET, rolls: int = ROLLS
+) -> Fraction:
+    """P(roll + the next ``rolls - 1`` rolls >= target), by default P(roll + next + next >= 25)."""
+    totals = {roll: Fraction(1)}  # distribution of the count so far
+    for _ in range(rolls - 1):
+        after: dict[int, Fraction] = {}
+        for total, p in totals.items():
+            for face, q in ball.items():
+                after[total + face] = after.get(total + face, Fraction(0)) + p * q
+        totals = after
+    return sum((p for total, p in totals.items() if total >= target), Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -45,22 +68,42 @@ class CountdownSolution:
         return threshold is not None and roll >= threshold
 
 
-def solve_countdown(ball: dict[int, Fraction] | None = None) -> CountdownSolution:
+def solve_countdown(
+    ball: dict[int, Fraction] | None = None,
+    target: int = TARGET,
+    rolls: int = ROLLS,
+    last_roll: int = LAST_ROLL,
+) -> CountdownSolution:
+    """The optimal rule: ``target`` or more in ``rolls`` consecutive rolls, counting from
+    a roll of the player's choice, at the latest roll number ``last_roll``."""
     ball = ball or uniform_ball()
     if sum(ball.values()) != 1:
         raise ValueError("the ball's probabilities must add up to 1")
-    success = {r: success_if_counting_from(r, ball) for r in ball}
-    value = {LAST_ROLL: sum((p * success[r] for r, p in ball.items()), Fraction(0))}
-    thresholds: dict[int, int | None] = {LAST_ROLL: min(ball)}
-    for roll_number in range(LAST_ROLL - 1, 0, -1):
+    success = {r: success_if_counting_from(r, ball, target, rolls) for r in ball}
+    value = {last_roll: sum((p * success[r] for r, p in ball.items()), Fraction(0))}
+    thresholds: dict[int, int | None] = {last_roll: min(ball)}
+    for roll_number in range(last_roll - 1, 0, -1):
         waiting = value[roll_number + 1]
         starts = [r for r in sorted(ball) if success[r] >= waiting and success[r] > 0]
         thresholds[roll_number] = starts[0] if starts else None
         value[roll_number] = sum(
             (p * max(success[r], waiting) for r, p in ball.items()), Fraction(0)
         )
-    waiting_values = {i: value[i + 1] for i in range(1, LAST_ROLL)}
+    waiting_values = {i: value[i + 1] for i in range(1, last_roll)}
     return CountdownSolution(value[1], thresholds, waiting_values)
+
+
+def solve_board_countdown(board: Board) -> CountdownSolution:
+    """The optimal rule for the countdown of a board: its ball, target, rolls, latest start."""
+    ball = tuple(sorted(ball_of_board(board).items()))
+    return _solve_cached(ball, board.countdown_target, board.countdown_rolls, board.latest_start)
+
+
+@lru_cache(maxsize=32)
+def _solve_cached(
+    ball: tuple[tuple[int, Fraction], ...], target: int, rolls: int, last_roll: int
+) -> CountdownSolution:
+    return solve_countdown(dict(ball), target, rolls, last_roll)
 
 
 def report(ball: dict[int, Fraction] | None = None) -> str:

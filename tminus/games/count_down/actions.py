@@ -104,28 +104,12 @@ class ActionSpace:
         self.templates = offer_templates(board)
         self.seats = seats
         self.size = self.propose + seats * len(self.templates)
-        # Templates by what they trade, so that a meeting lists its offers quickly.
-        photos_range = range(photos)
-        self.sells: list[list[tuple[int, int]]] = [[] for _ in photos_range]
-        self.buys: list[list[tuple[int, int]]] = [[] for _ in photos_range]
-        self.swaps = [[-1] * photos for _ in photos_range]
-        self.part_sells, self.part_buys, self.demands = [0] * 4, [0] * 4, [0] * 4
-        self.asks = [0] * photos
-        for index, (kind, a, c) in enumerate(self.templates):
-            if kind == SELL:
-                self.sells[a].append((index, c))
-            elif kind == BUY:
-                self.buys[a].append((index, c))
-            elif kind == SWAP:
-                self.swaps[a][c] = index
-            elif kind == SELL_PART:
-                self.part_sells[a] = index
-            elif kind == BUY_PART_FROM:
-                self.part_buys[a] = index
-            elif kind == ASK_FOR:
-                self.asks[a] = index
-            else:
-                self.demands[a] = index
+        # The offers by what they trade, so that a meeting lists them quickly: as template
+        # indices, and as the proposal actions to each seat.
+        self.offer_templates = OfferIds(board, self.templates, 0)
+        self.offers_to = tuple(
+            OfferIds(board, self.templates, self.proposal(seat, 0)) for seat in range(seats)
+        )
 
     def proposal(self, seat: int, template: int) -> int:
         return self.propose + seat * len(self.templates) + template
@@ -180,3 +164,37 @@ class ActionSpace:
         if kind == ASK_FOR:
             return f"ask seat {seat} for {photos[a]}"
         return f"demand {parts[a]} from seat {seat}"
+
+
+class OfferIds:
+    """Offer ids (``base`` + template index) grouped by what the offer trades: ``sells[p]``
+    and ``buys[p]`` by rising price (``sell_prices[p]``, ``buy_prices[p]``), ``swaps[p][q]``
+    (photo p for photo q; -1 when p == q), and per part or photo the one id of a kind."""
+
+    def __init__(self, board: BoardData, templates: list[tuple[int, int, int]], base: int):
+        photos = range(len(board.photo_names))
+        sells: list[list[tuple[int, int]]] = [[] for _ in photos]
+        buys: list[list[tuple[int, int]]] = [[] for _ in photos]
+        self.swaps = [[-1] * len(photos) for _ in photos]
+        self.part_sells, self.part_buys, self.demands = [0] * 4, [0] * 4, [0] * 4
+        self.asks = [0] * len(photos)
+        for index, (kind, a, c) in enumerate(templates):
+            offer = base + index
+            if kind == SELL:
+                sells[a].append((c, offer))
+            elif kind == BUY:
+                buys[a].append((c, offer))
+            elif kind == SWAP:
+                self.swaps[a][c] = offer
+            elif kind == SELL_PART:
+                self.part_sells[a] = offer
+            elif kind == BUY_PART_FROM:
+                self.part_buys[a] = offer
+            elif kind == ASK_FOR:
+                self.asks[a] = offer
+            else:
+                self.demands[a] = offer
+        self.sell_prices = [[c for c, _ in sorted(row)] for row in sells]
+        self.sells = [[offer for _, offer in sorted(row)] for row in sells]
+        self.buy_prices = [[c for c, _ in sorted(row)] for row in buys]
+        self.buys = [[offer for _, offer in sorted(row)] for row in buys]

@@ -237,6 +237,10 @@ class BoardData:
             else:
                 args.append(s.amount or 0)
         self.args = tuple(args)
+        # The centre (0-3) whose forbidden zone a square is, -1 for the other squares.
+        self.forbidden_zone_of = tuple(
+            arg if self.kinds[i] == "forbidden" else -1 for i, arg in enumerate(self.args)
+        )
         self.ramp = tuple(
             next(i for i, s in enumerate(spec.track) if s.kind == "ramp" and s.centre == c)
             for c in CENTRES

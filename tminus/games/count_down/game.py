@@ -8,6 +8,7 @@ draw is the card's index; an agent draw is the agent card type's index.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,17 @@ class BoardParam(Param):
         return value
 
 
+# The decisions of the phases whose choices never change (shared: never modified).
+FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
+    phases.TURN_START: (ROLL, COUNT_DOWN),
+    phases.DIRECTION: (FORWARD, BACKWARD),
+    phases.TRAINING: (SQUATS, PAY_FINE),
+    phases.PLAY_AGAIN: (ONCE_MORE, END_TURN),
+    phases.REPLY: (ACCEPT, REFUSE),
+    phases.COUNTER_REPLY: (ACCEPT, REFUSE),
+    phases.COUNT_CHOICE: (START_COUNT, WAIT),
+}
+
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
 # a meeting, a countdown) and in the one auction of a game: they bound max_game_length.
 ACTIONS_PER_TURN = 60
@@ -105,7 +117,8 @@ class CountDownGame(Game):
         self.space = ActionSpace(board, n)
         self.num_distinct_actions = self.space.size
         self.max_chance_outcomes = max(12, len(board.surprises), len(board.agent_names))
-        self.units = setup.units_for(n)
+        self.ball_outcomes = frozenset(face for face, _ in board.ball)  # faces - 1
+        self.units = tuple(setup.units_for(n))  # shared by every state: never modified
         self.in_service = setup.centres_in_service(n)
         self.control_sets = tuple(frozenset(c) for c in board.control)
         in_play = [c for c in range(4) if self.in_service[c]]
@@ -165,6 +178,7 @@ class CountDownState(TurnState):
         "_lot_high",
         "_lot_price",
         "_lots",
+        "_meeting_list",
         "_mission",
         "_money",
         "_mover",
@@ -197,7 +211,7 @@ class CountDownState(TurnState):
         n = game.num_players
         self.game = game
         self._history: list[int] = []
-        self._legal: list[int] | None = None
+        self._legal: Sequence[int] | None = None  # never modified: shared by clones
         self._player = CHANCE
         self._turns = 0
         self._winner = -1
@@ -236,6 +250,7 @@ class CountDownState(TurnState):
         self._draw_green = True
         self._auction_done = False
         self._lots: list[int] = []
+        self._meeting_list: Sequence[int] | None = None
         self._bidders: list[int] = []
         self._bid_at = 0
         self._lot_price = 0
@@ -293,21 +308,28 @@ class CountDownState(TurnState):
         return list(self._legal)
 
     def is_legal(self, action: int) -> bool:
-        if self._player == TERMINAL:
+        player = self._player
+        if player >= 0:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._decisions()
+            return action in legal
+        if player == TERMINAL:
             return False
-        if self._player == CHANCE:
-            return any(a == action for a, _ in self.chance_outcomes())
-        if self._legal is None:
-            self._legal = self._decisions()
-        return action in self._legal
+        # A chance outcome, checked without listing the outcomes (see chance_outcomes).
+        phase = self._phase
+        if phase == phases.SURPRISE_DRAW:
+            return action in self._surprise_unseen
+        if phase == phases.AGENT_DRAW:
+            return squares.can_draw_agent_card(self, action)
+        return action in self.game.ball_outcomes
 
-    def _decisions(self) -> list[int]:
+    def _decisions(self) -> Sequence[int]:
         phase, s, space = self._phase, self, self.game.space
+        fixed = FIXED_DECISIONS.get(phase)
+        if fixed is not None:
+            return fixed
         centre = self._centre[self._player]
-        if phase == phases.TURN_START:
-            return [ROLL, COUNT_DOWN]
-        if phase == phases.DIRECTION:
-            return [FORWARD, BACKWARD]
         if phase == phases.BUY_PHOTO:
             photo = self.game.board.args[self._pos[self._mover]]
             return [DECLINE, space.buy_photo + photo]
@@ -318,19 +340,13 @@ class CountDownState(TurnState):
                 if buys == [-1]
                 else [DECLINE] + [space.buy_part + p for p in buys]
             )
-        if phase == phases.TRAINING:
-            return [SQUATS, PAY_FINE]
         if phase == phases.DEBT:
             debtor = self._debts[0][0]
             return [space.sell_photo + p for p, n in enumerate(self._photos[debtor]) if n] + [
                 space.sell_part + p for p, n in enumerate(self._parts[debtor]) if n
             ]
-        if phase == phases.PLAY_AGAIN:
-            return [ONCE_MORE, END_TURN]
         if phase == phases.MEETING:
             return trading.meeting_actions(s)
-        if phase in (phases.REPLY, phases.COUNTER_REPLY):
-            return [ACCEPT, REFUSE]
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
@@ -343,8 +359,6 @@ class CountDownState(TurnState):
         if phase == phases.ARRESTED:
             pay = self._money[centre] >= self.game.board.ransom
             return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
-        if phase == phases.COUNT_CHOICE:
-            return [START_COUNT, WAIT]
         if phase == phases.BID:
             low, high = auction.bid_range(s)
             return [PASS, *self._money_actions(low, high)]
@@ -357,7 +371,7 @@ class CountDownState(TurnState):
 
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._legal = None
+        listed, self._legal = self._legal, None
         phase = self._phase
         if self._player == CHANCE:
             face = action + 1
@@ -407,7 +421,7 @@ class CountDownState(TurnState):
             elif action < space.propose:
                 trading.start_mission(self, action)
             else:
-                trading.propose(self, action)
+                trading.propose(self, action, listed)
         elif phase == phases.REPLY:
             trading.reply(self, action == ACCEPT)
         elif phase == phases.ASK:
@@ -585,28 +599,58 @@ class CountDownState(TurnState):
         return render_state(self, seat)
 
     def clone(self) -> CountDownState:
-        copy = CountDownState.__new__(CountDownState)
-        for name in _PLAIN:
-            setattr(copy, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(copy, name, getattr(self, name).copy())
-        for name in _NESTED:
-            setattr(copy, name, [row.copy() for row in getattr(self, name)])
-        copy._legal = self._legal
-        return copy
+        """A copy sharing nothing mutable (the legal list is never modified: shared)."""
+        c = CountDownState.__new__(CountDownState)
+        c.game = self.game
+        c._legal = self._legal
+        # Numbers, flags and the game's tuples.
+        c._again = self._again
+        c._ask = self._ask
+        c._auction_done = self._auction_done
+        c._bank = self._bank
+        c._bid_at = self._bid_at
+        c._count_rolls = self._count_rolls
+        c._count_sum = self._count_sum
+        c._count_waits = self._count_waits
+        c._counter = self._counter
+        c._dealt = self._dealt
+        c._draw_green = self._draw_green
+        c._first_round = self._first_round
+        c._fz_owner = self._fz_owner
+        c._last_surprise = self._last_surprise
+        c._lot_high = self._lot_high
+        c._lot_price = self._lot_price
+        c._meeting_list = self._meeting_list  # never modified, like the legal list
+        c._mover = self._mover
+        c._phase = self._phase
+        c._player = self._player
+        c._proposals_left = self._proposals_left
+        c._roll = self._roll
+        c._turn_at = self._turn_at
+        c._turns = self._turns
+        c._units = self._units
+        c._winner = self._winner
+        # Lists of numbers.
+        c._history = self._history.copy()
+        c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
+        c._in_service, c._money = self._in_service.copy(), self._money.copy()
+        c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
+        c._pile = self._pile.copy()
+        c._surprise_unseen = self._surprise_unseen.copy()
+        c._surprise_queue = self._surprise_queue.copy()
+        c._order, c._partners = self._order.copy(), self._partners.copy()
+        c._deal, c._mission = self._deal.copy(), self._mission.copy()
+        c._lots, c._bidders = self._lots.copy(), self._bidders.copy()
+        c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
+        # Lists of lists.
+        c._photos = [row.copy() for row in self._photos]
+        c._parts = [row.copy() for row in self._parts]
+        c._agents = [row.copy() for row in self._agents]
+        c._debts = [debt.copy() for debt in self._debts]
+        c._capital_rolls = [rolls.copy() for rolls in self._capital_rolls]
+        c._seats_of = [seats.copy() for seats in self._seats_of]
+        c._groups = [group.copy() for group in self._groups]
+        return c
 
     def __str__(self) -> str:
         return state_text(self)
-
-
-_NESTED = ("_photos", "_parts", "_agents", "_debts", "_capital_rolls", "_seats_of", "_groups")
-_LISTS = (
-    "_history", "_centre", "_pos", "_skip", "_in_service", "_money", "_photo_stock",
-    "_part_stock", "_pile", "_surprise_unseen", "_surprise_queue", "_order", "_partners",
-    "_deal", "_mission", "_lots", "_bidders", "_contenders", "_tie_rolls",
-)  # fmt: skip
-_PLAIN = tuple(
-    name
-    for name in CountDownState.__slots__
-    if name not in _NESTED and name not in _LISTS and name != "_legal"
-)

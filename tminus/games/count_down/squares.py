@@ -217,6 +217,14 @@ def agent_draw_outcomes(s: CountDownState) -> list[tuple[int, float]]:
     return [(t, n / total) for t, n in cards]
 
 
+def can_draw_agent_card(s: CountDownState, card: int) -> bool:
+    """Is ``card`` one of ``agent_draw_outcomes``? (In the pile drawn from, with copies.)"""
+    pile = s._pile
+    return (
+        0 <= card < len(pile) and pile[card] > 0 and s.game.board.agent_green[card] == s._draw_green
+    )
+
+
 def draw_agent_card(s: CountDownState, card: int) -> None:
     s._pile[card] -= 1
     s._agents[s.mover_centre()][card] += 1

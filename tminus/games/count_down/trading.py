@@ -7,6 +7,8 @@ they have a deal to propose." Offers come from a fixed menu (``actions.offer_tem
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import missions, phases, turns
@@ -19,6 +21,7 @@ from tminus.games.count_down.actions import (
     SELL,
     SELL_PART,
     SWAP,
+    OfferIds,
 )
 from tminus.games.count_down.ledger import transfer
 
@@ -35,25 +38,28 @@ def open_meeting(s: CountDownState) -> None:
     s._proposals_left = board.offers_per_meeting
     s._dealt = False
     s._fz_owner = -1
-    owner = board.args[square] if board.kinds[square] == "forbidden" else -1
+    owner = board.forbidden_zone_of[square]
     if owner >= 0 and s._in_service[owner] and owner != centre:
         s._fz_owner = owner
         s._partners = [s.speaker(owner)]
-    else:
+    elif s._pos.count(square) > 1:  # the mover is not alone there
         s._partners = [
             o for o, at in enumerate(s._pos) if at == square and s._centre[o] not in (centre, -1)
         ]
+    else:
+        s._partners = []
     continue_meeting(s)
 
 
 def continue_meeting(s: CountDownState) -> None:
     """Back to the active player, unless there is nothing left to do but leave."""
-    actions = meeting_actions(s) if s._partners else [DONE]
-    if actions != [DONE]:
-        s._phase, s._player = phases.MEETING, s._mover
-        s._legal = actions
-    else:
-        close_meeting(s)
+    if s._partners:
+        actions = meeting_actions(s)
+        if actions != [DONE]:
+            s._phase, s._player = phases.MEETING, s._mover
+            s._legal = actions
+            return
+    close_meeting(s)
 
 
 def close_meeting(s: CountDownState) -> None:
@@ -77,8 +83,7 @@ def meeting_actions(s: CountDownState) -> list[int]:
     actions = []
     if s._proposals_left > 0:
         for target in s._partners:
-            base = space.proposal(target, 0)
-            actions += [base + t for t in feasible_templates(s, centre, s._centre[target])]
+            actions += feasible_offers(s, centre, s._centre[target], space.offers_to[target])
     if s._fz_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
@@ -88,30 +93,37 @@ def meeting_actions(s: CountDownState) -> list[int]:
 
 def feasible_templates(s: CountDownState, a: int, b: int) -> list[int]:
     """The offer templates centre ``a`` can propose to centre ``b`` (see ``feasible``)."""
-    space, board = s.game.space, s.game.board
+    return feasible_offers(s, a, b, s.game.space.offer_templates)
+
+
+def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[int]:
+    """The ``ids`` of the offers centre ``a`` can propose to centre ``b`` (``feasible``),
+    in runs of rising ids."""
+    board = s.game.board
     mine, theirs = s._photos[a], s._photos[b]
     money_a, money_b = s._money[a], s._money[b]
-    found = []
     held = [p for p, n in enumerate(mine) if n]
     others = [p for p, n in enumerate(theirs) if n]
-    for p in held:
-        found += [t for t, price in space.sells[p] if money_b >= price]
-        swaps = space.swaps[p]
-        found += [swaps[q] for q in others if q != p]
-    for p in others:
-        found += [t for t, price in space.buys[p] if money_a >= price]
+    found = []
+    for p in held:  # sell p: the prices b can pay, the lowest first
+        found += ids.sells[p][: bisect_right(ids.sell_prices[p], money_b)]
+    for p in others:  # buy p: the prices a can pay
+        found += ids.buys[p][: bisect_right(ids.buy_prices[p], money_a)]
+    for p in held:  # swap p for q
+        row = ids.swaps[p]
+        found += [row[q] for q in others if q != p]
     my_parts, their_parts = s._parts[a], s._parts[b]
     prices = board.part_prices
     for part in range(4):
         if my_parts[part] and money_b >= prices[part]:
-            found.append(space.part_sells[part])
+            found.append(ids.part_sells[part])
         if their_parts[part] and money_a >= prices[part]:
-            found.append(space.part_buys[part])
+            found.append(ids.part_buys[part])
         if not my_parts[part] and their_parts[part] >= 2 and money_a >= prices[part]:
-            found.append(space.demands[part])
-    for p in board.control[a]:
-        if not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
-            found.append(space.asks[p])
+            found.append(ids.demands[part])
+    for p in board.control[a]:  # ask for p: a lacks it and b holds one it does not need
+        if theirs[p] and not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
+            found.append(ids.asks[p])
     return found
 
 
@@ -150,7 +162,8 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     return not s._parts[a][x] and s._parts[b][x] >= 2 and s._money[a] >= y
 
 
-def propose(s: CountDownState, action: int) -> None:
+def propose(s: CountDownState, action: int, listed: Sequence[int]) -> None:
+    """Make the offer ``action``, chosen from the meeting's ``listed`` actions."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
     s._proposals_left -= 1
@@ -168,10 +181,12 @@ def propose(s: CountDownState, action: int) -> None:
         # "Exchanges between players are allowed; only the agreement of the parties is
         # needed."
         s._phase, s._player = phases.REPLY, target
+        s._meeting_list = listed
 
 
 def reply(s: CountDownState, accept: bool) -> None:
     proposer, target, t = s._deal
+    listed, s._meeting_list = s._meeting_list, None
     if accept:
         exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
         s._dealt = True
@@ -179,6 +194,10 @@ def reply(s: CountDownState, accept: bool) -> None:
     elif s._fz_owner >= 0:
         # "if the owner refuses to deal, the player is sent back to their starting square"
         close_meeting(s)
+    elif s._proposals_left > 0 and listed is not None:
+        # A refusal changes no holdings: the meeting goes on with the same list.
+        s._phase, s._player = phases.MEETING, s._mover
+        s._legal = listed
     else:
         continue_meeting(s)
 
