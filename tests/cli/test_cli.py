@@ -101,6 +101,8 @@ def test_tournament_prints_ranking_and_head_to_head():
 def test_solve_prints_expected_turns():
     result = run("solve", "four_way")
     assert result.exit_code == 0 and "20.6165" in result.output and "33.1726" in result.output
+    # Two players: the first to roll wins 0.5125 (adult) and 0.5056 (junior) of perfect games.
+    assert "0.5125" in result.output and "0.5056" in result.output
 
 
 def test_report_writes_a_page(tmp_path):
