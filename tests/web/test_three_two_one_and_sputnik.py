@@ -59,7 +59,7 @@ def click_and_wait_for_log(page, target) -> bool:
 TTT = ".three-two-one"
 
 
-def play_three_two_one(page, limit_seconds=240):
+def play_three_two_one(page, limit_seconds=600):
     """My turns on the board: declare when open; else pick my highest cards and click a pile
     (every third discard through the offered buttons); then draw from the draw pile.
     Returns the counts of moves and discards."""
