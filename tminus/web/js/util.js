@@ -52,16 +52,24 @@ export function titleCase(text) {
   return String(text).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-// Makes an SVG node a button for a legal move: click, Enter or Space plays it.
-export function clickable(node, move, onMove, label) {
+// A board element that acts like a button: clickable, focusable, Enter or Space to press,
+// labelled for screen readers; data-move carries the move string when it plays one.
+export function pressable(node, label, handler, move) {
   node.classList.add("playable");
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label || move.text);
-  node.dataset.move = move.text;
-  node.addEventListener("click", (e) => { e.stopPropagation(); onMove(move.action); });
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onMove(move.action); }
-  });
+  node.setAttribute("aria-label", label);
+  if (move) node.dataset.move = move;
+  node.addEventListener("click", handler);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
+  return node;
+}
+
+// A board element that plays ``move``; the press stays with it (a playable element inside
+// another one does not press its parent too).
+export function clickable(node, move, onMove, label) {
+  pressable(node, label || move.text, () => onMove(move.action), move.text);
+  node.addEventListener("click", (e) => e.stopPropagation());
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") e.stopPropagation(); });
   return node;
 }

@@ -2,8 +2,7 @@
 // cells left behind, and the galaxies still protected by an unmoved base (hatched). On your
 // turn the cells you can fly to glow (amber: your base's help), then the galaxies you may
 // remove; with several rockets, click one of yours to choose which one flies.
-import { svg, seatName } from "../util.js";
-import { pressable } from "./pressable.js";
+import { pressable, svg, seatName } from "../util.js";
 
 const SQRT3 = Math.sqrt(3);
 const SIDE = 300; // the panel right of the board

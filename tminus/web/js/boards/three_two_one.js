@@ -3,8 +3,7 @@
 // grouped by number, and the last round's revealed hands below.
 // A turn on the board: click a card of your hand (the second 7 picks two 7s), then a discard
 // pile (or one of the offered discards); then click the other pile or the draw pile to draw.
-import { svg, seatName } from "../util.js";
-import { pressable } from "./pressable.js";
+import { pressable, svg, seatName } from "../util.js";
 
 const W = 1000, CARD_W = 66, CARD_H = 96, MINI_W = 26, MINI_H = 36;
 const PILES = ["left", "right"];
