@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import tminus
 from tests.count_down.helpers import TRACK, conserved
 from tminus.core.game import CHANCE
+from tminus.core.playout import possible_actions
 from tminus.games.count_down import phases, trading
 from tminus.games.count_down.actions import DONE
 from tminus.games.count_down.game import CountDownState
@@ -24,10 +25,7 @@ def random_walk(players: int, choices: list[int]) -> Iterator[CountDownState]:
     for choice in choices:
         if state.is_terminal():
             return
-        if state.is_chance_node():
-            options = [a for a, _ in state.chance_outcomes()]
-        else:
-            options = state.legal_actions()
+        options = possible_actions(state)
         state.apply_action(options[choice % len(options)])
         yield state
 

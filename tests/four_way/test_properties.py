@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tminus
+from tminus.core.playout import possible_actions
 from tminus.games.four_way.game import ATTACK, PASS, RESET
 
 
@@ -18,11 +19,7 @@ def test_keys_stay_in_range_and_each_move_changes_only_what_it_says(players, var
     for choice in choices:
         if state.is_terminal():
             break
-        options = (
-            [a for a, _ in state.chance_outcomes()]
-            if state.is_chance_node()
-            else state.legal_actions()
-        )
+        options = possible_actions(state)
         action = options[choice % len(options)]
         before = state.observation(0)["keys"]
         mover = state.current_player()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import tminus
 from tests.sputnik.helpers import arrange, clear, legal_strings, play, started
 from tminus import IllegalActionError
+from tminus.core.playout import possible_actions
 from tminus.games.sputnik import rules
 from tminus.games.sputnik.game import SputnikGame
 from tminus.games.sputnik.rules import NOBODY, OUT
@@ -96,7 +97,7 @@ def play_and_check(state, pick, rng: random.Random) -> None:
     while not state.is_terminal():
         check_position(state, rng)
         if state.is_chance_node():
-            state.apply_action(pick([a for a, _ in state.chance_outcomes()]))
+            state.apply_action(pick(possible_actions(state)))
             continue
         legal = state.legal_actions()
         action = pick(legal)
@@ -142,10 +143,10 @@ def test_clones_keep_their_masks_apart():
     state = game.new_initial_state()
     while not state.is_terminal():
         copy = state.clone()
-        options = copy.legal_actions() or [a for a, _ in copy.chance_outcomes()]
+        options = possible_actions(copy)
         copy.apply_action(rng.choice(options))  # the original must not see this
         check_position(state, rng)
-        options = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
+        options = possible_actions(state)
         state.apply_action(rng.choice(options))
 
 
@@ -181,5 +182,5 @@ def test_fast_path_property(params, choices):
         if state.is_terminal():
             break
         check_position(state, rng)
-        options = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
+        options = possible_actions(state)
         state.apply_action(options[choice % len(options)])

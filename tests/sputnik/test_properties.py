@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tminus
+from tminus.core.playout import possible_actions
 
 VARIANTS = [
     {"players": 2},
@@ -25,11 +26,7 @@ def test_rockets_stay_on_their_cells_and_actions_change_only_what_they_say(param
     for choice in choices:
         if state.is_terminal():
             break
-        options = (
-            [a for a, _ in state.chance_outcomes()]
-            if state.is_chance_node()
-            else state.legal_actions()
-        )
+        options = possible_actions(state)
         action = options[choice % len(options)]
         name = state.action_to_string(action)
         before = state.observation(0)

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tminus
-from tminus.core.playout import sample_chance
+from tminus.core.playout import possible_actions, sample_chance
 from tminus.games.three_two_one import rules
 
 
@@ -33,11 +33,7 @@ def test_cards_are_conserved_and_views_stay_consistent(players, choices):
     for choice in choices:
         if state.is_terminal():
             break
-        options = (
-            [a for a, _ in state.chance_outcomes()]
-            if state.is_chance_node()
-            else state.legal_actions()
-        )
+        options = possible_actions(state)
         state.apply_action(options[choice % len(options)])
         assert cards_everywhere(state) == list(rules.DECK)
         obs = state.public_observation()

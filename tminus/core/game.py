@@ -108,10 +108,11 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Apply a player's move or a chance outcome. Illegal: IllegalActionError, no change."""
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer, not {action!r}") from None
+        if type(action) is not int:  # a plain int (the hot path of replays) needs no index()
+            try:
+                action = operator.index(action)
+            except TypeError:
+                raise IllegalActionError(f"an action is an integer, not {action!r}") from None
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         self._apply(action)

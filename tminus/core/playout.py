@@ -16,6 +16,13 @@ def sample_chance(outcomes: list[tuple[int, float]], u: float) -> int:
     return outcomes[-1][0]  # rounding left u a hair above the total
 
 
+def possible_actions(state: State) -> list[int]:
+    """What can happen now: the chance outcomes at a chance node, else the legal moves."""
+    if state.is_chance_node():
+        return [action for action, _ in state.chance_outcomes()]
+    return state.legal_actions()
+
+
 def random_playout(state: State, rng: random.Random) -> int:
     """Play ``state`` to the end with uniformly random moves; return the actions applied."""
     steps = 0

@@ -49,8 +49,11 @@ def solo_moves(junior: bool, roll: int, mask: int) -> list[int]:
     return list(moves_for_roll(junior, roll, mask)) or [PASS]
 
 
-def _options(junior: bool) -> np.ndarray:
-    """options[r, m, k]: the mask after the k-th move on roll r (padded by repeating)."""
+@cache
+def option_masks(junior: bool) -> np.ndarray:
+    """options[r, m, k]: the mask after the k-th move on roll r (padded by repeating).
+
+    Shared by the solvers (cached): read it, never write to it."""
     widest = max(len(solo_moves(junior, r, m)) for r in range(len(DICE)) for m in range(MASKS))
     table = np.zeros((len(DICE), MASKS, widest), dtype=np.int64)
     for r in range(len(DICE)):
@@ -84,7 +87,7 @@ class Solution:
 
 @cache
 def solve(junior: bool) -> Solution:
-    options = _options(junior)
+    options = option_masks(junior)
     expected = _expected_turns(lambda e: e[options].min(axis=2))
     best = np.take_along_axis(options, expected[options].argmin(axis=2)[..., None], axis=2)
     return Solution(junior, expected, best[..., 0])
@@ -95,7 +98,7 @@ def evaluate(junior: bool, choose) -> float:
 
     ``weights`` gives a probability to each move, so random play is a policy too.
     """
-    options = _options(junior)
+    options = option_masks(junior)
     weights = np.zeros(options.shape)
     for r in range(len(DICE)):
         for m in range(MASKS):

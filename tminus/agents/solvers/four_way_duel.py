@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, _options, solo_moves
+from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, option_masks, solo_moves
 from tminus.games.four_way.game import ATTACK, ELEVEN_ROLL, FourWayGame, moves_for_roll
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
@@ -63,7 +63,7 @@ class Options:
 
 @cache
 def options(junior: bool) -> Options:
-    after = _options(junior)
+    after = option_masks(junior)
     passes = (after == np.arange(MASKS)[None, :, None]).all(axis=2)
     passes[ELEVEN_ROLL] = False  # eleven always offers the attack
     passing = ROLL_PROBABILITIES @ passes
@@ -77,11 +77,11 @@ def options(junior: bool) -> Options:
     for keys in range(total.max(), -1, -1):  # most keys up first
         at = np.flatnonzero(total == keys)
         m, o = mine[at], theirs[at]
+        here = m * MASKS + o
         where = np.full(MASKS * MASKS, -1)
-        where[m * MASKS + o] = np.arange(len(at))
+        where[here] = np.arange(len(at))
         targets = [(by_option[r][:, m] * MASKS + o).astype(np.int32) for r in range(ROLLS)]
         targets[ELEVEN_ROLL] = np.vstack([targets[ELEVEN_ROLL], (m * MASKS).astype(np.int32)])
-        here = m * MASKS + o
         levels.append(Level(m, o, here, where[o * MASKS + m], targets, passing[m], without_flip[m]))
     return Options(after, levels)
 

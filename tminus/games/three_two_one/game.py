@@ -286,15 +286,6 @@ class ThreeTwoOneState(TurnState):
             return action == DRAW_LEFT + other and bool(self._piles[other])
         return False
 
-    def apply_action(self, action: int) -> None:
-        # The hot path of replays and playouts: a legal int goes straight in; anything
-        # else takes the checked road of ``State.apply_action`` (same errors, no change).
-        if type(action) is int and self.is_legal(action):
-            self._apply(action)
-            self._history.append(action)
-        else:
-            super().apply_action(action)
-
     # -- rules, one per phase ------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         phase = self._phase
