@@ -59,14 +59,8 @@ def win_rate_by_position(results: Sequence[GameResult], players: int) -> Figure:
         (axes[0], by_seat, "seat"),
         (axes[1], by_order, "place in turn order (1 = moved first)"),
     ):
-        rates = [w / games for w in wins]
-        intervals = [wilson_interval(w, games) for w in wins]
-        errors = [
-            [rate - low for rate, (low, _) in zip(rates, intervals, strict=True)],
-            [high - rate for rate, (_, high) in zip(rates, intervals, strict=True)],
-        ]
         names = [str(i) if label == "seat" else str(i + 1) for i in range(players)]
-        ax.bar(names, rates, yerr=errors, capsize=4, color="#3b7dd8")
+        _wilson_bars(ax, names, wins, [games] * players)
         ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
         ax.set_xlabel(label)
     axes[0].set_ylabel("win rate (95% interval)")
@@ -132,15 +126,21 @@ def _groups(results: Sequence[GameResult]) -> tuple[list[str], Callable[[GameRes
     return sorted({a for r in results for a in r.agents}), lambda r, seat: r.agents[seat]
 
 
-def _share_bars(ax, labels: list[str], hits: dict[str, int], totals: dict[str, int]) -> None:
-    """Bars of hits / totals per label with 95% Wilson whiskers, 'k of n' written above."""
-    rates = [hits[n] / totals[n] if totals[n] else 0.0 for n in labels]
-    intervals = [wilson_interval(hits[n], totals[n]) for n in labels]
+def _wilson_bars(ax, names: list[str], hits: list[int], totals: list[int]) -> list:
+    """Bars of hits / totals with 95% Wilson whiskers; returns the intervals."""
+    rates = [h / t if t else 0.0 for h, t in zip(hits, totals, strict=True)]
+    intervals = [wilson_interval(h, t) for h, t in zip(hits, totals, strict=True)]
     errors = [
         [rate - low for rate, (low, _) in zip(rates, intervals, strict=True)],
         [high - rate for rate, (_, high) in zip(rates, intervals, strict=True)],
     ]
-    ax.bar(labels, rates, yerr=errors, capsize=4, color="#3b7dd8")
+    ax.bar(names, rates, yerr=errors, capsize=4, color="#3b7dd8")
+    return intervals
+
+
+def _share_bars(ax, labels: list[str], hits: dict[str, int], totals: dict[str, int]) -> None:
+    """Bars of hits / totals per label with 95% Wilson whiskers, 'k of n' written above."""
+    intervals = _wilson_bars(ax, labels, [hits[n] for n in labels], [totals[n] for n in labels])
     for x, name in enumerate(labels):
         ax.annotate(
             f"{hits[name]} of {totals[name]}",
