@@ -78,3 +78,16 @@ def test_ismcts_decides_the_same_whatever_the_hidden_cards(name):
         a = make_agent("ismcts:simulations=30", game, seed=7).step(state)
         b = make_agent("ismcts:simulations=30", game, seed=7).step(other)
         assert a == b
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_action_is_an_integer_of_any_kind_and_nothing_else(name):
+    state = positions(tminus.load_game(name, **quick(name)), 1, seed=5)[0]
+    action = state.legal_actions()[0]
+    before = (str(state), state.history())
+    for wrong in ("1", 1.0, None, [action]):
+        with pytest.raises(tminus.IllegalActionError, match="an action is an integer"):
+            state.apply_action(wrong)
+        assert (str(state), state.history()) == before
+    state.apply_action(np.int64(action))  # a NumPy integer is the same action
+    assert state.history()[-1] == action and type(state.history()[-1]) is int
