@@ -1,11 +1,14 @@
 """MCTS and IS-MCTS: seeded, sound on a forced win, and IS-MCTS blind to hidden cards."""
 
+import random
+
 import pytest
 
 import tminus
 from tests.core.toy_game import ToyGame
 from tests.four_way.helpers import legal_strings, play, started
 from tminus.agents import make_agent
+from tminus.core.playout import sample_chance
 from tminus.core.registry import register_game, unregister_game
 from tminus.sim import simulate
 
@@ -98,3 +101,68 @@ def test_rollouts_use_the_games_greedy_player_unless_told(toy):
     assert make_agent("ismcts", toy).rollout == "random"  # the toy game has no greedy player
     with pytest.raises(ValueError, match="unknown agent 'sage'"):
         make_agent("mcts:rollout=sage", sputnik)
+
+
+# -- root=halving: sequential halving on common random numbers ---------------------------------
+@pytest.mark.parametrize("seed", range(6))
+def test_halving_overrules_a_rollout_agent_that_misses_the_win(seed):
+    """Random rollouts pick the attack half the time; the paired comparison sees the win."""
+    state = nine_keys_and_eleven()
+    agent = make_agent("mcts:root=halving:rollout=random:simulations=40", state.game, seed=seed)
+    assert state.action_to_string(agent.step(state)) == "flip 1"
+
+
+def test_halving_keeps_the_rollout_agents_move_without_clear_evidence():
+    game = tminus.load_game("four_way", players=2)
+    stubborn = make_agent("mcts:root=halving:simulations=20:margin=1e9", game, seed=3)
+    greedy = make_agent("greedy", game, seed=3)
+    state, rng, compared = game.new_initial_state(), random.Random(5), 0
+    while not state.is_terminal() and compared < 12:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
+            continue
+        if len(state.legal_actions()) > 1:
+            assert stubborn.step(state) == greedy.step(state)
+            compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared == 12
+
+
+def test_halving_is_deterministic_under_a_seed():
+    game = tminus.load_game("four_way", players=2)
+    spec = "mcts:root=halving:simulations=16"
+    a = simulate(game, [spec, "greedy"], games=3, seed=4)
+    b = simulate(game, [spec, "greedy"], games=3, seed=4)
+    assert [r.moves_by_seat for r in a.results] == [r.moves_by_seat for r in b.results]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ismcts_halving_decides_the_same_whatever_the_hidden_cards(toy, seed):
+    decisions = set()
+    for their_card in (1, 2, 3):
+        agent = make_agent("ismcts:root=halving:simulations=40", toy, seed=seed)
+        decisions.add(agent.step(toy_after_deal(2, their_card)))
+    assert len(decisions) == 1
+
+
+def test_search_options_outside_their_range_are_clear_errors():
+    game = tminus.load_game("four_way")
+    with pytest.raises(ValueError, match="root must be one of uct, halving"):
+        make_agent("mcts:root=wide", game)
+    with pytest.raises(ValueError, match="horizon must be one of game, round"):
+        make_agent("mcts:horizon=turn", game)
+    with pytest.raises(ValueError, match="not played in rounds"):
+        make_agent("mcts:horizon=round", game)
+    with pytest.raises(ValueError, match="give simulations, not seconds"):
+        make_agent("mcts:root=halving:seconds=1", game)
+
+
+# -- horizon=round: a simulation ends when the round is scored --------------------------------
+def test_a_round_horizon_stops_the_rollout_at_the_rounds_end():
+    game = tminus.load_game("three_two_one", players=2)
+    agent = make_agent("ismcts:horizon=round:simulations=1", game, seed=2)
+    agent._round_limit = 0  # as step() sets it in the first round
+    world = game.new_initial_state()
+    values = agent._rollout_returns(world, random.Random(7), agent._rollout)
+    assert world.rounds_finished() == 1 and not world.is_terminal()
+    assert values == [(r + 1) / 2 for r in world.round_returns()]

@@ -79,6 +79,28 @@ def test_holds_back_a_countdown_that_is_likely_beaten():
     assert greedy_move(state) != "countdown"
 
 
+def test_countdown_odds_agree_with_the_exact_chance(monkeypatch):
+    """Seat 1 holds 0 0 seen picked up and two cards seat 0 has not seen: the worlds deal
+    those two from the unseen cards, so the odds of a Countdown! on 4 follow exactly."""
+    import tminus.agents.greedy.three_two_one as greedy
+
+    state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: OTHER})
+    state._hands[1] = [2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 0 seen, 2 3 not
+    state._known[1] = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    state._sizes[1], state._totals[1] = 4, 5
+    state._hands[0] = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 1 3
+    state._sizes[0], state._totals[0] = 3, 4
+    unseen = unseen_cards(state.observation(0))
+    cards = [v for v, c in enumerate(unseen) for _ in range(c)]
+    pairs = [a + b for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    safe = sum(t >= 4 for t in pairs) / len(pairs)
+    points = sum(0 if t < 4 else 3 if t == 4 else 4 for t in pairs) / len(pairs)
+    monkeypatch.setattr(greedy, "SAMPLES", 20_000)
+    agent = make_agent("greedy", state.game, seed=1)
+    estimate = agent.countdown_odds(state, 0)
+    assert estimate == pytest.approx((safe, points), abs=0.015)
+
+
 def test_estimates_only_from_what_the_seat_has_seen():
     state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: OTHER}, left=5, right=6)
     obs = state.observation(0)

@@ -210,3 +210,33 @@ def test_max_game_length_is_a_true_bound():
     # 3 actions a turn at most, and a deal of 8 x 10 + 2 cards for each possible round.
     assert game.max_game_length == 3 * 5 + 82 * 5
     assert new_game(4, max_turns=100, rounds=3).game.max_game_length == 300 + 50 * 8
+
+
+# -- the last round's result, for searches that stop at the round's end -------------------------
+def test_no_round_is_scored_before_the_first_round_ends():
+    state = new_game(2)
+    assert state.rounds_finished() == 0
+    with pytest.raises(ValueError, match="no round"):
+        state.round_returns()
+
+
+def test_a_won_round_counts_as_a_win_with_two_players():
+    state = quick_round(new_game(2))  # seat 0 declares strictly lowest: 4 points to 2
+    assert state.rounds_finished() == 1 and not state.is_terminal()
+    assert state.round_returns() == [1.0, -1.0]
+
+
+def test_a_round_won_by_both_is_a_shared_win():
+    state = tied_countdown_round(new_game(2))
+    assert state.round_returns() == [0.0, 0.0]
+
+
+def test_with_four_players_a_round_counts_its_points():
+    state = quick_round(new_game(4))  # 4, 2, 1, 0 points; a round gives at most 4
+    assert last_round(state)["points"] == [4, 2, 1, 0]
+    assert state.round_returns() == pytest.approx([1.0, 1 / 3, 0.0, -1 / 3])
+    assert state.rounds_finished() == 1
+
+
+def last_round(state):
+    return state.observation(0)["last_round"]

@@ -9,6 +9,20 @@ each simulation. It reads the whole state, so it refuses hidden-information game
 searching seat has seen), the tree's edges are moves *as that seat sees them*
 (``action_to_string_for``), so hidden outcomes merge into one node, and UCB counts a
 child's availability instead of its parent's visits.
+
+Two options make either search stronger where a good rollout agent exists:
+
+- ``root="halving"``: the root's moves are compared by sequential halving (Karnin, Koren &
+  Somekh 2013; the root of Gumbel MuZero, Danihelka et al. 2022). Each phase plays every
+  surviving move once on each of a few fresh seeds, the *same* seeds for every move: the
+  same deal of the hidden cards and the same stream of dice and draws (common random
+  numbers). The moves' differences are then measured without most of the luck, which in a
+  long game of chance is far larger than what one move changes. Below the root each
+  simulation is played out by the rollout agent. The rollout agent's own choice is never
+  dropped, and another move replaces it only when it wins by ``margin`` standard errors of
+  the paired difference: a one-step improvement of the rollout policy.
+- ``horizon="round"``: in a game played in rounds, a simulation ends when the round is
+  scored and counts the round's result (``State.round_returns``), not the whole match's.
 """
 
 from __future__ import annotations
@@ -23,6 +37,10 @@ import numpy as np
 from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import CHANCE, Game, State
 from tminus.core.playout import sample_chance
+
+
+ROOTS = ("uct", "halving")
+HORIZONS = ("game", "round")
 
 
 class Node:
@@ -48,6 +66,9 @@ class MCTSAgent:
         exploration: float = 1.4,
         rollout: str | None = None,
         max_rollout_moves: int | None = None,
+        root: str = "uct",
+        horizon: str = "game",
+        margin: float = 1.0,
     ) -> None:
         if not self.determinize and game.information != "perfect":
             raise ValueError(
@@ -55,6 +76,18 @@ class MCTSAgent:
             )
         if simulations < 1:
             raise ValueError("mcts needs at least one simulation")
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
+        if horizon == "round" and type(game.new_initial_state()).round_returns is State.round_returns:
+            raise ValueError(f"{game.name} is not played in rounds: horizon=round does not apply")
+        if root == "halving" and seconds is not None:
+            raise ValueError("root=halving shares its simulations out in phases: give simulations, not seconds")
+        self.root = root
+        self.horizon = horizon
+        self.margin = margin
+        self._round_limit: int | None = None  # rounds finished at the root, for horizon=round
         self.game = game
         self.simulations = simulations
         self.seconds = seconds
@@ -75,6 +108,10 @@ class MCTSAgent:
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
+        if self.horizon == "round":
+            self._round_limit = state.rounds_finished()
+        if self.root == "halving":
+            return self._sequential_halving(state, legal, me)
         root = Node(self.game.num_players)
         if self.seconds is None:
             for _ in range(self.simulations):
@@ -88,14 +125,49 @@ class MCTSAgent:
         # The most visited move is the most robust choice.
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def _start(self, state: State, me: int) -> State:
-        return state.resample_hidden(me, self._rng) if self.determinize else state.clone()
+    def _start(self, state: State, me: int, rng: np.random.Generator | None = None) -> State:
+        if not self.determinize:
+            return state.clone()
+        return state.resample_hidden(me, self._rng if rng is None else rng)
+
+    # -- the root by sequential halving, on common random numbers -------------------------
+    def _sequential_halving(self, state: State, legal: list[int], me: int) -> int:
+        anchor = self._rollout.step(self._start(state, me))  # what the rollout agent would play
+        alive = list(legal)
+        values: dict[int, list[float]] = {a: [] for a in legal}
+        phases = math.ceil(math.log2(len(legal)))
+        for _ in range(phases):
+            for _ in range(max(1, self.simulations // (phases * len(alive)))):
+                seed = int(self._rng.integers(2**63))
+                for action in alive:
+                    values[action].append(self._paired_simulation(state, action, me, seed))
+            if len(alive) > 2:
+                alive.sort(key=lambda a: -_mean(values[a]))
+                alive = alive[: len(alive) // 2] + ([] if anchor in alive[: len(alive) // 2] else [anchor])
+        best = max(alive, key=lambda a: _mean(values[a]))
+        return best if self._clearly_better(values[best], values[anchor]) else anchor
+
+    def _paired_simulation(self, state: State, action: int, me: int, seed: int) -> float:
+        """``action`` from a world and a stream of chance drawn from ``seed`` alone."""
+        world = self._start(state, me, np.random.default_rng(seed))
+        world.apply_legal_action(action)
+        rollout = make_agent(self.rollout, self.game, seed=seed)
+        return self._rollout_returns(world, random.Random(seed), rollout)[me]
+
+    def _clearly_better(self, challenger: list[float], anchor: list[float]) -> bool:
+        """The paired difference's mean exceeds ``margin`` standard errors."""
+        differences = np.subtract(challenger, anchor)
+        n = len(differences)
+        if n < 2:
+            return False
+        spread = differences.std(ddof=1) / math.sqrt(n)
+        return spread > 0 and differences.mean() > self.margin * spread
 
     # -- one simulation: select, expand, roll out, back up -------------------------------
     def _simulate(self, root: Node, state: State, me: int) -> None:
         path = [root]
         node = root
-        while not state.is_terminal():
+        while not self._finished(state):
             player = state.current_player()
             if player == CHANCE:
                 action = self._sample_chance(state)
@@ -125,7 +197,7 @@ class MCTSAgent:
             node = node.children[key]
             state.apply_legal_action(action)
             path.append(node)
-        returns = self._rollout_returns(state)
+        returns = self._rollout_returns(state, self._fast, self._rollout)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -155,11 +227,17 @@ class MCTSAgent:
     def _sample_chance(self, state: State) -> int:
         return sample_chance(state.chance_outcomes(), self._fast.random())
 
-    def _rollout_returns(self, state: State) -> list[float]:
+    def _finished(self, state: State) -> bool:
+        """The game is over, or with horizon=round the round the search started in."""
+        if self._round_limit is not None and state.rounds_finished() > self._round_limit:
+            return True
+        return state.is_terminal()
+
+    def _rollout_returns(self, state: State, fast: random.Random, rollout: Any) -> list[float]:
         moves = 0
         limit = self.max_rollout_moves
-        pick = self._fast.random
-        while not state.is_terminal() and (limit is None or moves < limit):
+        pick = fast.random
+        while not self._finished(state) and (limit is None or moves < limit):
             if state.is_chance_node():
                 state.apply_legal_action(sample_chance(state.chance_outcomes(), pick()))
             elif self._random_rollouts:
@@ -167,11 +245,18 @@ class MCTSAgent:
                 state.apply_legal_action(legal[int(pick() * len(legal))])
                 moves += 1
             else:
-                state.apply_action(self._rollout.step(state))
+                state.apply_action(rollout.step(state))
                 moves += 1
         # An unfinished rollout counts as a draw; rewards are scaled to [0, 1].
-        returns = state.returns()
+        if self._round_limit is not None and state.rounds_finished() > self._round_limit:
+            returns = state.round_returns()
+        else:
+            returns = state.returns()
         return [(r - self._low) / self._span for r in returns]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
 
 
 class ISMCTSAgent(MCTSAgent):

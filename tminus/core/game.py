@@ -184,6 +184,16 @@ class State:
         """True when the game ended as a draw because the turn cap was reached."""
         return False
 
+    # A game played in rounds (3-2-1 Countdown) can tell a search how the last round went,
+    # so a simulation may stop there instead of playing the whole match out.
+    def rounds_finished(self) -> int:
+        """How many rounds have been scored so far; 0 in a game without rounds."""
+        return 0
+
+    def round_returns(self) -> list[float]:
+        """Each seat's result in the last scored round, on the scale of ``returns``."""
+        raise NotImplementedError(f"{self.game.name} is not played in rounds")
+
     # -- views ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-safe view of what ``seat`` may know."""

@@ -91,17 +91,30 @@ class ThreeTwoOneGreedy:
         return None
 
     def countdown_odds(self, state: State, seat: int) -> tuple[float, float]:
-        """(share of worlds where nobody is lower, mean points) if ``seat`` declares now."""
-        playing = state.observation(seat)["playing"]
-        me = playing.index(seat)
-        safe = points = 0.0
-        for _ in range(SAMPLES):
-            world = state.resample_hidden(seat, self._rng)
-            totals = [sum(world.hand(s)) for s in playing]
-            scored = rules.score_countdown(totals, me)[me]
-            safe += scored > 0
-            points += scored
-        return safe / SAMPLES, points / SAMPLES
+        """(share of worlds where nobody is lower, mean points) if ``seat`` declares now.
+
+        Each world deals the others' unknown cards from the cards this seat has not seen, all
+        worlds at once. (After a reshuffle the draw pile can only hold reshuffled cards; the
+        bot ignores that, a small bias in a rare case, to judge fast.)"""
+        obs = state.observation(seat)
+        mine = sum(obs["hand"])
+        unseen = np.repeat(np.arange(len(rules.DECK)), unseen_cards(obs))
+        order = self._rng.random((SAMPLES, len(unseen))).argsort(axis=1)
+        lowest = np.full(SAMPLES, rules.DECK_SIZE * 10)
+        start = 0
+        for other in obs["playing"]:
+            if other == seat:
+                continue
+            known = obs["known_cards"][other]
+            unknown = obs["hand_sizes"][other] - len(known)
+            dealt = unseen[order[:, start : start + unknown]].sum(axis=1)
+            lowest = np.minimum(lowest, sum(known) + dealt)
+            start += unknown
+        # "If any player's hand total is lower than the declarer's, the declarer gets 0";
+        # strictly lowest scores 3 + 1 bonus, tied for lowest 3 (rules.score_countdown).
+        best = rules.POINTS_BY_RANK[0]
+        points = np.where(lowest < mine, 0, np.where(lowest > mine, best + rules.COUNTDOWN_BONUS, best))
+        return float((lowest >= mine).mean()), float(points.mean())
 
     # -- discarding and drawing ------------------------------------------------------------------
     def choose_discard(self, obs: dict[str, Any], discards: list[int]) -> int:

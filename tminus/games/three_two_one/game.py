@@ -463,14 +463,29 @@ class ThreeTwoOneState(TurnState):
     # -- results ---------------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """Winners share a win: each of k winners gets (n/k - 1)/(n - 1), the others -1/(n - 1)."""
-        n = self.game.num_players
         if not self._winners:
-            return [0.0] * n
-        share = n / len(self._winners)
-        return [((share if s in self._winners else 0.0) - 1.0) / (n - 1) for s in range(n)]
+            return [0.0] * self.game.num_players
+        return _shared_win([s in self._winners for s in range(self.game.num_players)])
 
     def ended_by_turn_cap(self) -> bool:
         return self._phase == OVER and self._winners is None
+
+    def rounds_finished(self) -> int:
+        return self._last_round["round"] if self._last_round else 0
+
+    def round_returns(self) -> list[float]:
+        """Won or lost, as for a game, where rounds are won (2-3 players); otherwise the
+        round's points, a share of the most a round gives (4), on the same scale."""
+        if self._last_round is None:
+            raise ValueError("no round has been scored yet")
+        n = self.game.num_players
+        points = [p or 0 for p in self._last_round["points"]]
+        if self.game.first_to_three:
+            won = [rules.won_round(p) for p in points]
+            return _shared_win(won) if any(won) else [0.0] * n
+        low = -1.0 / (n - 1)
+        best = rules.POINTS_BY_RANK[0] + rules.COUNTDOWN_BONUS
+        return [low + (1.0 - low) * p / best for p in points]
 
     def winners(self) -> list[int] | None:
         return list(self._winners) if self._winners is not None else None
@@ -661,6 +676,13 @@ class ThreeTwoOneState(TurnState):
                 f"winners: {self._winners}" if self._winners else "draw: the turn cap was reached"
             )
         return "\n".join(lines)
+
+
+def _shared_win(won: list[bool]) -> list[float]:
+    """Each of k winners gets (n/k - 1)/(n - 1), the others -1/(n - 1): the results add up to 0."""
+    n = len(won)
+    share = n / sum(won)
+    return [((share if w else 0.0) - 1.0) / (n - 1) for w in won]
 
 
 def _copy_round(last_round: dict[str, Any] | None) -> dict[str, Any] | None:
