@@ -38,7 +38,6 @@ from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import CHANCE, Game, State
 from tminus.core.playout import sample_chance
 
-
 ROOTS = ("uct", "halving")
 HORIZONS = ("game", "round")
 
@@ -80,10 +79,12 @@ class MCTSAgent:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
-        if horizon == "round" and type(game.new_initial_state()).round_returns is State.round_returns:
+        if horizon == "round" and not _played_in_rounds(game):
             raise ValueError(f"{game.name} is not played in rounds: horizon=round does not apply")
         if root == "halving" and seconds is not None:
-            raise ValueError("root=halving shares its simulations out in phases: give simulations, not seconds")
+            raise ValueError(
+                "root=halving shares its simulations out in phases: give simulations, not seconds"
+            )
         self.root = root
         self.horizon = horizon
         self.margin = margin
@@ -143,7 +144,8 @@ class MCTSAgent:
                     values[action].append(self._paired_simulation(state, action, me, seed))
             if len(alive) > 2:
                 alive.sort(key=lambda a: -_mean(values[a]))
-                alive = alive[: len(alive) // 2] + ([] if anchor in alive[: len(alive) // 2] else [anchor])
+                kept = alive[: len(alive) // 2]
+                alive = kept if anchor in kept else [*kept, anchor]
         best = max(alive, key=lambda a: _mean(values[a]))
         return best if self._clearly_better(values[best], values[anchor]) else anchor
 
@@ -155,13 +157,13 @@ class MCTSAgent:
         return self._rollout_returns(world, random.Random(seed), rollout)[me]
 
     def _clearly_better(self, challenger: list[float], anchor: list[float]) -> bool:
-        """The paired difference's mean exceeds ``margin`` standard errors."""
+        """The paired difference's mean exceeds ``margin`` standard errors (any gain at all
+        when every seed gave the same difference, as in a game without chance)."""
         differences = np.subtract(challenger, anchor)
         n = len(differences)
         if n < 2:
             return False
-        spread = differences.std(ddof=1) / math.sqrt(n)
-        return spread > 0 and differences.mean() > self.margin * spread
+        return differences.mean() > self.margin * differences.std(ddof=1) / math.sqrt(n)
 
     # -- one simulation: select, expand, roll out, back up -------------------------------
     def _simulate(self, root: Node, state: State, me: int) -> None:
@@ -253,6 +255,10 @@ class MCTSAgent:
         else:
             returns = state.returns()
         return [(r - self._low) / self._span for r in returns]
+
+
+def _played_in_rounds(game: Game) -> bool:
+    return type(game.new_initial_state()).round_returns is not State.round_returns
 
 
 def _mean(values: list[float]) -> float:

@@ -113,7 +113,9 @@ class ThreeTwoOneGreedy:
         # "If any player's hand total is lower than the declarer's, the declarer gets 0";
         # strictly lowest scores 3 + 1 bonus, tied for lowest 3 (rules.score_countdown).
         best = rules.POINTS_BY_RANK[0]
-        points = np.where(lowest < mine, 0, np.where(lowest > mine, best + rules.COUNTDOWN_BONUS, best))
+        points = np.where(
+            lowest < mine, 0, np.where(lowest > mine, best + rules.COUNTDOWN_BONUS, best)
+        )
         return float((lowest >= mine).mean()), float(points.mean())
 
     # -- discarding and drawing ------------------------------------------------------------------
