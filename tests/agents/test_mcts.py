@@ -103,6 +103,17 @@ def test_rollouts_use_the_games_greedy_player_unless_told(toy):
         make_agent("mcts:rollout=sage", sputnik)
 
 
+def test_a_rollout_player_anchors_a_halving_root_and_rounds_end_simulations(toy):
+    sputnik = tminus.load_game("sputnik")
+    assert make_agent("mcts", sputnik).root == "halving"
+    assert make_agent("mcts:rollout=random", sputnik).root == "uct"
+    assert make_agent("mcts:seconds=0.1", sputnik).root == "uct"
+    assert make_agent("ismcts", toy).root == "uct"
+    assert make_agent("mcts", sputnik).horizon == "game"
+    assert make_agent("ismcts", tminus.load_game("three_two_one")).horizon == "round"
+    assert make_agent("ismcts", tminus.load_game("count_down")).horizon == "game"
+
+
 # -- root=halving: sequential halving on common random numbers ---------------------------------
 @pytest.mark.parametrize("seed", range(6))
 def test_halving_overrules_a_rollout_agent_that_misses_the_win(seed):

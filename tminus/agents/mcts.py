@@ -10,7 +10,8 @@ searching seat has seen), the tree's edges are moves *as that seat sees them*
 (``action_to_string_for``), so hidden outcomes merge into one node, and UCB counts a
 child's availability instead of its parent's visits.
 
-Two options make either search stronger where a good rollout agent exists:
+Two options make either search stronger where a good rollout agent exists, and both are
+the default where they apply (a game's greedy player rolls out; a game of rounds):
 
 - ``root="halving"``: the root's moves are compared by sequential halving (Karnin, Koren &
   Somekh 2013; the root of Gumbel MuZero, Danihelka et al. 2022). Each phase plays every
@@ -65,8 +66,8 @@ class MCTSAgent:
         exploration: float = 1.4,
         rollout: str | None = None,
         max_rollout_moves: int | None = None,
-        root: str = "uct",
-        horizon: str = "game",
+        root: str | None = None,
+        horizon: str | None = None,
         margin: float = 1.0,
     ) -> None:
         if not self.determinize and game.information != "perfect":
@@ -75,6 +76,11 @@ class MCTSAgent:
             )
         if simulations < 1:
             raise ValueError("mcts needs at least one simulation")
+        rollout = rollout or default_rollout(game.name)
+        # Unless told: a rollout player worth following anchors a halving root (random
+        # rollouts and time budgets keep UCT), and a game of rounds is simulated to the round's end.
+        root = root or ("halving" if rollout != "random" and seconds is None else "uct")
+        horizon = horizon or ("round" if _played_in_rounds(game) else "game")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         if horizon not in HORIZONS:
@@ -95,7 +101,6 @@ class MCTSAgent:
         self.exploration = exploration
         self.max_rollout_moves = max_rollout_moves
         self._rng = np.random.default_rng(seed)
-        rollout = rollout or default_rollout(game.name)
         self.rollout = rollout
         # Random rollouts are most of the work: draw them from a plain, seeded Random.
         self._random_rollouts = rollout == "random"
