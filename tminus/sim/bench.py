@@ -149,7 +149,9 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
             spiel_state.apply_action(action)
         spiel_states.append(spiel_state)
     name = "mcts" if game.information == "perfect" else "ismcts"
-    ours = make_agent(f"{name}:simulations={simulations}:rollout=random", game, seed=0)
+    # Plain UCT played to the game's end, as OpenSpiel's bot does.
+    spec = f"{name}:simulations={simulations}:rollout=random:root=uct:horizon=game"
+    ours = make_agent(spec, game, seed=0)
     rng = np.random.RandomState(0)
     evaluator = openspiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     theirs = openspiel_mcts.MCTSBot(
