@@ -38,6 +38,8 @@ def test_a_correct_game_passes():
         ("log_leaks", "look alike to seat"),
         ("nondeterministic_apply", "two clones gave different states|does not reproduce"),
         ("rule_in_apply_action", "apply_legal_action and apply_action disagree"),
+        ("rounds_skip", "rounds_finished\\(\\) went from 2 to 6"),
+        ("round_returns_out_of_bounds", "round_returns\\(\\) .* do not fit"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):

@@ -20,6 +20,7 @@ BUGS = (
     "unsorted_legal", "duplicate_legal", "accepts_illegal", "illegal_mutates",
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
     "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
+    "rounds_skip", "round_returns_out_of_bounds",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -57,6 +58,7 @@ class ToyState(State):
         self.rolled: int | None = None
         self.over = False
         self.stopped = False
+        self.decisions = 0
 
     def current_player(self) -> int:
         if self.over:
@@ -106,6 +108,7 @@ class ToyState(State):
         if self.game.bug == "nondeterministic_apply":
             self.game.counter += 1
             self.scores[self.turn] += self.game.counter % 2
+        self.decisions += 1
         if action == STOP:
             self.over = self.stopped = True
         else:
@@ -124,6 +127,17 @@ class ToyState(State):
         win = 2.0 if self.game.bug == "returns_out_of_bounds" else 1.0
         lose = 0.0 if self.game.bug == "returns_not_zero_sum" else -1.0
         return [win, lose] if totals[0] > totals[1] else [lose, win]
+
+    # Each add-or-stop is a "round", won by whoever leads after it.
+    def rounds_finished(self) -> int:
+        decisions = self.decisions
+        return decisions * 2 if self.game.bug == "rounds_skip" and decisions >= 3 else decisions
+
+    def round_returns(self) -> list[float]:
+        lead = 2.0 if self.game.bug == "round_returns_out_of_bounds" else 1.0
+        if self.scores[0] == self.scores[1]:
+            return [0.0, 0.0]
+        return [lead, -1.0] if self.scores[0] > self.scores[1] else [-1.0, lead]
 
     def action_to_string(self, action: int) -> str:
         if self.current_player() == CHANCE:
@@ -169,6 +183,7 @@ class ToyState(State):
         copy.scores = self.scores if shares else list(self.scores)
         copy.turn, copy.rolled = self.turn, self.rolled
         copy.over, copy.stopped = self.over, self.stopped
+        copy.decisions = self.decisions
         return copy
 
     def __str__(self) -> str:

@@ -87,7 +87,9 @@ def _check_one_game(game: Game, seed: int, deep_checks: int, report: Conformance
         else:
             legal = state.legal_actions()
             action = legal[rng.randrange(len(legal))]
+        rounds = state.rounds_finished()
         state.apply_action(action)
+        _check_rounds(game, state, rounds, where)
         step += 1
     report.steps += step
     report.max_length = max(report.max_length, step)
@@ -150,6 +152,19 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
             )
     if terminal and game.utility == "zero_sum" and not math.isclose(sum(returns), 0, abs_tol=1e-9):
         raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
+
+
+def _check_rounds(game: Game, state: State, before: int, where: str) -> None:
+    """Rounds are scored one at a time, and a scored round's results fit the game's scale."""
+    rounds = state.rounds_finished()
+    if rounds not in (before, before + 1):
+        raise ConformanceError(f"{where}: rounds_finished() went from {before} to {rounds}")
+    if rounds == before + 1:
+        returns = state.round_returns()
+        if len(returns) != game.num_players or not all(
+            game.min_utility - 1e-9 <= r <= game.max_utility + 1e-9 for r in returns
+        ):
+            raise ConformanceError(f"{where}: round_returns() {returns} do not fit the game")
 
 
 def _snapshot(state: State) -> tuple:
