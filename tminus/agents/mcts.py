@@ -20,8 +20,9 @@ the default where they apply (a game's greedy player rolls out; a game of rounds
   numbers). The moves' differences are then measured without most of the luck, which in a
   long game of chance is far larger than what one move changes. Below the root each
   simulation is played out by the rollout agent. The rollout agent's own choice is never
-  dropped, and another move replaces it only when it wins by ``margin`` standard errors of
-  the paired difference: a one-step improvement of the rollout policy.
+  dropped; the last phase plays it against the one move left, on fresh seeds, and that move
+  replaces it only when it wins by ``margin`` standard errors of the paired difference: a
+  one-step improvement of the rollout policy.
 - ``horizon="round"``: in a game played in rounds, a simulation ends when the round is
   scored and counts the round's result (``State.round_returns``), not the whole match's.
 """
@@ -68,7 +69,7 @@ class MCTSAgent:
         max_rollout_moves: int | None = None,
         root: str | None = None,
         horizon: str | None = None,
-        margin: float = 1.0,
+        margin: float = 2.0,
     ) -> None:
         if not self.determinize and game.information != "perfect":
             raise ValueError(
@@ -139,20 +140,28 @@ class MCTSAgent:
     # -- the root by sequential halving, on common random numbers -------------------------
     def _sequential_halving(self, state: State, legal: list[int], me: int) -> int:
         anchor = self._rollout.step(self._start(state, me))  # what the rollout agent would play
+        per_phase = self.simulations // math.ceil(math.log2(len(legal)))
         alive = list(legal)
         values: dict[int, list[float]] = {a: [] for a in legal}
-        phases = math.ceil(math.log2(len(legal)))
-        for _ in range(phases):
-            for _ in range(max(1, self.simulations // (phases * len(alive)))):
-                seed = int(self._rng.integers(2**63))
-                for action in alive:
-                    values[action].append(self._paired_simulation(state, action, me, seed))
-            if len(alive) > 2:
-                alive.sort(key=lambda a: -_mean(values[a]))
-                kept = alive[: len(alive) // 2]
-                alive = kept if anchor in kept else [*kept, anchor]
-        best = max(alive, key=lambda a: _mean(values[a]))
-        return best if self._clearly_better(values[best], values[anchor]) else anchor
+        while len(alive) > 2:
+            self._play_phase(state, me, values, alive, per_phase)
+            others = sorted((a for a in alive if a != anchor), key=lambda a: -_mean(values[a]))
+            alive = [anchor, *others[: max(1, len(alive) // 2 - 1)]]
+        # The last two meet on fresh seeds: the moves that won the earlier phases had luck
+        # on their side there, and judging them on the same draws would reward it.
+        challenger = next(a for a in alive if a != anchor)
+        final: dict[int, list[float]] = {a: [] for a in alive}
+        self._play_phase(state, me, final, alive, per_phase)
+        return challenger if self._clearly_better(final[challenger], final[anchor]) else anchor
+
+    def _play_phase(
+        self, state: State, me: int, values: dict[int, list[float]], alive: list[int], budget: int
+    ) -> None:
+        """Every move in ``alive`` once on each of the phase's seeds, the same for all."""
+        for _ in range(max(2, budget // len(alive))):
+            seed = int(self._rng.integers(2**63))
+            for action in alive:
+                values[action].append(self._paired_simulation(state, action, me, seed))
 
     def _paired_simulation(self, state: State, action: int, me: int, seed: int) -> float:
         """``action`` from a world and a stream of chance drawn from ``seed`` alone."""
