@@ -119,7 +119,7 @@ def test_a_rollout_player_anchors_a_halving_root_and_rounds_end_simulations(toy)
 def test_halving_overrules_a_rollout_agent_that_misses_the_win(seed):
     """Random rollouts pick the attack half the time; the paired comparison sees the win."""
     state = nine_keys_and_eleven()
-    agent = make_agent("mcts:root=halving:rollout=random:simulations=40", state.game, seed=seed)
+    agent = make_agent("mcts:root=halving:rollout=random:simulations=200", state.game, seed=seed)
     assert state.action_to_string(agent.step(state)) == "flip 1"
 
 
