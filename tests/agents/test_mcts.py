@@ -7,8 +7,8 @@ import pytest
 import tminus
 from tests.core.toy_game import ToyGame
 from tests.four_way.helpers import legal_strings, play, started
-from tminus.agents import make_agent
-from tminus.core.playout import sample_chance
+from tminus.agents import make_agent, mcts
+from tminus.core.playout import possible_actions, sample_chance
 from tminus.core.registry import register_game, unregister_game
 from tminus.sim import simulate
 
@@ -168,6 +168,26 @@ def test_search_options_outside_their_range_are_clear_errors():
         make_agent("mcts:root=halving:seconds=1", game)
 
 
+@pytest.mark.parametrize("simulations", [20, 200, 1000])
+def test_halving_spends_about_its_simulations_and_keeps_the_anchor_on_a_tie(simulations):
+    game = tminus.load_game("sputnik", players=2)
+    state, rng = game.new_initial_state(), random.Random(0)
+    while len(state.legal_actions()) <= 20:  # the roll-off, then a move of a rocket
+        state.apply_action(rng.choice(possible_actions(state)))
+    agent = make_agent(f"mcts:simulations={simulations}", game, seed=1)
+    calls = []
+    agent._paired_simulation = lambda state, action, me, seed: calls.append(action) or 0.5
+    moves = len(state.legal_actions())
+    assert moves > 20
+    choice = agent.step(state)
+    # Every phase spends about the same, and at least one seed for each move still in it
+    # (about twice the moves in all); the last has at least 8 seeds for each of two moves.
+    assert len(calls) <= max(simulations, 2 * moves + 2 * mcts.FINAL_SEEDS)
+    assert len(calls) >= 0.7 * simulations
+    assert choice == calls[-1] or choice == calls[-2]  # one of the two in the last phase
+    assert len(set(calls[-16:])) == 2
+
+
 # -- horizon=round: a simulation ends when the round is scored --------------------------------
 def test_a_round_horizon_stops_the_rollout_at_the_rounds_end():
     game = tminus.load_game("three_two_one", players=2)
@@ -177,3 +197,16 @@ def test_a_round_horizon_stops_the_rollout_at_the_rounds_end():
     values = agent._rollout_returns(world, random.Random(7), agent._rollout)
     assert world.rounds_finished() == 1 and not world.is_terminal()
     assert values == [(r + 1) / 2 for r in world.round_returns()]
+
+
+def test_a_round_that_ends_the_game_counts_as_the_game():
+    from tests.three_two_one.test_game_end import quick_round
+
+    game = tminus.load_game("three_two_one", players=4, rounds=1)
+    agent = make_agent("ismcts:simulations=1", game, seed=2)
+    agent._round_limit = 0
+    state = quick_round(game.new_initial_state())  # seat 0 wins the only round and the game
+    assert state.is_terminal()
+    values = agent._rollout_returns(state, random.Random(1), agent._rollout)
+    assert values == pytest.approx([(r + 1 / 3) / (4 / 3) for r in state.returns()])
+    assert state.round_returns() != state.returns()

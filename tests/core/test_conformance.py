@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.core.toy_game import ToyGame
+from tests.core.toy_game import RoundsToyGame, ToyGame
 from tminus.core.conformance import ConformanceError, check_conformance
 from tminus.core.registry import register_game, unregister_game
 
@@ -10,12 +10,15 @@ from tminus.core.registry import register_game, unregister_game
 @pytest.fixture(autouse=True)
 def toy_registered():
     register_game(ToyGame)
+    register_game(RoundsToyGame)
     yield
     unregister_game("toy")
+    unregister_game("toy_rounds")
 
 
-def test_a_correct_game_passes():
-    report = check_conformance(ToyGame(), seeds=range(300))
+@pytest.mark.parametrize("toy", [ToyGame, RoundsToyGame])
+def test_a_correct_game_passes(toy):
+    report = check_conformance(toy(), seeds=range(300))
     assert report.games == 300 and report.deep_checks >= 300
 
 
@@ -43,5 +46,6 @@ def test_a_correct_game_passes():
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):
+    toy = RoundsToyGame if bug.startswith("round") else ToyGame
     with pytest.raises(ConformanceError, match=message):
-        check_conformance(ToyGame(bug=bug), seeds=range(300))
+        check_conformance(toy(bug=bug), seeds=range(300))

@@ -128,17 +128,6 @@ class ToyState(State):
         lose = 0.0 if self.game.bug == "returns_not_zero_sum" else -1.0
         return [win, lose] if totals[0] > totals[1] else [lose, win]
 
-    # Each add-or-stop is a "round", won by whoever leads after it.
-    def rounds_finished(self) -> int:
-        decisions = self.decisions
-        return decisions * 2 if self.game.bug == "rounds_skip" and decisions >= 3 else decisions
-
-    def round_returns(self) -> list[float]:
-        lead = 2.0 if self.game.bug == "round_returns_out_of_bounds" else 1.0
-        if self.scores[0] == self.scores[1]:
-            return [0.0, 0.0]
-        return [lead, -1.0] if self.scores[0] > self.scores[1] else [-1.0, lead]
-
     def action_to_string(self, action: int) -> str:
         if self.current_player() == CHANCE:
             return f"outcome {action}"
@@ -176,7 +165,7 @@ class ToyState(State):
         return copy
 
     def clone(self) -> ToyState:
-        copy = ToyState(self.game)
+        copy = type(self)(self.game)
         copy._history = list(self._history)
         shares = self.game.bug == "clone_shares_list"
         copy.cards = self.cards if shares else list(self.cards)
@@ -188,3 +177,25 @@ class ToyState(State):
 
     def __str__(self) -> str:
         return f"cards={self.cards} scores={self.scores} turn={self.turn} rolled={self.rolled}"
+
+
+class RoundsToyGame(ToyGame):
+    """The toy game told as a game of rounds, to test the contract's rounds."""
+
+    name = "toy_rounds"
+
+    def new_initial_state(self) -> RoundsToyState:
+        return RoundsToyState(self)
+
+
+class RoundsToyState(ToyState):
+    # Each add-or-stop is a "round", won by whoever leads after it.
+    def rounds_finished(self) -> int:
+        decisions = self.decisions
+        return decisions * 2 if self.game.bug == "rounds_skip" and decisions >= 3 else decisions
+
+    def round_returns(self) -> list[float]:
+        lead = 2.0 if self.game.bug == "round_returns_out_of_bounds" else 1.0
+        if self.scores[0] == self.scores[1]:
+            return [0.0, 0.0]
+        return [lead, -1.0] if self.scores[0] > self.scores[1] else [-1.0, lead]

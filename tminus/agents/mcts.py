@@ -19,10 +19,10 @@ the default where they apply (a game's greedy player rolls out; a game of rounds
   same deal of the hidden cards and the same stream of dice and draws (common random
   numbers). The moves' differences are then measured without most of the luck, which in a
   long game of chance is far larger than what one move changes. Below the root each
-  simulation is played out by the rollout agent. The rollout agent's own choice is never
-  dropped; the last phase plays it against the one move left, on fresh seeds, and that move
-  replaces it only when it wins by ``margin`` standard errors of the paired difference: a
-  one-step improvement of the rollout policy.
+  simulation is played out by the rollout agent. The other moves are halved until one is
+  left; the last phase plays it against the rollout agent's own choice, on fresh seeds, and
+  it replaces that choice only when it wins by ``margin`` standard errors of the paired
+  difference: a one-step improvement of the rollout policy.
 - ``horizon="round"``: in a game played in rounds, a simulation ends when the round is
   scored and counts the round's result (``State.round_returns``), not the whole match's.
 """
@@ -41,6 +41,8 @@ from tminus.core.game import CHANCE, Game, State
 from tminus.core.playout import sample_chance
 
 ROOTS = ("uct", "halving")
+# The last phase's seeds at least: fewer, and "two standard errors" is not what it says.
+FINAL_SEEDS = 8
 HORIZONS = ("game", "round")
 
 
@@ -80,13 +82,14 @@ class MCTSAgent:
         rollout = rollout or default_rollout(game.name)
         # Unless told: a rollout player worth following anchors a halving root (random
         # rollouts and time budgets keep UCT), and a game of rounds is simulated to the round's end.
+        in_rounds = _played_in_rounds(game)
         root = root or ("halving" if rollout != "random" and seconds is None else "uct")
-        horizon = horizon or ("round" if _played_in_rounds(game) else "game")
+        horizon = horizon or ("round" if in_rounds else "game")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
-        if horizon == "round" and not _played_in_rounds(game):
+        if horizon == "round" and not in_rounds:
             raise ValueError(f"{game.name} is not played in rounds: horizon=round does not apply")
         if root == "halving" and seconds is not None:
             raise ValueError(
@@ -140,34 +143,37 @@ class MCTSAgent:
     # -- the root by sequential halving, on common random numbers -------------------------
     def _sequential_halving(self, state: State, legal: list[int], me: int) -> int:
         anchor = self._rollout.step(self._start(state, me))  # what the rollout agent would play
-        per_phase = self.simulations // math.ceil(math.log2(len(legal)))
-        alive = list(legal)
-        values: dict[int, list[float]] = {a: [] for a in legal}
-        while len(alive) > 2:
-            self._play_phase(state, me, values, alive, per_phase)
-            others = sorted((a for a in alive if a != anchor), key=lambda a: -_mean(values[a]))
-            alive = [anchor, *others[: max(1, len(alive) // 2 - 1)]]
-        # The last two meet on fresh seeds: the moves that won the earlier phases had luck
-        # on their side there, and judging them on the same draws would reward it.
-        challenger = next(a for a in alive if a != anchor)
-        final: dict[int, list[float]] = {a: [] for a in alive}
-        self._play_phase(state, me, final, alive, per_phase)
+        challengers = [a for a in legal if a != anchor]
+        # Halve the challengers until one is left (n -> n // 2: bit_length - 1 phases), then
+        # play it against the anchor. Each phase spends about the same, and at least one seed.
+        budget = self.simulations // len(challengers).bit_length()
+        while len(challengers) > 1:
+            values = self._play_phase(state, me, challengers, budget // len(challengers))
+            challengers.sort(key=lambda a: -_mean(values[a]))
+            del challengers[max(1, len(challengers) // 2) :]
+        # The last two meet on fresh seeds: the challenger that won the earlier phases had
+        # luck on its side there, and judging it on the same draws would reward that luck.
+        (challenger,) = challengers
+        final = self._play_phase(state, me, [anchor, challenger], max(FINAL_SEEDS, budget // 2))
         return challenger if self._clearly_better(final[challenger], final[anchor]) else anchor
 
     def _play_phase(
-        self, state: State, me: int, values: dict[int, list[float]], alive: list[int], budget: int
-    ) -> None:
-        """Every move in ``alive`` once on each of the phase's seeds, the same for all."""
-        for _ in range(max(2, budget // len(alive))):
+        self, state: State, me: int, moves: list[int], seeds: int
+    ) -> dict[int, list[float]]:
+        """Each move's value on each of ``seeds`` new seeds, the same seeds for every move."""
+        values: dict[int, list[float]] = {a: [] for a in moves}
+        for _ in range(max(1, seeds)):
             seed = int(self._rng.integers(2**63))
-            for action in alive:
+            for action in moves:
                 values[action].append(self._paired_simulation(state, action, me, seed))
+        return values
 
     def _paired_simulation(self, state: State, action: int, me: int, seed: int) -> float:
-        """``action`` from a world and a stream of chance drawn from ``seed`` alone."""
-        world = self._start(state, me, np.random.default_rng(seed))
+        """``action`` in a world, a rollout player and a stream of chance drawn from ``seed``
+        alone (three separate streams of it)."""
+        world = self._start(state, me, np.random.default_rng([seed, 0]))
         world.apply_legal_action(action)
-        rollout = make_agent(self.rollout, self.game, seed=seed)
+        rollout = make_agent(self.rollout, self.game, seed=[seed, 1])
         return self._rollout_returns(world, random.Random(seed), rollout)[me]
 
     def _clearly_better(self, challenger: list[float], anchor: list[float]) -> bool:
@@ -245,9 +251,10 @@ class MCTSAgent:
 
     def _finished(self, state: State) -> bool:
         """The game is over, or with horizon=round the round the search started in."""
-        if self._round_limit is not None and state.rounds_finished() > self._round_limit:
-            return True
-        return state.is_terminal()
+        return state.is_terminal() or self._round_over(state)
+
+    def _round_over(self, state: State) -> bool:
+        return self._round_limit is not None and state.rounds_finished() > self._round_limit
 
     def _rollout_returns(self, state: State, fast: random.Random, rollout: Any) -> list[float]:
         moves = 0
@@ -263,8 +270,9 @@ class MCTSAgent:
             else:
                 state.apply_action(rollout.step(state))
                 moves += 1
-        # An unfinished rollout counts as a draw; rewards are scaled to [0, 1].
-        if self._round_limit is not None and state.rounds_finished() > self._round_limit:
+        # A round that ended the game counts as the game; an unfinished rollout as a draw.
+        # Rewards are scaled to [0, 1].
+        if not state.is_terminal() and self._round_over(state):
             returns = state.round_returns()
         else:
             returns = state.returns()
