@@ -3,9 +3,25 @@ and for the perfect player the exact best reply to greedy that the duel equation
 
 import pytest
 
+from tests.agents.test_mcts import nine_keys_and_eleven
 from tminus.agents.solvers import four_way_duel as duel
-from tminus.agents.solvers.four_way_edge import edge_over_greedy
+from tminus.agents.solvers.four_way_edge import (
+    both_greedy_values,
+    edge_over_greedy,
+    greedy_continuation_value,
+)
 from tminus.games.four_way.game import FourWayGame
+
+
+def test_a_move_is_worth_the_chance_to_win_after_it_with_both_greedy():
+    state = nine_keys_and_eleven()  # seat 0: every key but 1 up, rolls eleven; seat 1: none
+    flip, attack = state.legal_actions()
+    values = both_greedy_values("adult")
+    assert greedy_continuation_value(state, flip, values) == 1.0  # all ten keys: a win
+    # The attack takes nothing from a seat with no keys up: seat 1 rolls next, 0 against 1022.
+    mine = state.keys_mask(0)
+    assert greedy_continuation_value(state, attack, values) == 1.0 - values[0, mine]
+    assert 0.5 < greedy_continuation_value(state, attack, values) < 1.0
 
 
 def test_greedy_has_no_edge_over_itself():

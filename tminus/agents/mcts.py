@@ -14,15 +14,15 @@ Two options make either search stronger where a good rollout agent exists, and b
 the default where they apply (a game's greedy player rolls out; a game of rounds):
 
 - ``root="halving"``: the root's moves are compared by sequential halving (Karnin, Koren &
-  Somekh 2013; the root of Gumbel MuZero, Danihelka et al. 2022). Each phase plays every
-  surviving move once on each of a few fresh seeds, the *same* seeds for every move: the
-  same deal of the hidden cards and the same stream of dice and draws (common random
-  numbers). The moves' differences are then measured without most of the luck, which in a
-  long game of chance is far larger than what one move changes. Below the root each
-  simulation is played out by the rollout agent. The other moves are halved until one is
-  left; the last phase plays it against the rollout agent's own choice, on fresh seeds, and
-  it replaces that choice only when it wins by ``margin`` standard errors of the paired
-  difference: a one-step improvement of the rollout policy.
+  Somekh 2013; the root of Gumbel MuZero, Danihelka et al. 2022) on common random numbers:
+  in each phase every move still in play is simulated on the *same* few fresh seeds, that
+  is the same deal of the hidden cards and the same stream of dice and draws, so their
+  differences are measured without most of the luck, which in a long game of chance is far
+  larger than what one move changes. Below the root each simulation is played out by the
+  rollout agent. The moves other than the rollout agent's own choice are halved until one
+  is left; the last phase plays that one against the rollout agent's choice on fresh seeds
+  (at least ``FINAL_SEEDS``), and it replaces that choice only when it wins by ``margin``
+  standard errors of the paired difference: a one-step improvement of the rollout policy.
 - ``horizon="round"``: in a game played in rounds, a simulation ends when the round is
   scored and counts the round's result (``State.round_returns``), not the whole match's.
 """
