@@ -24,7 +24,8 @@ the default where they apply (a game's greedy player rolls out; a game of rounds
   (at least ``FINAL_SEEDS``), and it replaces that choice only when it wins by ``margin``
   standard errors of the paired difference: a one-step improvement of the rollout policy.
 - ``horizon="round"``: in a game played in rounds, a simulation ends when the round is
-  scored and counts the round's result (``State.round_returns``), not the whole match's.
+  scored and counts the round's result (``State.round_returns``), not the whole match's
+  (a round that ends the game counts as the game).
 """
 
 from __future__ import annotations
