@@ -179,12 +179,11 @@ class MCTSAgent:
 
     def _clearly_better(self, challenger: list[float], anchor: list[float]) -> bool:
         """The paired difference's mean exceeds ``margin`` standard errors (any gain at all
-        when every seed gave the same difference, as in a game without chance)."""
+        when every seed gave the same difference, as in a game without chance). The last
+        phase always has ``FINAL_SEEDS`` seeds at least, so the spread can be estimated."""
         differences = np.subtract(challenger, anchor)
-        n = len(differences)
-        if n < 2:
-            return False
-        return differences.mean() > self.margin * differences.std(ddof=1) / math.sqrt(n)
+        spread = differences.std(ddof=1) / math.sqrt(len(differences))
+        return differences.mean() > self.margin * spread
 
     # -- one simulation: select, expand, roll out, back up -------------------------------
     def _simulate(self, root: Node, state: State, me: int) -> None:
