@@ -89,8 +89,9 @@ def check_messages(table, records):
             assert message["type"] == "state"
             number = message["move_number"]
             assert number >= len(expected_log)
+            names = [seat["name"] for seat in message["seats"]]
             for action in history[len(expected_log) : number]:
-                expected_log.append(state.action_to_string_for(viewer, action))
+                expected_log.append(state.narrate(action, names, viewer))
                 state.apply_action(action)
             if viewer is None:
                 assert message["observation"] == state.public_observation()

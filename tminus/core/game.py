@@ -7,7 +7,7 @@ event is an explicit chance node, and a state holds no random generator.
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,6 +32,9 @@ class Game:
     information: ClassVar[str] = "perfect"
     # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
     utility: ClassVar[str] = "zero_sum"
+    # Raised whenever a rule or ruling changes what a history means: stored games, saves
+    # and exports carry it, so a game recorded under other rules is known as such.
+    rules_version: ClassVar[int] = 1
 
     num_players: int
     num_distinct_actions: int
@@ -163,6 +166,34 @@ class State:
         it may not know (a card dealt to someone else reads "a card to seat 2").
         """
         return self.action_to_string(action)
+
+    # -- words for people -----------------------------------------------------------------
+    # Programs read ``action_to_string`` (seats are 0-based numbers); people read these,
+    # where each seat is called by its name, ``names[seat]``. Games override them to speak
+    # in words ("Alice rolls 7 and moves to Radar"); the defaults fall back on the strings.
+    # A name is opaque text: use it whole, never change or parse it.
+    def move_label(self, action: int, names: Sequence[str]) -> str:
+        """A legal move of the player to move, as its button says it: "Attack Bob"."""
+        return self.action_to_string(action)
+
+    def narrate(
+        self,
+        action: int,
+        names: Sequence[str],
+        viewer: int | None = None,
+        *,
+        reveal: bool = False,
+    ) -> str:
+        """The log line of ``action``, about to be applied here: one sentence naming who did it.
+
+        It says only what ``viewer`` (None: a spectator) may know, unless ``reveal`` (after
+        the end, the whole truth).
+        """
+        actor = self.current_player()
+        text = (
+            self.action_to_string(action) if reveal else self.action_to_string_for(viewer, action)
+        )
+        return text if actor < 0 else f"{names[actor]}: {text}"
 
     def history(self) -> list[int]:
         return list(self._history)

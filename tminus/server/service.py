@@ -8,6 +8,7 @@ method returns, and so before anyone is told of it.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,6 +39,19 @@ from tminus.server.storage import (
 )
 
 SPECTATOR = None
+# Log lines are narrated with these marks in place of names, and the current names are put
+# in when a line is sent: a person who renames themselves is renamed in the whole log.
+SEAT_MARK = "\x1f{}\x1f"
+SEAT_MARK_PATTERN = re.compile("\x1f(\\d+)\x1f")
+
+
+def seat_marks(n: int) -> list[str]:
+    return [SEAT_MARK.format(seat) for seat in range(n)]
+
+
+def put_names(text: str, names: list[str]) -> str:
+    """A narrated line with each seat's mark replaced by the seat's name."""
+    return SEAT_MARK_PATTERN.sub(lambda m: names[int(m.group(1))], text)
 
 
 class GameError(Exception):
@@ -96,8 +110,9 @@ class LogEntry:
     index: int
     actor: int  # the seat that moved, or CHANCE
     action: int
-    text: str  # the full truth: shown to no one before the end
+    text: str  # the full truth, for people: shown to no one before the end
     seen: list[str]  # how each seat saw it, then (last) how a spectator saw it
+    # (Both narrated with seat marks for names: see ``put_names``.)
 
 
 @dataclass
@@ -347,9 +362,10 @@ class GameService:
     def _apply(self, table: Table, action: int, store: bool = True) -> None:
         state = table.state
         actor = state.current_player()
+        marks = seat_marks(table.game.num_players)
         viewers = [*range(table.game.num_players), None]
-        seen = [state.action_to_string_for(v, action) for v in viewers]
-        text = state.action_to_string(action)
+        seen = [state.narrate(action, marks, v) for v in viewers]
+        text = state.narrate(action, marks, reveal=True)
         index = len(table.log)
         if store:
             table.unsaved.append((index, action, actor))
@@ -386,10 +402,16 @@ class GameService:
         n = table.game.num_players
         viewer = n if seat is None else seat
         to_move = state.current_player()
+        names = self.names(table)
         legal = []
         if seat is not None and record.status == PLAYING and to_move == seat:
             legal = [
-                {"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()
+                {
+                    "action": a,
+                    "text": state.action_to_string(a),
+                    "label": state.move_label(a, names),
+                }
+                for a in state.legal_actions()
             ]
         return {
             "type": "state",
@@ -405,7 +427,7 @@ class GameService:
             "legal": legal,
             "log_from": log_from,
             "log": [
-                {"index": e.index, "actor": e.actor, "text": e.seen[viewer]}
+                {"index": e.index, "actor": e.actor, "text": put_names(e.seen[viewer], names)}
                 for e in table.log[log_from:]
             ],
             "seats": self.public_seats(table),
@@ -413,6 +435,11 @@ class GameService:
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
         }
+
+    @staticmethod
+    def names(table: Table) -> list[str]:
+        """What people call each seat: the names they chose ("Player 2" if they did not)."""
+        return [s.name for s in table.record.seats]
 
     @staticmethod
     def public_seats(game: Table | StoredGame) -> list[dict[str, Any]]:
@@ -443,6 +470,7 @@ class GameService:
     def export(self, table: Table) -> dict[str, Any]:
         """The game for ``tminus verify``: the seed only once the game is over."""
         finished = table.status == FINISHED
+        names = self.names(table)
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
@@ -460,9 +488,14 @@ class GameService:
             # Before the end only what a spectator may see: no action ids (a card dealt is
             # an id), the spectator's strings.
             "actions": [
-                {"index": e.index, "actor": e.actor, "action": e.action, "text": e.text}
+                {
+                    "index": e.index,
+                    "actor": e.actor,
+                    "action": e.action,
+                    "text": put_names(e.text, names),
+                }
                 if finished
-                else {"index": e.index, "actor": e.actor, "text": e.seen[-1]}
+                else {"index": e.index, "actor": e.actor, "text": put_names(e.seen[-1], names)}
                 for e in table.log
             ],
         }
@@ -473,12 +506,13 @@ class GameService:
             raise GameError("bad_state", "a replay is shown once the game is over")
         state = table.game.new_initial_state()
         n = table.game.num_players
+        names = self.names(table)
 
         def frame(entry: LogEntry | None) -> dict[str, Any]:
             return {
                 "index": None if entry is None else entry.index,
                 "actor": None if entry is None else entry.actor,
-                "text": None if entry is None else entry.text,
+                "text": None if entry is None else put_names(entry.text, names),
                 "public": state.public_observation(),
                 "seats": [state.observation(s) for s in range(n)],
             }

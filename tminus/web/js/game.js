@@ -142,7 +142,7 @@ function renderMoves() {
   box.replaceChildren(...legal.map((m, i) => el("button", {
     type: "button", class: "move", "data-action": m.action, "data-move": m.text,
     title: i < 9 ? `key ${i + 1}` : null, onclick: () => move(m.action),
-  }, i < 9 ? el("kbd", {}, String(i + 1)) : null, m.text)));
+  }, i < 9 ? el("kbd", {}, String(i + 1)) : null, m.label)));
 }
 
 function renderSeats() {
@@ -187,14 +187,12 @@ function fmt(x) {
 }
 
 function renderLog() {
-  const view = app.view;
   const upto = app.replay ? app.replay.index : app.log.length;
   const box = $("log");
   box.replaceChildren(...app.log.map((entry, i) => el("li", {
     class: [entry.actor === -1 ? "chance" : "", i >= upto ? "future" : "", app.replay && i === upto - 1 ? "current" : ""].join(" "),
     value: entry.index + 1,
-  }, entry.actor === -1 ? null : el("strong", {}, `${seatName(view.seats, entry.actor)}: `),
-  app.replay ? app.replay.frames[i + 1].text : entry.text)));
+  }, app.replay ? app.replay.frames[i + 1].text : entry.text)));
   const current = box.querySelector(".current") || box.lastElementChild;
   if (current) box.scrollTop = current.offsetTop - box.clientHeight / 2;
 }
