@@ -289,7 +289,7 @@ def test_radius_2_is_a_first_player_win_that_the_solver_agent_wins_in_play():
     assert solver.wins(kernel(2).start())  # the full solve
     game = tminus.load_game("sputnik", players=2, radius=2)
     first = SputnikSolverAgent(game, max_seconds=None)
-    for opponent, games in (("random", 40), ("greedy", 40), ("alphabeta", 10)):
+    for opponent, games in (("random", 12), ("greedy", 12), ("alphabeta", 3)):
         for seed in range(games):
             second = make_agent(opponent, game, seed=seed)
             state = game.new_initial_state()

@@ -13,11 +13,11 @@ from tminus.core.conformance import check_conformance
 
 @pytest.mark.parametrize("variant", ["adult", "junior"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_conformance_over_a_thousand_seeds(players, variant):
+def test_conformance_over_many_seeds(players, variant):
     game = tminus.load_game("four_way", players=players, variant=variant)
-    report = check_conformance(game, seeds=range(1000))
-    assert report.games == 1000
-    assert report.deep_checks > 1000
+    report = check_conformance(game, seeds=range(300))
+    assert report.games == 300
+    assert report.deep_checks > 300
 
 
 def test_conformance_when_the_turn_cap_ends_games():

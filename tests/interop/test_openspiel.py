@@ -13,7 +13,7 @@ from tests.interop.conftest import every_configuration  # noqa: E402
 from tminus.interop import openspiel as adapter  # noqa: E402
 
 # Whole random games per configuration: fewer where one game is thousands of steps long.
-SIMULATIONS = {"three_two_one": 10, "count_down": 30}
+SIMULATIONS = {"three_two_one": 10, "count_down": 30, "sputnik": 25, "four_way": 40}
 
 
 @pytest.mark.parametrize("name, params", every_configuration())

@@ -24,11 +24,11 @@ CONFIGURATIONS = [
 
 
 @pytest.mark.parametrize("params", CONFIGURATIONS, ids=lambda p: "-".join(map(str, p.values())))
-def test_conformance_over_a_thousand_seeds(params):
+def test_conformance_over_many_seeds(params):
     game = tminus.load_game("sputnik", **params)
-    report = check_conformance(game, seeds=range(1000), deep_checks_per_game=4)
-    assert report.games == 1000
-    assert report.deep_checks > 3000
+    report = check_conformance(game, seeds=range(200), deep_checks_per_game=4)
+    assert report.games == 200
+    assert report.deep_checks > 600
 
 
 @pytest.mark.parametrize("params", [{"players": 6, "radius": 2}, {"players": 2, "radius": 5}])
