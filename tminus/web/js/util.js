@@ -94,6 +94,9 @@ export function pressable(node, label, handler, move) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", label);
   if (move) node.dataset.move = move;
+  // Its name is the label: the text drawn inside (a card's corners, a badge) is decoration,
+  // hidden from screen readers once the board is built.
+  queueMicrotask(() => node.querySelectorAll("text").forEach((t) => t.setAttribute("aria-hidden", "true")));
   node.addEventListener("click", handler);
   node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
   return node;
