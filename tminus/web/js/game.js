@@ -174,8 +174,7 @@ function move(action) {
     goOffline();
     return;
   }
-  renderMoves();
-  renderBoard();
+  render();
 }
 
 // An error from the server, in words that name people (the server's own words otherwise).

@@ -478,7 +478,7 @@ function band(obs, ctx, layout, moves) {
   g.append(text(96, 56, obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`, "small-text"));
   if (obs.phase === "over" || ctx.ended) {
     // The result wraps above the tray, clear of the countdown and the leader's boxes.
-    wrap(result(obs, ctx), 30).slice(0, 3).forEach((line, k) => g.append(text(96, 118 + k * 24, line, "result-text")));
+    wrap(result(obs, ctx), 26).slice(0, 3).forEach((line, k) => g.append(text(96, 118 + k * 24, line, "result-text")));
   }
   if (obs.last_surprise) g.append(text(96, 76, `Last surprise: ${obs.last_surprise}`, "small-text surprise-text"));
   // Right: the game leader's stock.
