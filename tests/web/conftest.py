@@ -109,7 +109,8 @@ def create_game(server, game, params, seats):
         else:
             spec, _, name = rest.partition(":")
             made.append({"kind": "bot", "bot": spec or "greedy", "name": name or None})
-    response = httpx.post(server + "/api/games", json={"game": game, "params": params, "seats": made})
+    body = {"game": game, "params": params, "seats": made}
+    response = httpx.post(server + "/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
