@@ -283,19 +283,21 @@ function renderBoard() {
     seat: view.seat, seats: view.seats, legal: playable() ? view.legal : [],
     toMove: app.replay ? null : view.to_move, onMove: move, replay: !!app.replay,
     ended: !app.replay && view.status === "finished", // e.g. by resignation, mid-turn
-    before: previousObservation(), narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
+    before: previousObservation(), narrow: layoutOf(box) === "narrow",
   };
   box.replaceChildren(board.render(currentObservation(), ctx));
   box.dataset.board = board.name;
-  box.dataset.layout = lastLayout = ctx.narrow ? "narrow" : "wide";
+  box.dataset.layout = lastLayout = layoutOf(box);
+}
+
+function layoutOf(box) {
+  return box.clientWidth > 0 && box.clientWidth < NARROW ? "narrow" : "wide";
 }
 
 // A phone turned, a window resized: the board redraws when it crosses the phone width.
 let lastLayout = null;
 window.addEventListener("resize", () => {
-  if (!app.view) return;
-  const layout = $("board").clientWidth < NARROW ? "narrow" : "wide";
-  if (layout !== lastLayout) { lastLayout = layout; renderBoard(); }
+  if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
 });
 
 function renderBanner() {
