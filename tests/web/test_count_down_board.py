@@ -136,8 +136,8 @@ NAMES = ["Ada", "Bea", "Cy", "Dee"]
 
 
 def test_the_countdown_is_drawn_and_played_on_the_board(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(lambda s, obs: obs["phase"] == "count choice")
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     box = page.locator(".count-down .countdown.active")
     assert box.count() == 1
@@ -156,8 +156,8 @@ def test_the_countdown_is_drawn_and_played_on_the_board(server, new_page):
 
 
 def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(lambda s, obs: obs["phase"] == "direction", seed=3)
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     obs = state.observation(seat)
     here, roll = obs["positions"][seat], obs["roll"]
@@ -178,13 +178,13 @@ def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_pag
 
 
 def test_in_a_meeting_a_card_clicked_on_the_board_lists_its_offers(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(
         lambda s, obs: (
             obs["phase"] == "meeting"
             and any(s.action_to_string(a).startswith("offer seat") for a in s.legal_actions())
         )
     )
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     offers = {m["text"]: m["action"] for m in legal if m["text"].startswith("offer seat")}
     cards = page.locator(".count-down .selectable")

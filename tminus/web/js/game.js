@@ -8,7 +8,7 @@ import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const NARROW = 640; // below this board width, boards draw their phone layout
-const PING_EVERY = 15000, PONG_WITHIN = 8000;
+const PING_EVERY = 15000, PONG_WITHIN = 20000; // a busy server may be slow to answer
 
 const app = {
   view: null, log: [], socket: null, replay: null, me: takeSeatFromLink() || heldSeat(gameId),
@@ -85,9 +85,8 @@ function drop() {
 function heartbeat(socket) {
   stopHeartbeat();
   app.pingTimer = setInterval(() => {
-    if (socket !== app.socket || socket.readyState !== WebSocket.OPEN) return;
+    if (socket !== app.socket || socket.readyState !== WebSocket.OPEN || app.pongTimer) return;
     socket.send(JSON.stringify({ type: "ping" }));
-    clearTimeout(app.pongTimer);
     app.pongTimer = setTimeout(() => { if (socket === app.socket) { drop(); goOffline(); } }, PONG_WITHIN);
   }, PING_EVERY);
 }
@@ -95,6 +94,7 @@ function heartbeat(socket) {
 function stopHeartbeat() {
   clearInterval(app.pingTimer);
   clearTimeout(app.pongTimer);
+  app.pongTimer = null;
 }
 
 window.addEventListener("offline", () => { if (app.socket) { drop(); goOffline(); } });
@@ -116,7 +116,7 @@ function send(message) {
 }
 
 function receive(message) {
-  if (message.type === "pong") return clearTimeout(app.pongTimer);
+  if (message.type === "pong") { clearTimeout(app.pongTimer); app.pongTimer = null; return; }
   if (message.type === "error") return refused(message);
   if (message.type !== "state") return;
   const reconnected = app.offline;
