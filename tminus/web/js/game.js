@@ -294,10 +294,14 @@ function layoutOf(box) {
   return box.clientWidth > 0 && box.clientWidth < NARROW ? "narrow" : "wide";
 }
 
-// A phone turned, a window resized: the board redraws when it crosses the phone width.
-let lastLayout = null;
+// A phone turned, a window resized: the board redraws when it has crossed the phone width
+// (looked at once the resizing has settled, so a passing size redraws nothing).
+let lastLayout = null, resizeTimer = null;
 window.addEventListener("resize", () => {
-  if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
+  }, 200);
 });
 
 function renderBanner() {
