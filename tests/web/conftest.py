@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.server.live import free_port
@@ -22,7 +23,13 @@ ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]  # fmt: skip
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+# axe-core, from the npm registry (.ci/run: npm install axe-core), injected into pages.
+AXE = Path(os.environ.get("TMINUS_AXE", ROOT / "node_modules" / "axe-core" / "axe.min.js"))
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+WIDE_DESKTOP = {"width": 1920, "height": 1080}
 
 if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
@@ -63,11 +70,15 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """Pages in fresh browser contexts (separate people); page errors fail the test."""
+    """Pages in fresh browser contexts (separate people); page errors fail the test.
+    ``new_page(PHONE)`` is a touch phone's screen."""
     contexts, errors = [], []
 
-    def make():
-        context = browser.new_context(viewport={"width": 1300, "height": 950})
+    def make(viewport=None):
+        phone = viewport is not None and viewport["width"] < 600
+        context = browser.new_context(
+            viewport=viewport or {"width": 1300, "height": 950}, has_touch=phone, is_mobile=phone
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -85,3 +96,52 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def create_game(server, game, params, seats):
+    """A game made through the API; ``seats``: "person", "person:Name", "bot" or
+    "bot:spec:Name". Returns the API's answer (invites, spectate link)."""
+    made = []
+    for seat in seats:
+        kind, _, rest = seat.partition(":")
+        if kind == "person":
+            made.append({"kind": "person", "name": rest or None})
+        else:
+            spec, _, name = rest.partition(":")
+            made.append({"kind": "bot", "bot": spec or "greedy", "name": name or None})
+    body = {"game": game, "params": params, "seats": made}
+    response = httpx.post(server + "/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def horizontal_overflow(page) -> int:
+    """How many pixels the page is wider than the screen (0: no sideways scroll)."""
+    return page.evaluate(
+        "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - innerWidth"
+    )
+
+
+def small_targets(page, selector=".move:not([disabled]), #board .playable") -> list[str]:
+    """The clickable moves smaller than 44 x 44 CSS pixels, as "move: width x height"."""
+    return page.eval_on_selector_all(
+        selector,
+        """nodes => nodes.map(n => [n, n.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44)
+            .map(([n, r]) => `${n.dataset.move || n.getAttribute('aria-label')}: `
+                             + `${r.width.toFixed(0)} x ${r.height.toFixed(0)}`)""",
+    )
+
+
+def serious_accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core is not installed at {AXE} (npm install axe-core)")
+    if not page.evaluate("!!window.axe"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

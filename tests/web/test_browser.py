@@ -163,6 +163,8 @@ def test_every_game_is_played_to_the_end_in_the_browser(server, new_page, game):
     if game in ("count_down", "three_two_one"):
         # Random bots and a person always taking the first button take thousands of turns.
         page.fill("[name=max_turns]", "60")
+    if game == "three_two_one":
+        page.fill("[name=rounds]", "1")  # one deal
     seats = page.locator("#seats select").count()
     for seat in range(1, seats):
         page.select_option(f"[name=kind-{seat}]", "bot:random")

@@ -60,13 +60,13 @@ def test_a_person_plays_count_down_on_the_board_to_the_end(server, new_page):
         page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
     assert on_board > 0 and by_keyboard > 0
     banner = page.inner_text(".banner.over")
-    assert "turn cap" in banner or "Winner" in banner or "You win" in banner, banner
+    assert "turn limit" in banner or "Winner" in banner or "You win" in banner, banner
     # Every rocket on its square; a rival's agent cards only counted, mine named.
     assert page.locator(".count-down .piece").count() == 4
     assert page.locator(".count-down .centre:not(.mine) .agent.known").count() == 0
     mine = page.locator(".count-down .centre.mine")
     assert mine.count() == 1 and "(you)" in mine.text_content()
-    assert page.locator(".count-down .result-text").count() == 1
+    assert page.locator(".count-down .result-text").count() >= 1
     screenshot(page, "count_down_board")
     # The replay draws the same board, step by step, with nothing to click.
     page.click("#replay-start")
@@ -136,8 +136,8 @@ NAMES = ["Ada", "Bea", "Cy", "Dee"]
 
 
 def test_the_countdown_is_drawn_and_played_on_the_board(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(lambda s, obs: obs["phase"] == "count choice")
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     box = page.locator(".count-down .countdown.active")
     assert box.count() == 1
@@ -156,8 +156,8 @@ def test_the_countdown_is_drawn_and_played_on_the_board(server, new_page):
 
 
 def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(lambda s, obs: obs["phase"] == "direction", seed=3)
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     obs = state.observation(seat)
     here, roll = obs["positions"][seat], obs["roll"]
@@ -178,13 +178,13 @@ def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_pag
 
 
 def test_in_a_meeting_a_card_clicked_on_the_board_lists_its_offers(server, new_page):
-    page = position_page(server, new_page)
     state, seat = playout(
         lambda s, obs: (
             obs["phase"] == "meeting"
             and any(s.action_to_string(a).startswith("offer seat") for a in s.legal_actions())
         )
     )
+    page = position_page(server, new_page)
     legal = draw_position(page, state, seat, NAMES)
     offers = {m["text"]: m["action"] for m in legal if m["text"].startswith("offer seat")}
     cards = page.locator(".count-down .selectable")

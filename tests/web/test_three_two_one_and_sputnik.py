@@ -13,7 +13,11 @@ def create_in_lobby(page, server, game, params, bots):
     page.goto(server + "/")
     page.click(f".game-card[data-game={game}]")
     for name, value in params.items():
-        page.select_option(f"#params [name={name}]", str(value))
+        field = page.locator(f"#params [name={name}]")
+        if field.evaluate("f => f.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
     for seat, bot in enumerate(bots, start=1):
         page.select_option(f"[name=kind-{seat}]", bot)
     page.fill("#your-name", "Ada")
@@ -92,15 +96,17 @@ def play_three_two_one(page, limit_seconds=600):
 
 def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     page = new_page()
-    create_in_lobby(page, server, "three_two_one", {"players": 3}, ["bot:greedy", "bot:random"])
+    # Four players and one round: the whole game is one deal (quick to play to the end).
+    bots = ["bot:greedy", "bot:random", "bot:random"]
+    create_in_lobby(page, server, "three_two_one", {"players": 4, "rounds": 1}, bots)
     page.wait_for_selector(f"{TTT} .hand-panel.mine")
-    # The table: two opponents' hands as backs, both discard piles and the draw pile.
-    assert page.locator(f"{TTT} .hand-panel.opponent").count() == 2
+    # The table: three opponents' hands as backs, both discard piles and the draw pile.
+    assert page.locator(f"{TTT} .hand-panel.opponent").count() == 3
     assert page.locator(f"{TTT} .discard-pile").count() == 2
     page.wait_for_selector(f"{TTT} .group .card.playable")
     hand = page.locator(f"{TTT} .hand-panel.mine .card").count()
     assert hand == 12
-    assert page.locator(f"{TTT} .opponent .card.back").count() == 24
+    assert page.locator(f"{TTT} .opponent .card.back").count() == 36
     # A pick lifts the cards and offers exactly the legal discards of that number.
     first = page.locator(f"{TTT} .group .card.playable").first
     first.focus()
@@ -121,16 +127,16 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     banner = page.inner_text(".banner.over")
     assert re.search(r"You win|Winner: (Bot|you)", banner), banner
     # The end: every hand of the last round revealed, and the winner marked.
-    assert page.locator(f"{TTT} .last-round .reveal").count() == 3
+    assert page.locator(f"{TTT} .last-round .reveal").count() == 4
     assert re.search(r"wins? the game|share the win", page.inner_text("#board"))
     assert page.locator(f"{TTT} .hand-panel.winner").count() >= 1
-    assert page.locator("#seats .result").count() == 3
+    assert page.locator("#seats .result").count() == 4
     screenshot(page, "three_two_one_board")
     # A spectator sees the table with every hand as backs, and no hand of its own.
     spectator = new_page()
     spectator.goto(page.url.split("#")[0])
     spectator.wait_for_selector(f"{TTT} .hand-panel.opponent")
-    assert spectator.locator(f"{TTT} .hand-panel.opponent").count() == 3
+    assert spectator.locator(f"{TTT} .hand-panel.opponent").count() == 4
     assert spectator.locator(f"{TTT} .hand-panel.mine").count() == 0
     assert spectator.locator(f"{TTT} .playable").count() == 0
 

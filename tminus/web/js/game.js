@@ -1,73 +1,238 @@
 // The game page: one WebSocket, the board, the moves, the log, the players, replay.
-import { api, el, seatName } from "./util.js";
+import { api, el, initial, placings, seatName } from "./util.js";
 import { boardFor } from "./boards/index.js";
+import { icon } from "./icons.js";
+import { renderLog } from "./log.js";
+import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
-const app = { view: null, log: [], socket: null, replay: null, me: readSeat(), retries: 0 };
+const NARROW = 640; // below this board width, boards draw their phone layout
+const PING_EVERY = 15000, PONG_WITHIN = 20000; // a busy server may be slow to answer
 
-// The invite link carries seat and token in its #fragment (never sent to the server in a URL).
-function readSeat() {
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const key = `tminus:seat:${gameId}`;
-  if (hash.has("token")) {
-    const me = { seat: Number(hash.get("seat")), token: hash.get("token") };
-    sessionStorage.setItem(key, JSON.stringify(me));
-    return me;
-  }
-  const saved = sessionStorage.getItem(key);
-  return saved ? JSON.parse(saved) : null;
+const app = {
+  view: null, log: [], socket: null, replay: null, me: takeSeatFromLink() || heldSeat(gameId),
+  retries: 0, retryTimer: null, offline: false, pending: null, refusal: null,
+  before: null, // the observation drawn before this one: the board marks what changed
+  bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
+  opened: new Set(), // folded log runs the reader opened
+  pingTimer: null, pongTimer: null,
+};
+
+// An invite link's seat and token are kept (localStorage: every tab of this browser gets the
+// seat back) and taken out of the address bar, so that a copied address never gives it away.
+function takeSeatFromLink() {
+  const seat = seatInHash(location.hash);
+  if (!seat) return null;
+  holdSeat(gameId, seat);
+  history.replaceState(null, "", location.pathname + location.search);
+  return seat;
 }
 
+// Another seat's invite pasted into this tab: that seat, on a new socket, without a reload.
+window.addEventListener("hashchange", () => {
+  const seat = takeSeatFromLink();
+  if (!seat) return;
+  app.me = seat;
+  restart();
+});
+
+// -- the connection -----------------------------------------------------------------------
 function connect() {
+  clearTimeout(app.retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
   app.socket = socket;
   socket.onopen = () => {
-    app.retries = 0;
     const hello = { type: "hello" };
     if (app.me) Object.assign(hello, { seat: app.me.seat, token: app.me.token });
     socket.send(JSON.stringify(hello));
+    heartbeat(socket);
   };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = (event) => {
-    if (event.code >= 4400 && event.code < 4500) return; // refused: do not retry
-    const delay = Math.min(8000, 500 * 2 ** app.retries++);
-    $("banner").textContent = "Connection lost; reconnecting…";
-    setTimeout(connect, delay);
-  };
+  socket.onmessage = (event) => { if (socket === app.socket) receive(JSON.parse(event.data)); };
+  socket.onclose = (event) => { if (socket === app.socket) closed(event.code); };
+}
+
+function closed(code) {
+  stopHeartbeat();
+  app.socket = null;
+  if (code === 4404) return showProblem("not_found");
+  if (code === 4403) return showProblem("bad_invite");
+  if (code >= 4400 && code < 4500) return showProblem("refused");
+  goOffline();
+}
+
+// The socket is gone (or found dead): say so, pause the moves, try again with backoff.
+function goOffline() {
+  app.offline = true;
+  if (app.view) render();
+  else $("banner").textContent = "Connecting…";
+  document.body.classList.add("offline");
+  const delay = Math.min(8000, 500 * 2 ** app.retries++);
+  clearTimeout(app.retryTimer);
+  app.retryTimer = setTimeout(connect, delay);
+}
+
+function drop() {
+  const socket = app.socket;
+  app.socket = null;
+  stopHeartbeat();
+  if (socket) { socket.onclose = null; socket.onmessage = null; socket.close(); }
+}
+
+// A connection that silently died (a phone losing its network) is noticed by a ping
+// nobody answers.
+function heartbeat(socket) {
+  stopHeartbeat();
+  app.pingTimer = setInterval(() => {
+    if (socket !== app.socket || socket.readyState !== WebSocket.OPEN || app.pongTimer) return;
+    socket.send(JSON.stringify({ type: "ping" }));
+    app.pongTimer = setTimeout(() => { if (socket === app.socket) { drop(); goOffline(); } }, PONG_WITHIN);
+  }, PING_EVERY);
+}
+
+function stopHeartbeat() {
+  clearInterval(app.pingTimer);
+  clearTimeout(app.pongTimer);
+  app.pongTimer = null;
+}
+
+window.addEventListener("offline", () => { if (app.socket) { drop(); goOffline(); } });
+window.addEventListener("online", () => { if (!app.socket && !app.refusal) { app.retries = 0; connect(); } });
+
+// A new hello (another seat, or a spectator): a fresh socket and a fresh page.
+function restart() {
+  drop();
+  Object.assign(app, { view: null, log: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
+  document.body.classList.remove("offline");
+  hideProblem();
+  connect();
 }
 
 function send(message) {
-  if (app.socket && app.socket.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify(message));
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) return false;
+  app.socket.send(JSON.stringify(message));
+  return true;
 }
 
 function receive(message) {
-  if (message.type === "error") return toast(message.message);
+  if (message.type === "pong") { clearTimeout(app.pongTimer); app.pongTimer = null; return; }
+  if (message.type === "error") return refused(message);
   if (message.type !== "state") return;
+  const reconnected = app.offline;
+  app.offline = false;
+  app.retries = 0;
+  document.body.classList.remove("offline");
+  hideProblem();
+  if (app.view && app.view.seat === message.seat && !app.replay) app.before = app.view.observation;
   app.log.length = message.log_from;
   app.log.push(...message.log);
   app.view = message;
+  settlePending(reconnected);
   render();
+}
+
+// A move sent or queued and not yet answered: once the game has moved past it, it was
+// played; after a reconnection it is sent again if the position is still the one it was
+// made for, and the player is told if it was not.
+function settlePending(reconnected) {
+  const pending = app.pending;
+  if (!pending) return;
+  const view = app.view;
+  if (view.move_number > pending.move_number) {
+    app.pending = null;
+    if (!pending.sent) notice(`The game moved on while you were offline: “${pending.label}” was not played.`);
+    return;
+  }
+  if (!reconnected && pending.sent) return; // the answer is on its way
+  if (view.legal.some((m) => m.action === pending.action) && send(moveMessage(pending))) {
+    pending.sent = true;
+    view.legal = [];
+    notice(`Back online: your move “${pending.label}” was sent.`);
+  } else if (!view.legal.length && view.status !== "playing") {
+    app.pending = null;
+    notice(`The game is ${view.status}: “${pending.label}” was not played.`);
+  }
+}
+
+function moveMessage(pending) {
+  return { type: "move", move_number: pending.move_number, action: pending.action };
 }
 
 function move(action) {
   const view = app.view;
-  if (!view || app.replay || !view.legal.some((m) => m.action === action)) return;
-  send({ type: "move", move_number: view.move_number, action });
+  if (!view || app.replay || app.offline || app.pending) return;
+  const chosen = view.legal.find((m) => m.action === action);
+  if (!chosen) return;
+  app.pending = { move_number: view.move_number, action, label: chosen.label || chosen.text, sent: false };
+  app.pending.sent = send(moveMessage(app.pending));
   // Until the answer comes, no second move for the same position.
   view.legal = [];
-  renderMoves();
-  renderBoard();
+  if (!app.pending.sent) {
+    notice(`Not connected: “${app.pending.label}” will be sent when the connection is back.`);
+    drop();
+    goOffline();
+    return;
+  }
+  render();
 }
 
-let toastTimer;
-function toast(text) {
+// An error from the server, in words that name people (the server's own words otherwise).
+function refused(message) {
+  const view = app.view;
+  if (["stale", "not_your_turn", "illegal", "bad_state"].includes(message.code)) app.pending = null;
+  if (!view) {
+    app.refusal = message;
+    return;
+  }
+  const words = {
+    stale: "The game moved on before your move arrived: choose again.",
+    not_your_turn: view.to_move === null ? "It is nobody's turn now." : `It is ${seatName(view.seats, view.to_move)}'s turn, not yours.`,
+    illegal: "That move is not allowed now: choose again.",
+    forbidden: view.seat === null ? "You are watching: spectators do not play." : "This seat's link is not valid any more.",
+  };
+  notice(words[message.code] || message.message);
+  if (message.code === "stale" || message.code === "illegal") render();
+}
+
+let noticeTimer;
+function notice(text) {
   const box = $("toast");
   box.textContent = text;
   box.classList.add("shown");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => box.classList.remove("shown"), 4000);
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => box.classList.remove("shown"), 7000);
+}
+
+// -- a page instead of the table: a game that does not exist, an invite that is not valid --
+const PROBLEMS = {
+  not_found: () => ["Game not found", `There is no game “${gameId}” here. The link may be mistyped, or the game was made on another server.`],
+  bad_invite: () => ["This invite link is not valid", "Its seat or secret does not match this game: ask for the link again, or watch the game as a spectator."],
+  refused: () => ["The game refused this page", app.refusal ? app.refusal.message : "The server closed the connection."],
+};
+
+function showProblem(kind) {
+  clearTimeout(app.retryTimer);
+  const [title, words] = PROBLEMS[kind]();
+  if (kind === "bad_invite") releaseSeat(gameId);
+  document.title = `${title} · T-minus`;
+  $("title").textContent = title;
+  $("status").textContent = "";
+  $("status").className = "status";
+  $("table").hidden = true;
+  const actions = [el("a", { class: "button", href: "/", id: "to-lobby" }, "Go to the lobby")];
+  if (kind === "bad_invite") {
+    actions.unshift(el("button", { type: "button", class: "primary", id: "watch", onclick: () => { app.me = null; restart(); } }, "Watch as a spectator"));
+  }
+  const box = $("problem");
+  box.hidden = false;
+  box.replaceChildren(el("section", { class: "panel problem-panel", "data-problem": kind },
+    el("h2", {}, title), el("p", {}, words), el("p", { class: "problem-actions" }, ...actions)));
+}
+
+function hideProblem() {
+  $("problem").hidden = true;
+  $("table").hidden = false;
 }
 
 // -- rendering --------------------------------------------------------------------------
@@ -75,14 +240,18 @@ function render() {
   const view = app.view;
   document.title = `${view.title} · T-minus`;
   $("title").textContent = view.title;
-  $("status").textContent = view.status;
-  $("status").className = `status ${view.status}`;
+  $("status").textContent = app.offline ? "offline" : view.status;
+  $("status").className = `status ${app.offline ? "offline" : view.status}`;
   $("rules-link").href = `/rules/${view.game}`;
   renderBanner();
   renderBoard();
   renderMoves();
   renderSeats();
-  renderLog();
+  renderLog($("log"), app.log, {
+    opened: app.opened, upto: app.replay ? app.replay.index : app.log.length, replaying: !!app.replay,
+    textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
+  });
+  scrollLog();
   renderFairness();
   renderReplayControls();
 }
@@ -95,28 +264,62 @@ function currentObservation() {
   return app.view.observation;
 }
 
+function previousObservation() {
+  if (!app.replay) return app.before;
+  const frame = app.replay.frames[app.replay.index - 1];
+  if (!frame) return null;
+  return app.view.seat === null ? frame.public : frame.seats[app.view.seat];
+}
+
+function playable() {
+  return !app.replay && !app.offline && !app.pending;
+}
+
 function renderBoard() {
   const view = app.view;
   const board = boardFor(view.game);
+  const box = $("board");
   const ctx = {
-    seat: view.seat, seats: view.seats, legal: app.replay ? [] : view.legal,
+    seat: view.seat, seats: view.seats, legal: playable() ? view.legal : [],
     toMove: app.replay ? null : view.to_move, onMove: move, replay: !!app.replay,
     ended: !app.replay && view.status === "finished", // e.g. by resignation, mid-turn
+    before: previousObservation(), narrow: layoutOf(box) === "narrow",
   };
-  $("board").replaceChildren(board.render(currentObservation(), ctx));
-  $("board").dataset.board = board.name;
+  box.replaceChildren(board.render(currentObservation(), ctx));
+  box.dataset.board = board.name;
+  box.dataset.layout = lastLayout = layoutOf(box);
 }
+
+function layoutOf(box) {
+  return box.clientWidth > 0 && box.clientWidth < NARROW ? "narrow" : "wide";
+}
+
+// A phone turned, a window resized: the board redraws when it has crossed the phone width
+// (looked at once the resizing has settled, so a passing size redraws nothing).
+let lastLayout = null, resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
+  }, 200);
+});
 
 function renderBanner() {
   const view = app.view;
   const banner = $("banner");
   banner.className = "banner";
-  if (view.status === "waiting") {
+  if (app.offline) {
+    banner.classList.add("offline");
+    const queued = app.pending && !app.pending.sent ? ` Your move “${app.pending.label}” will be sent when it is back.` : "";
+    banner.textContent = `Connection lost: reconnecting… Moves are paused.${queued}`;
+  } else if (view.status === "waiting") {
     const missing = view.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.name);
     banner.textContent = `Waiting for ${missing.join(", ")} to join…`;
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
+  } else if (app.pending) {
+    banner.textContent = `Sending “${app.pending.label}”…`;
   } else if (view.legal.length) {
     banner.classList.add("yours");
     banner.textContent = "Your turn: choose a move on the board or below.";
@@ -129,7 +332,7 @@ function resultText(view) {
   const r = view.result || {};
   const names = (seats) => seats.map((s) => (s === view.seat ? "you" : seatName(view.seats, s))).join(" and ");
   if (r.reason === "resigned") return `${seatName(view.seats, r.resigned)} resigned. Winner: ${names(r.winners)}.`;
-  if (r.reason === "turn cap") return "Draw: the turn cap was reached.";
+  if (r.reason === "turn cap") return "Draw: the turn limit was reached.";
   if (!r.winners || !r.winners.length) return "Game over: a draw.";
   const won = r.winners.includes(view.seat);
   return won ? `You win! ★ (${names(r.winners)})` : `Game over. Winner: ${names(r.winners)}.`;
@@ -139,10 +342,15 @@ function renderMoves() {
   const view = app.view;
   const box = $("moves");
   const legal = app.replay ? [] : view.legal;
+  const disabled = !playable();
   box.replaceChildren(...legal.map((m, i) => el("button", {
-    type: "button", class: "move", "data-action": m.action, "data-move": m.text,
+    type: "button", class: "move", "data-action": m.action, "data-move": m.text, disabled,
     title: i < 9 ? `key ${i + 1}` : null, onclick: () => move(m.action),
-  }, i < 9 ? el("kbd", {}, String(i + 1)) : null, m.label)));
+  }, i < 9 ? el("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, m.label || m.text)));
+}
+
+function botLevel(spec) {
+  return app.bots[spec] || spec;
 }
 
 function renderSeats() {
@@ -150,50 +358,56 @@ function renderSeats() {
   const board = boardFor(view.game);
   const obs = currentObservation();
   const scores = board.scores ? board.scores(obs) : null;
-  const returns = view.result && view.result.returns;
+  const places = view.status === "finished" ? placings(view.result, view.seats.length) : null;
   $("seats").replaceChildren(...view.seats.map((s) => el("li", {
-    class: ["seat", view.to_move === s.seat ? "to-move" : "", view.seat === s.seat ? "me" : ""].join(" "),
+    class: ["seat", view.to_move === s.seat && !app.replay ? "to-move" : "", view.seat === s.seat ? "me" : ""].join(" "),
     "data-seat": s.seat,
   },
-  el("span", { class: "seat-dot", "data-seat": s.seat }, String(s.seat + 1)),
-  el("span", { class: "seat-name" }, s.name, view.seat === s.seat ? " (you)" : ""),
-  el("span", { class: "seat-kind" }, s.kind === "bot" ? `bot · ${s.bot}` : s.joined ? "person" : "invited"),
+  el("span", { class: "seat-dot", "data-seat": s.seat, "aria-hidden": "true" }, initial(s.name)),
+  el("span", { class: "seat-name", title: s.name }, s.name, view.seat === s.seat ? " (you)" : ""),
+  el("span", { class: "seat-kind" }, s.kind === "bot" ? `bot · ${botLevel(s.bot)}` : s.joined ? "person" : "invited"),
   scores ? el("span", { class: "score" }, scores[s.seat]) : null,
-  returns ? el("span", { class: "result" }, `result ${fmt(returns[s.seat])}`) : null)));
+  places ? el("span", { class: "result", "data-place": places[s.seat] }, places[s.seat]) : null)));
+  renderSeatActions();
+}
+
+function renderSeatActions() {
+  const view = app.view;
   const actions = $("seat-actions");
   if (actions.contains(document.activeElement) && document.activeElement.id === "my-name") return; // typing
   actions.replaceChildren();
+  const online = !app.offline;
   if (view.seat !== null && view.status === "waiting") {
-    actions.append(el("button", { type: "button", id: "start", class: "primary", onclick: () => send({ type: "start" }) }, "Start now"));
-    const invites = JSON.parse(localStorage.getItem(`tminus:invites:${gameId}`) || "[]").filter((i) => i.seat !== view.seat);
-    for (const invite of invites) {
-      actions.append(el("p", { class: "invite" }, `Invite for seat ${invite.seat + 1}: `,
+    actions.append(el("button", { type: "button", id: "start", class: "primary", disabled: !online, onclick: () => send({ type: "start" }) }, "Start now"));
+    for (const invite of invitesOf(gameId).filter((i) => i.seat !== view.seat)) {
+      const name = seatName(view.seats, invite.seat);
+      actions.append(el("label", { class: "invite" }, `Invite for ${name}`,
         el("input", { readonly: true, value: new URL(invite.url, location.origin).href, onfocus: (e) => e.target.select() })));
     }
   }
   if (view.seat !== null && view.status !== "finished") {
     const input = el("input", { id: "my-name", maxlength: 40, value: view.seats[view.seat].name, "aria-label": "Your name" });
-    const rename = () => { const name = input.value.trim(); if (name && name !== view.seats[view.seat].name) send({ type: "name", name }); };
+    const rename = () => {
+      const name = input.value.trim();
+      if (name && name !== view.seats[view.seat].name && send({ type: "name", name })) rememberName(name);
+    };
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") rename(); });
-    actions.append(el("div", { class: "rename" }, input, el("button", { type: "button", id: "save-name", onclick: rename }, "Set name")));
-    actions.append(el("button", { type: "button", id: "resign", class: "quiet", onclick: () => {
+    actions.append(el("div", { class: "rename" }, input, el("button", { type: "button", id: "save-name", disabled: !online, onclick: rename }, "Set name")));
+    if (app.me && app.me.seat === view.seat) {
+      const link = `${location.origin}${location.pathname}#seat=${app.me.seat}&token=${encodeURIComponent(app.me.token)}`;
+      actions.append(el("button", { type: "button", id: "copy-seat-link", class: "quiet", onclick: () => {
+        navigator.clipboard?.writeText(link).then(() => notice("Your seat's link is copied: open it on another device to play there."), () => prompt("Your seat's link:", link));
+      } }, "Copy your seat's link (another device)"));
+    }
+    actions.append(el("button", { type: "button", id: "resign", class: "quiet", disabled: !online, onclick: () => {
       if (confirm("Resign this game? The others win.")) send({ type: "resign" });
     } }, "Resign"));
   }
 }
 
-function fmt(x) {
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
-}
-
-function renderLog() {
-  const upto = app.replay ? app.replay.index : app.log.length;
+function scrollLog() {
   const box = $("log");
-  box.replaceChildren(...app.log.map((entry, i) => el("li", {
-    class: [entry.actor === -1 ? "chance" : "", i >= upto ? "future" : "", app.replay && i === upto - 1 ? "current" : ""].join(" "),
-    value: entry.index + 1,
-  }, app.replay ? app.replay.frames[i + 1].text : entry.text)));
-  const current = box.querySelector(".current") || box.lastElementChild;
+  const current = box.querySelector("li.current") || box.lastElementChild;
   if (current) box.scrollTop = current.offsetTop - box.clientHeight / 2;
 }
 
@@ -230,23 +444,27 @@ async function verify() {
 }
 
 // -- replay of a finished game ------------------------------------------------------------
+function iconButton(name, label, onclick, id) {
+  return el("button", { type: "button", class: "icon-button", id, "aria-label": label, title: label, onclick }, icon(name));
+}
+
 function renderReplayControls() {
   const box = $("replay");
   if (app.view.status !== "finished") { box.hidden = true; return; }
   box.hidden = false;
   if (!app.replay) {
-    box.replaceChildren(el("button", { type: "button", id: "replay-start", onclick: startReplay }, "▶ Replay the game step by step"));
+    box.replaceChildren(el("button", { type: "button", id: "replay-start", onclick: startReplay }, icon("play"), " Replay the game step by step"));
     return;
   }
   const r = app.replay;
   const last = r.frames.length - 1;
   const go = (i) => { r.index = Math.max(0, Math.min(last, i)); render(); };
   box.replaceChildren(
-    el("button", { type: "button", "aria-label": "first", onclick: () => go(0) }, "⏮"),
-    el("button", { type: "button", id: "replay-back", "aria-label": "back", onclick: () => go(r.index - 1) }, "◀"),
+    iconButton("first", "first step", () => go(0), "replay-first"),
+    iconButton("back", "step back", () => go(r.index - 1), "replay-back"),
     el("input", { type: "range", min: 0, max: last, value: r.index, "aria-label": "step", oninput: (e) => go(Number(e.target.value)) }),
-    el("button", { type: "button", id: "replay-next", "aria-label": "next", onclick: () => go(r.index + 1) }, "▶"),
-    el("button", { type: "button", "aria-label": "last", onclick: () => go(last) }, "⏭"),
+    iconButton("next", "next step", () => go(r.index + 1), "replay-next"),
+    iconButton("last", "last step", () => go(last), "replay-last"),
     el("span", { id: "replay-step", class: "muted" }, `step ${r.index} of ${last}`, r.index ? ` · ${r.frames[r.index].text}` : ""),
     el("button", { type: "button", class: "quiet", onclick: () => { app.replay = null; render(); } }, "Leave replay"),
   );
@@ -258,7 +476,7 @@ async function startReplay() {
     app.replay = { frames: data.frames, index: 0 };
     render();
   } catch (error) {
-    toast(error.message);
+    notice(error.message);
   }
 }
 
@@ -269,5 +487,11 @@ document.addEventListener("keydown", (event) => {
   const n = Number(event.key);
   if (n >= 1 && n <= 9 && app.view && app.view.legal[n - 1]) move(app.view.legal[n - 1].action);
 });
+
+// The bots' levels in words, for the players panel.
+api("/api/catalog").then((games) => {
+  for (const game of games) for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+  if (app.view) renderSeats();
+}, () => {});
 
 connect();

@@ -1,8 +1,45 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
-import { api, el, titleCase } from "./util.js";
+import { api, el, placings, titleCase } from "./util.js";
+import { heldSeat, holdSeat, keepInvites, rememberName, rememberedName } from "./seat.js";
 
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
+
+// One line about each game, for a player choosing (the catalog's own line when it has one).
+const DESCRIPTIONS = {
+  four_way: "Roll two dice, make a number and flip that key up: the first with all ten keys up wins. 2–4 players.",
+  three_two_one: "Discard and draw to bring your hand down to five or less, then call Countdown! 2–8 players.",
+  sputnik: "Fly your rocket and take away galaxies to trap the others: the last rocket flying wins. 2–6 players.",
+  count_down: "Build a rocket, collect your photo cards and win the countdown to fly to the Moon. 2–6 players.",
+};
+
+// Parameters in words; a parameter not listed here shows its own help text as its label.
+const PARAM_LABELS = {
+  players: "Players",
+  variant: "Rules",
+  max_turns: "Turn limit",
+  rounds: "Rounds",
+  radius: "Board size (rings)",
+  rockets_per_player: "Rockets each",
+  teams: "Two teams",
+  arrest_max: "Agents arrested on a roll of at most",
+};
+
+const CHOICE_WORDS = { true: "yes", false: "no", adult: "adult", junior: "junior" };
+
+function description(game) {
+  return game.description || DESCRIPTIONS[game.name] || (game.information === "imperfect" ? "Hidden cards." : "Open information.");
+}
+
+function paramLabel(name, p) {
+  return PARAM_LABELS[name] || titleCase(p.help || name);
+}
+
+// A parameter people may set here: a string without choices names a file on the server
+// (Count Down's board), which the server refuses from the browser.
+function offered(p) {
+  return !p.local_only && !(typeof p.default === "string" && !p.choices);
+}
 
 function players(game) {
   const select = document.querySelector("#params [name=players]");
@@ -26,28 +63,33 @@ function renderParams() {
   const box = $("params");
   box.replaceChildren(el("legend", {}, "Rules ", el("a", { href: `/rules/${state.game.name}`, target: "_blank" }, "(read them)")));
   for (const [name, p] of Object.entries(state.game.params)) {
+    if (!offered(p)) continue;
     let input;
     if (p.choices) {
       input = el("select", { name, "data-kind": typeof p.default, onchange: name === "players" ? renderSeats : null },
-        ...p.choices.map((c) => el("option", { value: c, selected: c === p.default }, String(c))));
-    } else if (typeof p.default === "string") { // e.g. Count Down's board: "default" or a file
-      input = el("input", { name, type: "text", value: p.default, "data-kind": "string" });
+        ...p.choices.map((c) => el("option", { value: c, selected: c === p.default }, CHOICE_WORDS[c] || String(c))));
     } else {
-      input = el("input", { name, type: "number", value: p.default, min: p.minimum, max: p.maximum, "data-kind": "number" });
+      input = el("input", { name, type: "number", inputmode: "numeric", value: p.default, min: p.minimum, max: p.maximum, "data-kind": "number" });
     }
-    box.append(el("label", { title: p.help }, el("span", {}, titleCase(name)), input));
+    box.append(el("label", { title: p.help }, el("span", {}, paramLabel(name, p)), input));
   }
+}
+
+function seatLabel(seat) {
+  return seat === 0 ? "You" : `Player ${seat + 1}`;
 }
 
 function renderSeats() {
   const box = $("seats");
   const n = players(state.game);
   box.replaceChildren(el("legend", {}, "Seats"));
+  const bots = state.game.bots;
+  const usual = Math.min(1, bots.length - 1); // the medium bot, where there is one
   for (let seat = 0; seat < n; seat++) {
-    const kind = el("select", { name: `kind-${seat}`, "aria-label": `Seat ${seat + 1}` },
+    const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}` },
       el("option", { value: "person", selected: seat === 0 }, seat === 0 ? "You" : "A friend (invite)"),
-      ...state.game.bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === Math.min(1, state.game.bots.length - 1) }, `Bot: ${b.label}`)));
-    box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat }, String(seat + 1)), kind));
+      ...bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === usual }, `Bot: ${b.label}`)));
+    box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" }, seat === 0 ? "Y" : String(seat + 1)), kind));
   }
 }
 
@@ -64,57 +106,78 @@ function readForm() {
     if (value === "person") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
-  return { game: state.game.name, params, seats };
+  return { game: state.game.name, params, seats, you: seats[0].kind === "person" };
 }
 
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
+  const { you, ...form } = readForm();
   try {
-    const game = await api("/api/games", { method: "POST", body: readForm() });
-    localStorage.setItem(`tminus:invites:${game.id}`, JSON.stringify(game.invites));
-    showCreated(game);
+    const game = await api("/api/games", { method: "POST", body: form });
+    keepInvites(game.id, game.invites);
+    // The creator's own seat: this browser holds it from now on, on any tab.
+    const mine = you ? game.invites.find((invite) => invite.seat === 0) : null;
+    if (mine) holdSeat(game.id, mine);
+    rememberName($("your-name").value.trim());
+    showCreated(game, mine);
     loadRecent();
   } catch (error) {
     $("create-error").textContent = error.message;
   }
 }
 
-function showCreated(game) {
+function showCreated(game, mine) {
   const box = $("created");
   box.hidden = false;
-  const mine = game.invites[0];
-  const rows = game.invites.slice(1).map((invite) => {
+  const name = (seat) => game.seats[seat].name;
+  const rows = game.invites.filter((invite) => invite !== mine).map((invite) => {
     const url = new URL(invite.url, location.origin).href;
-    return el("li", {}, `Seat ${invite.seat + 1}: `,
-      el("input", { readonly: true, value: url, class: "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
+    return el("li", {}, el("label", { for: `invite-${invite.seat}` }, `${name(invite.seat)}:`),
+      el("input", { id: `invite-${invite.seat}`, readonly: true, value: url, class: "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
       el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url) }, "Copy"));
   });
-  box.replaceChildren(
+  const parts = [
     el("h2", {}, `${game.title} is ready`),
     el("p", { class: "fair" }, "Fair dice: the server committed to its secret seed ", el("code", {}, game.commitment.slice(0, 16) + "…"), ". It is revealed at the end, so anyone can check every roll."),
-    rows.length ? el("div", {}, el("p", {}, "Send each friend their own invite link:"), el("ul", { class: "invites" }, rows)) : null,
-    el("p", {}, "Spectators: ", el("a", { href: game.spectate, id: "spectate-link" }, new URL(game.spectate, location.origin).href)),
-    mine ? el("a", { class: "primary button", id: "take-seat", href: mine.url }, "Take your seat →")
-         : el("a", { class: "primary button", id: "watch", href: game.spectate }, "Watch the bots →"),
-  );
+  ];
+  if (rows.length) parts.push(el("p", {}, "Send each friend their own invite link:"), el("ul", { class: "invites" }, rows));
+  parts.push(el("p", {}, "Spectators: ", el("a", { href: game.spectate, id: "spectate-link" }, new URL(game.spectate, location.origin).href)));
+  parts.push(mine ? el("a", { class: "primary button", id: "take-seat", href: mine.url }, "Take your seat →")
+    : el("a", { class: "primary button", id: "watch", href: game.spectate }, "Watch the bots →"));
+  box.replaceChildren(...parts);
   box.scrollIntoView({ behavior: "smooth" });
+}
+
+// "1st Ada · 2nd Bot (easy)", best first; a draw says so.
+function resultWords(g) {
+  const places = placings(g.result, g.seats.length);
+  if (!places) return null;
+  if (g.result.reason === "turn cap" || (!g.result.winners?.length && g.result.reason !== "resigned")) return "draw";
+  return g.seats.map((s, i) => ({ name: s.name, place: places[i], rank: parseInt(places[i].replace("=", ""), 10) }))
+    .sort((a, b) => a.rank - b.rank).map((s) => `${s.place} ${s.name}`).join(" · ");
 }
 
 async function loadRecent() {
   const games = await api("/api/games?limit=15").catch(() => []);
-  $("recent").replaceChildren(...games.map((g) => el("li", {},
-    el("a", { href: `/game/${g.id}` }, g.title), " ",
-    el("span", { class: `status ${g.status}` }, g.status), " ",
-    el("span", { class: "muted" }, g.seats.map((s) => s.name).join(" · ")))));
+  $("recent").replaceChildren(...games.map((g) => {
+    const result = g.status === "finished" ? resultWords(g) : null;
+    const held = heldSeat(g.id);
+    return el("li", { "data-game": g.id },
+      el("a", { href: `/game/${g.id}` }, g.title), " ",
+      el("span", { class: `status ${g.status}` }, g.status), " ",
+      held && g.seats[held.seat] ? el("span", { class: "your-seat" }, `you: ${g.seats[held.seat].name}`) : null,
+      el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
+  }));
   if (!games.length) $("recent").append(el("li", { class: "muted" }, "No games yet: start one!"));
 }
 
 async function main() {
+  $("your-name").value = rememberedName();
   state.catalog = await api("/api/catalog");
   $("games").replaceChildren(...state.catalog.map((g) => el("button", {
-    type: "button", class: "game-card", role: "radio", "data-game": g.name, onclick: () => pickGame(g.name),
-  }, el("strong", {}, g.title), el("small", {}, g.information === "imperfect" ? "hidden cards" : "open information"))));
+    type: "button", class: "game-card", role: "radio", "aria-checked": "false", "data-game": g.name, onclick: () => pickGame(g.name),
+  }, el("strong", {}, g.title), el("small", { class: "game-description" }, description(g)))));
   $("create").addEventListener("submit", create);
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
   loadRecent();

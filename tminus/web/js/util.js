@@ -42,10 +42,44 @@ export async function api(path, options = {}) {
   return data;
 }
 
+// What people call a seat: its name ("Player 2" if unknown), never the 0-based seat.
 export function seatName(seats, seat) {
   if (seat === -1 || seat === null || seat === undefined) return "chance";
   const s = seats && seats[seat];
-  return s ? s.name : `seat ${seat}`;
+  return s ? s.name : `Player ${seat + 1}`;
+}
+
+// The mark on a seat's colour dot: the first letter of its name.
+export function initial(name) {
+  const letter = String(name || "").trim().match(/[\p{L}\p{N}]/u);
+  return letter ? letter[0].toUpperCase() : "?";
+}
+
+export function short(name, max) {
+  const text = String(name);
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}
+
+// 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd".
+export function ordinal(n) {
+  const tens = n % 100, units = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : units === 1 ? "st" : units === 2 ? "nd" : units === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+// Each seat's placing from a finished game's result: "1st", "2nd", tied seats share one
+// ("=1st"); a resigned game ranks the winners first and the one who resigned last.
+export function placings(result, n) {
+  if (!result) return null;
+  let score;
+  if (result.returns) score = result.returns;
+  else if (result.winners) score = Array.from({ length: n }, (_, s) => (result.winners.includes(s) ? 1 : s === result.resigned ? -1 : 0));
+  else return null;
+  return score.map((mine, s) => {
+    const better = score.filter((other) => other > mine).length;
+    const tied = score.filter((other, t) => other === mine && t !== s).length > 0;
+    return `${tied ? "=" : ""}${ordinal(better + 1)}`;
+  });
 }
 
 export function titleCase(text) {
@@ -60,6 +94,9 @@ export function pressable(node, label, handler, move) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", label);
   if (move) node.dataset.move = move;
+  // Its name is the label: the text drawn inside (a card's corners, a badge) is decoration,
+  // hidden from screen readers once the board is built.
+  queueMicrotask(() => node.querySelectorAll("text").forEach((t) => t.setAttribute("aria-hidden", "true")));
   node.addEventListener("click", handler);
   node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
   return node;
@@ -67,8 +104,10 @@ export function pressable(node, label, handler, move) {
 
 // A board element that plays ``move``; the press stays with it (a playable element inside
 // another one does not press its parent too).
+// Its label for people is the server's words for the move (``label``), unless the board says
+// more about where it is; programs (and tests) read data-move.
 export function clickable(node, move, onMove, label) {
-  pressable(node, label || move.text, () => onMove(move.action), move.text);
+  pressable(node, label || move.label || move.text, () => onMove(move.action), move.text);
   node.addEventListener("click", (e) => e.stopPropagation());
   node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") e.stopPropagation(); });
   return node;

@@ -7,7 +7,10 @@
 //
 // The printed board (track, cards, prices) is public data the same all game: it comes once
 // from /api/games/{id}/layout and is kept here.
-import { api, clickable, svg, seatName } from "../util.js";
+// On a phone the board is drawn to fit the width as an overview (pinch to zoom): its squares
+// are too small for a thumb there, so the moves are the buttons below it.
+// The last move is marked: the square a rocket left, and the rocket's step along the track.
+import { api, clickable, initial, seatName, svg } from "../util.js";
 
 const W = 1100; // the board is W × W
 const C = 92; // corner squares (the launch ramps) are C × C; side squares are C deep
@@ -159,13 +162,14 @@ function glyph(sq, cx, cy) {
   return g;
 }
 
-function rocketPiece(seat, x, y, mover, label) {
-  const g = svg("g", { class: `piece ${seatClass(seat)} ${mover ? "mover" : ""}`, transform: `translate(${x},${y})`, "data-seat": seat, role: "img", "aria-label": label });
+function rocketPiece(seat, x, y, mover, label, name, step) {
+  const style = step ? `--dx:${step[0].toFixed(1)}px;--dy:${step[1].toFixed(1)}px` : null;
+  const g = svg("g", { class: `piece ${seatClass(seat)} ${mover ? "mover" : ""} ${step ? "last" : ""}`, transform: `translate(${x},${y})`, style, "data-seat": seat, role: "img", "aria-label": label });
   g.append(svg("title", {}, label));
   if (mover) g.append(svg("circle", { r: 17, class: "halo" }));
   g.append(svg("path", { class: "hull", d: "M0,-15 C6,-9 7,-1 6,7 L11,13 L4,12 L0,15 L-4,12 L-11,13 L-6,7 C-7,-1 -6,-9 0,-15 Z" }));
   g.append(svg("circle", { cy: -3, r: 3, class: "window" }));
-  g.append(text(0, 11, String(seat + 1), "piece-number", { "text-anchor": "middle" }));
+  g.append(text(0, 11, initial(name), "piece-number", { "text-anchor": "middle" }));
   return g;
 }
 
@@ -227,6 +231,14 @@ function track(obs, ctx, layout, moves) {
     }
     g.append(cell);
   });
+  // The squares rockets just left.
+  const before = ctx.before && ctx.before.positions;
+  const left = {};
+  if (before) obs.positions.forEach((pos, seat) => { if (pos >= 0 && before[seat] >= 0 && before[seat] !== pos) left[seat] = before[seat]; });
+  for (const from of new Set(Object.values(left))) {
+    const r = at(from);
+    g.append(svg("rect", { x: r.x + 3, y: r.y + 3, width: r.w - 6, height: r.h - 6, class: "last-from" }));
+  }
   // The pieces, side by side on their squares.
   const bySquare = {};
   obs.positions.forEach((pos, seat) => { if (pos >= 0) (bySquare[pos] = bySquare[pos] || []).push(seat); });
@@ -237,8 +249,11 @@ function track(obs, ctx, layout, moves) {
       // Side columns: from the picture on, so that the square's name stays readable.
       const px = r.corner || r.h > r.w ? r.x + r.w / 2 + (k - (seats.length - 1) / 2) * step : r.x + 18 + k * step;
       const py = r.y + (r.corner ? r.h / 2 + 4 : r.h > r.w ? 60 : r.h / 2 + 3);
-      const label = `${seatName(ctx.seats, seat)}'s rocket on square ${pos}`;
-      g.append(rocketPiece(seat, px, py, seat === mover && obs.phase !== "over", label));
+      const name = seatName(ctx.seats, seat);
+      const label = `${name}'s rocket on square ${pos}`;
+      const from = left[seat] !== undefined ? at(left[seat]) : null;
+      const flight = from ? [from.x + from.w / 2 - px, from.y + from.h / 2 - py] : null;
+      g.append(rocketPiece(seat, px, py, seat === mover && obs.phase !== "over", label, name, flight));
     });
   }
   return g;
@@ -411,7 +426,7 @@ function offerLabel(move, name, partners) {
   const what = give === name
     ? (number.test(get) ? `sell for ${get}` : `swap for ${get}`)
     : (number.test(give) ? `buy for ${give}` : `give ${give}`);
-  return partners > 1 ? `${what} → seat ${seat}` : what;
+  return partners > 1 ? `${what} → ${seatName(current.ctx.seats, Number(seat))}` : what;
 }
 
 // -- the middle band: the ball, the decision, the countdown, the leader ----------------------
@@ -461,7 +476,10 @@ function band(obs, ctx, layout, moves) {
   g.append(text(96, 34, `Turn ${obs.turn} of ${obs.max_turns}`, "band-title"));
   const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "—";
   g.append(text(96, 56, obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`, "small-text"));
-  if (obs.phase === "over" || ctx.ended) g.append(text(96, 132, result(obs, ctx), "result-text"));
+  if (obs.phase === "over" || ctx.ended) {
+    // The result wraps above the tray, clear of the countdown and the leader's boxes.
+    wrap(result(obs, ctx), 26).slice(0, 3).forEach((line, k) => g.append(text(96, 118 + k * 24, line, "result-text")));
+  }
   if (obs.last_surprise) g.append(text(96, 76, `Last surprise: ${obs.last_surprise}`, "small-text surprise-text"));
   // Right: the game leader's stock.
   const stock = obs.stock;
@@ -547,6 +565,11 @@ function tray(g, obs, ctx, moves, x, y, width) {
   }
   const prompt = PROMPTS[obs.phase] || "Your move";
   const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
+  if (ctx.narrow) { // a phone: the moves are the buttons below the board
+    row.append(text(0, -8, prompt, "prompt-text"), text(0, 20, "Choose your move below the board.", "small-text"));
+    g.append(row);
+    return;
+  }
   const said = obs.phase === "reply" && obs.deal ? `${prompt}: ${obs.deal.what}` : prompt;
   const fits = Math.floor(width / 7.6);
   row.append(text(0, -8, said.length > fits ? said.slice(0, fits - 1) + "…" : said, "prompt-text"));
@@ -592,7 +615,7 @@ function stars() {
 }
 
 function draw(obs, ctx, layout) {
-  const moves = classify(ctx.legal || []);
+  const moves = classify(ctx.narrow ? [] : ctx.legal || []);
   if (!moves.offers.length) selected = null;
   const root = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "count-down", role: "group", "aria-label": "Count Down board" });
   current = { obs, ctx, layout, root };
@@ -604,6 +627,7 @@ function draw(obs, ctx, layout) {
   root.append(track(obs, ctx, layout, moves));
   obs.centres.forEach((_, c) => root.append(centrePanel(obs, ctx, layout, c, moves)));
   root.append(band(obs, ctx, layout, moves));
+  if (ctx.narrow && ctx.legal && ctx.legal.length) root.classList.add("overview");
   return root;
 }
 

@@ -1,15 +1,22 @@
 // 4-Way CountDown: each player's ten keys (up keys lit), the two dice, and the moves on
 // them: click a key to flip it, a rival's attack button on an eleven, the dice to reset.
-import { clickable, svg, seatName } from "../util.js";
+// Wide screens: one row of ten keys per player. Phones: your keys in two rows of five, big
+// enough for a thumb, and the rivals' keys as small strips.
+// The keys that changed with the last move are marked (and flip, motion allowed).
+import { clickable, initial, seatName, short, svg } from "../util.js";
 
-const KEY_W = 50, KEY_H = 74, GAP = 8, LEFT = 214, ROW_H = 112, TOP = 138, WIDTH = LEFT + 10 * (KEY_W + GAP) + 20;
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [0, 2], [2, 0], [2, 2]],
   5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
+
+// The two layouts: the board's width, the dice tray, a row of keys per player.
+const WIDE = { width: 814, top: 138, tray: 110, die: 64, nameChars: 13 };
+const NARROW = { width: 400, top: 132, tray: 112, die: 54, nameChars: 22 };
 
 // Which legal move a click on key k of my own row makes (a single flip first, else a pair).
 function movesByKey(legal) {
   const byKey = {};
-  let attacks = {}, dice = null;
+  const attacks = {};
+  let dice = null;
   for (const m of legal) {
     let match;
     if ((match = m.text.match(/^flip (\d+)$/))) byKey[match[1]] = m;
@@ -39,76 +46,159 @@ function seatOrder(n, me) {
   return order;
 }
 
-function header(obs, ctx, moves) {
+function header(obs, ctx, moves, L) {
   const g = svg("g", { class: "dice-area" });
-  const cx = WIDTH / 2;
-  g.append(svg("rect", { x: 10, y: 10, width: WIDTH - 20, height: 110, rx: 16, class: "tray" }));
+  const cx = L.width / 2;
+  const narrow = L === NARROW;
+  g.append(svg("rect", { x: 10, y: 10, width: L.width - 20, height: L.tray, rx: 16, class: "tray" }));
   if (obs.phase === "roll-off") {
     const rolls = obs.roll_off.rolls;
-    g.append(svg("text", { x: cx, y: 40, class: "caption", "text-anchor": "middle" }, "Roll-off: highest die starts"));
+    const caption = narrow ? "Roll-off: highest starts" : "Roll-off: highest die starts";
+    g.append(svg("text", { x: cx, y: 36, class: "caption", "text-anchor": "middle" }, caption));
+    const n = obs.roll_off.contenders.length;
+    const step = Math.min(80, (L.width - 40) / n);
     obs.roll_off.contenders.forEach((s, i) => {
-      const x = cx - obs.roll_off.contenders.length * 40 + i * 80 + 14;
-      if (rolls[i]) g.append(die(x, 52, rolls[i], 52));
-      g.append(svg("text", { x: x + 26, y: 118, class: "small", "text-anchor": "middle" }, seatName(ctx.seats, s)));
+      const x = cx - (n * step) / 2 + i * step + (step - 44) / 2;
+      if (rolls[i]) g.append(die(x, 48, rolls[i], 44));
+      g.append(svg("text", { x: x + 22, y: 112, class: "small", "text-anchor": "middle" }, short(seatName(ctx.seats, s), Math.floor(step / 8))));
     });
     return g;
   }
   if (obs.phase === "over") {
-    const text = obs.winner !== null ? `${seatName(ctx.seats, obs.winner)} flipped all ten keys!` : "Draw: the turn cap was reached";
-    g.append(svg("text", { x: cx, y: 74, class: "caption", "text-anchor": "middle" }, text));
+    const name = obs.winner !== null ? seatName(ctx.seats, obs.winner) : null;
+    const text = name !== null ? `${short(name, narrow ? 16 : 30)} flipped all ten keys!` : "Draw: the turn limit was reached";
+    g.append(svg("text", { x: cx, y: 72, class: "caption", "text-anchor": "middle" }, text));
     return g;
   }
   const dice = obs.dice;
+  const size = L.die;
   const dieGroup = svg("g", { class: "dice" });
   // One target for both dice, the gap between them included.
-  dieGroup.append(svg("rect", { x: cx - 84, y: 22, width: 168, height: 80, rx: 14, class: "hit" }));
+  const hitW = 2 * size + 40;
+  dieGroup.append(svg("rect", { x: cx - hitW / 2, y: 18, width: hitW, height: size + 16, rx: 14, class: "hit" }));
   if (dice) {
-    dieGroup.append(die(cx - 74, 30, dice[0], 64), die(cx + 10, 30, dice[1], 64));
+    dieGroup.append(die(cx - size - 10, 26, dice[0], size), die(cx + 10, 26, dice[1], size));
   } else {
-    dieGroup.append(svg("text", { x: cx, y: 72, class: "caption", "text-anchor": "middle" }, "rolling…"));
+    dieGroup.append(svg("text", { x: cx, y: 26 + size / 2 + 6, class: "caption", "text-anchor": "middle" }, "rolling…"));
   }
   if (moves.dice) {
-    clickable(dieGroup, moves.dice, ctx.onMove, `${moves.dice.text} (click the dice)`);
-    g.append(svg("text", { x: cx + 110, y: 72, class: "hint" }, moves.dice.text === "reset" ? "Double six: click to reset" : "No key: click to pass"));
+    const words = moves.dice.text === "reset" ? "Double six: tap the dice to reset" : "No key: tap the dice to pass";
+    clickable(dieGroup, moves.dice, ctx.onMove, `${moves.dice.label || moves.dice.text} (the dice)`);
+    if (narrow) g.append(svg("text", { x: cx, y: L.tray + 2, class: "hint", "text-anchor": "middle" }, words));
+    else g.append(svg("text", { x: cx + hitW / 2 + 16, y: 72, class: "hint" }, words.replace("tap", "click")));
   }
   g.append(dieGroup);
-  g.append(svg("text", { x: 30, y: 48, class: "caption" }, `Turn ${obs.turn}`));
-  if (obs.phase === "move" && !ctx.ended) {
-    const who = obs.current_player === ctx.seat ? "Your move" : `${seatName(ctx.seats, obs.current_player)} to move`;
-    g.append(svg("text", { x: 30, y: 102, class: "small" }, who));
+  g.append(svg("text", { x: 26, y: 40, class: "caption" }, `Turn ${obs.turn}`));
+  if (obs.phase === "move" && !ctx.ended && !(narrow && moves.dice)) {
+    const mover = obs.current_player === ctx.seat ? "Your move" : `${short(seatName(ctx.seats, obs.current_player), narrow ? 9 : 16)} to move`;
+    g.append(svg("text", { x: 26, y: narrow ? 96 : 102, class: "small" }, mover));
   }
-  if (dice && dice[0] + dice[1] === 11) g.append(svg("text", { x: 30, y: 78, class: "eleven" }, "Eleven!"));
+  if (dice && dice[0] + dice[1] === 11) g.append(svg("text", { x: 26, y: 68, class: "eleven" }, "Eleven!"));
   return g;
 }
 
-function row(obs, ctx, seat, y, moves) {
+// The keys of ``seat`` that changed with the last move (flipped up, or knocked down).
+function changedKeys(obs, ctx, seat) {
+  const before = ctx.before;
+  if (!before || !before.keys || !before.keys[seat]) return new Set();
+  const was = new Set(before.keys[seat]), now = new Set(obs.keys[seat]);
+  const changed = new Set();
+  for (let k = 1; k <= 10; k++) if (was.has(k) !== now.has(k)) changed.add(k);
+  return changed;
+}
+
+function key(k, isUp, w, h, x, y, changed) {
+  const g = svg("g", { class: `key ${isUp ? "up" : "down"} ${changed ? "last" : ""}`, "data-key": k, transform: `translate(${x},${y + (isUp ? 0 : h * 0.14)})` });
+  const inner = svg("g", { class: "key-body" });
+  inner.append(svg("rect", { width: w, height: isUp ? h : h * 0.86, rx: 8, class: "key-face" }));
+  inner.append(svg("text", { x: w / 2, y: (isUp ? h : h * 0.86) / 2 + w * 0.17, "text-anchor": "middle", class: "key-number", "font-size": Math.min(24, w * 0.48) }, String(k)));
+  g.append(inner);
+  return g;
+}
+
+function playKey(node, k, move, ctx) {
+  const words = move.label || move.text;
+  clickable(node, move, ctx.onMove, move.pair ? `${words} (keys ${move.pair.join(" and ")})` : words);
+}
+
+function nameLine(obs, ctx, seat, x, y, L) {
+  const mine = seat === ctx.seat;
+  const g = svg("g", { class: "who" });
+  g.append(svg("circle", { cx: x, cy: y - 6, r: 13, class: `seat-dot seat-${seat}` }));
+  const name = seatName(ctx.seats, seat);
+  g.append(svg("text", { x, y: y - 1, class: "seat-number", "text-anchor": "middle" }, initial(name)));
+  const label = svg("text", { x: x + 22, y, class: "name" }, short(name, L.nameChars));
+  label.append(svg("title", {}, name));
+  g.append(label);
+  return { g, mine };
+}
+
+function attackButton(attack, ctx, name, x, y, width, height) {
+  const button = svg("g", { class: "attack", transform: `translate(${x},${y})` },
+    svg("rect", { width, height, rx: height / 2 }),
+    svg("text", { x: width / 2, y: height / 2 + 5, "text-anchor": "middle" }, width > 200 ? `⚔ Eleven: knock down ${short(name, 14)}` : "⚔ 11: knock down"));
+  return clickable(button, attack, ctx.onMove, attack.label || attack.text);
+}
+
+// -- the wide layout: a row of ten keys per player -------------------------------------------
+const ROW_H = 112, KEY_W = 50, KEY_H = 74, GAP = 8, LEFT = 214;
+
+function wideRow(obs, ctx, seat, y, moves) {
+  const L = WIDE;
   const mine = seat === ctx.seat;
   const up = new Set(obs.keys[seat]);
   const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
   const g = svg("g", { class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
-  g.append(svg("rect", { x: 10, y: 0, width: WIDTH - 20, height: ROW_H - 12, rx: 14, class: "side-bg" }));
-  g.append(svg("circle", { cx: 36, cy: 30, r: 13, class: `seat-dot seat-${seat}` }));
-  g.append(svg("text", { x: 36, y: 35, class: "seat-number", "text-anchor": "middle" }, String(seat + 1)));
-  const name = seatName(ctx.seats, seat);
-  g.append(svg("text", { x: 58, y: 36, class: "name" }, (name.length > 15 ? name.slice(0, 14) + "…" : name) + (mine ? " (you)" : "")));
-  g.append(svg("text", { x: 58, y: 62, class: "small" }, `${up.size} of 10 keys up`));
+  g.append(svg("rect", { x: 10, y: 0, width: L.width - 20, height: ROW_H - 12, rx: 14, class: "side-bg" }));
+  g.append(nameLine(obs, ctx, seat, 36, 36, L).g);
+  g.append(svg("text", { x: 58, y: 60, class: "small" }, `${mine ? "you · " : ""}${up.size} of 10 keys up`));
   const attack = moves.attacks[seat];
-  if (attack) {
-    const button = svg("g", { class: "attack", transform: "translate(24,70)" },
-      svg("rect", { width: 130, height: 24, rx: 12 }), svg("text", { x: 65, y: 17, "text-anchor": "middle" }, "⚔ 11: knock down"));
-    g.append(clickable(button, attack, ctx.onMove));
-  }
+  if (attack) g.append(attackButton(attack, ctx, seatName(ctx.seats, seat), 22, 66, 160, 30));
+  const changed = changedKeys(obs, ctx, seat);
   for (let k = 1; k <= 10; k++) {
-    const x = LEFT + (k - 1) * (KEY_W + GAP);
-    const isUp = up.has(k);
-    const key = svg("g", { class: `key ${isUp ? "up" : "down"}`, "data-key": k, transform: `translate(${x},${isUp ? 6 : 16})` });
-    key.append(svg("rect", { width: KEY_W, height: isUp ? KEY_H : KEY_H - 10, rx: 8, class: "key-face" }));
-    key.append(svg("text", { x: KEY_W / 2, y: isUp ? 46 : 40, "text-anchor": "middle", class: "key-number" }, String(k)));
+    const node = key(k, up.has(k), KEY_W, KEY_H, LEFT + (k - 1) * (KEY_W + GAP), 6, changed.has(k));
     const move = mine ? moves.byKey[k] : null;
-    if (move) clickable(key, move, ctx.onMove, move.pair ? `${move.text} (keys ${move.pair.join(" and ")})` : move.text);
-    g.append(key);
+    if (move) playKey(node, k, move, ctx);
+    g.append(node);
   }
   return g;
+}
+
+// -- the narrow layout: your keys in two rows of five, the rivals' as strips -----------------
+const BIG_W = 64, BIG_H = 58, BIG_GAP = 9, MINI_W = 31, MINI_H = 28, MINI_GAP = 4.5;
+
+function narrowRow(obs, ctx, seat, y, moves) {
+  const L = NARROW;
+  const mine = seat === ctx.seat;
+  const up = new Set(obs.keys[seat]);
+  const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
+  const attack = moves.attacks[seat];
+  const height = narrowHeight(seat, ctx, moves);
+  const g = svg("g", { class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
+  g.append(svg("rect", { x: 6, y: 0, width: L.width - 12, height: height - 8, rx: 12, class: "side-bg" }));
+  g.append(nameLine(obs, ctx, seat, 28, 28, L).g);
+  g.append(svg("text", { x: L.width - 20, y: 28, class: "small", "text-anchor": "end" }, `${mine ? "you · " : ""}${up.size}/10 up`));
+  const changed = changedKeys(obs, ctx, seat);
+  if (mine) {
+    const left = (L.width - (5 * BIG_W + 4 * BIG_GAP)) / 2;
+    for (let k = 1; k <= 10; k++) {
+      const row = k <= 5 ? 0 : 1, col = (k - 1) % 5;
+      const node = key(k, up.has(k), BIG_W, BIG_H, left + col * (BIG_W + BIG_GAP), 44 + row * (BIG_H + 10), changed.has(k));
+      const move = moves.byKey[k];
+      if (move) playKey(node, k, move, ctx);
+      g.append(node);
+    }
+  } else {
+    const left = (L.width - (10 * MINI_W + 9 * MINI_GAP)) / 2;
+    for (let k = 1; k <= 10; k++) g.append(key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)));
+    if (attack) g.append(attackButton(attack, ctx, seatName(ctx.seats, seat), 20, 80, L.width - 40, 50));
+  }
+  return g;
+}
+
+function narrowHeight(seat, ctx, moves) {
+  if (seat === ctx.seat) return 44 + 2 * BIG_H + 10 + 22;
+  return moves.attacks[seat] ? 142 : 82;
 }
 
 export default {
@@ -116,10 +206,20 @@ export default {
   render(obs, ctx) {
     const n = obs.players;
     const moves = movesByKey(ctx.legal || []);
-    const height = TOP + n * ROW_H;
-    const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, class: "four-way", role: "img", "aria-label": "4-Way CountDown board" });
-    root.append(header(obs, ctx, moves));
-    seatOrder(n, ctx.seat).forEach((seat, i) => root.append(row(obs, ctx, seat, TOP + i * ROW_H, moves)));
+    const L = ctx.narrow ? NARROW : WIDE;
+    const root = svg("svg", { class: `four-way ${ctx.narrow ? "narrow" : "wide"}`, role: "group", "aria-label": "4-Way CountDown board" });
+    root.append(header(obs, ctx, moves, L));
+    let y = L.top;
+    for (const seat of seatOrder(n, ctx.seat)) {
+      if (ctx.narrow) {
+        root.append(narrowRow(obs, ctx, seat, y, moves));
+        y += narrowHeight(seat, ctx, moves);
+      } else {
+        root.append(wideRow(obs, ctx, seat, y, moves));
+        y += ROW_H;
+      }
+    }
+    root.setAttribute("viewBox", `0 0 ${L.width} ${y}`);
     return root;
   },
   scores(obs) {

@@ -2,10 +2,11 @@
 // cells left behind, and the galaxies still protected by an unmoved base (hatched). On your
 // turn the cells you can fly to glow (amber: your base's help), then the galaxies you may
 // remove; with several rockets, click one of yours to choose which one flies.
-import { pressable, svg, seatName } from "../util.js";
+// The players and the legend are a panel beside the board (below it on a phone). The last
+// move is marked: the cell the rocket left, where it landed, the galaxy taken away.
+import { el, pressable, svg, seatName, short } from "../util.js";
 
 const SQRT3 = Math.sqrt(3);
-const SIDE = 300; // the panel right of the board
 const ROCKET = "M0,-19 C8,-11 9,0 6.5,10 L-6.5,10 C-9,0 -8,-11 0,-19 Z";
 const FINS = "M-6,1 L-13,14 L-6,10 Z M6,1 L13,14 L6,10 Z";
 const FLAME = "M-4,11 L0,21 L4,11 Z";
@@ -99,6 +100,24 @@ function rocketShape(seat, size, moving) {
   return g;
 }
 
+// What the last move changed: the cells a rocket left and reached, the galaxies taken.
+function lastMove(obs, before) {
+  const marks = { from: new Set(), to: new Set(), removed: new Set(), steps: {} };
+  if (!before || !before.rockets || before.cells.length !== obs.cells.length) return marks;
+  obs.rockets.forEach((rocket, i) => {
+    const was = before.rockets[i];
+    if (was && rocket.cell !== null && was.cell !== null && was.cell !== rocket.cell) {
+      marks.from.add(was.cell);
+      marks.to.add(rocket.cell);
+      marks.steps[rocket.cell] = was.cell;
+    }
+  });
+  obs.cells.forEach((content, i) => {
+    if (content === "empty" && before.cells[i] === "galaxy") marks.removed.add(obs.cell_names[i]);
+  });
+  return marks;
+}
+
 function cellNode(obs, ctx, geo, cell, info) {
   const { size } = geo;
   const content = obs.cells[cell.i];
@@ -107,6 +126,9 @@ function cellNode(obs, ctx, geo, cell, info) {
   const classes = ["cell", kind];
   if (baseOf !== null) classes.push(`seat-${baseOf % 6}`);
   if (info.protect.has(cell.name) && kind === "galaxy") classes.push("protected");
+  if (info.last.from.has(cell.name)) classes.push("last-from");
+  if (info.last.to.has(cell.name)) classes.push("last-to");
+  if (info.last.removed.has(cell.name)) classes.push("last-removed");
   const g = svg("g", { class: classes.join(" "), "data-cell": cell.name, transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})` });
   g.append(svg("polygon", { points: hexPoints(size * 0.96), class: "hex" }));
   if (kind === "galaxy") g.append(galaxyGlyph(size, cell.i));
@@ -118,19 +140,25 @@ function cellNode(obs, ctx, geo, cell, info) {
     svg("circle", { r: 1, cx: -size * 0.3, cy: size * 0.1, class: "star" }));
   if (classes.includes("protected")) g.append(svg("polygon", { points: hexPoints(size * 0.96), fill: "url(#sp-hatch)", class: "hatch" }));
   const rocket = info.rocketAt[cell.name];
-  if (rocket) g.append(rocketShape(rocket.seat, size, rocket.seat === info.mover));
+  if (rocket) {
+    // A rocket that just flew here starts from the cell it left (motion allowed).
+    const from = info.last.steps[cell.name] && geo.byName[info.last.steps[cell.name]];
+    const style = from ? `--dx:${(from.x - cell.x).toFixed(1)}px;--dy:${(from.y - cell.y).toFixed(1)}px` : null;
+    g.append(svg("g", { class: from ? "flight" : "", style }, rocketShape(rocket.seat, size, rocket.seat === info.mover)));
+  }
   if (kind !== "empty" && !rocket) g.append(svg("text", { y: size * 0.72, "text-anchor": "middle", class: "cell-name" }, cell.name));
   // Moves onto this cell.
   const target = info.targets[cell.name];
   const removal = info.moves.remove[cell.name];
   if (target) {
     g.classList.add("target", target.kind === "help" ? "help" : "step");
-    const label = target.kind === "help" ? `${target.text} (your base comes to ${cell.name}, the rocket onto it)` : target.text;
+    const words = target.label || target.text;
+    const label = target.kind === "help" ? `${words} (your base comes to ${cell.name}, the rocket onto it)` : words;
     pressable(g, label, () => { chosen = null; ctx.onMove(target.action); }, target.text);
     if (target.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
   } else if (removal) {
     g.classList.add("removable");
-    pressable(g, removal.text, () => ctx.onMove(removal.action), removal.text);
+    pressable(g, removal.label || removal.text, () => ctx.onMove(removal.action), removal.text);
     g.append(svg("text", { y: size * 0.15, "text-anchor": "middle", class: "remove-mark" }, "✕"));
   } else if (rocket && info.choosable.length > 1 && info.choosable.includes(cell.name)) {
     g.classList.add("choosable");
@@ -141,65 +169,56 @@ function cellNode(obs, ctx, geo, cell, info) {
 }
 
 function status(obs, ctx, info) {
-  if (obs.phase === "lot") return ["Drawing lots for who starts…", ""];
+  if (obs.phase === "lot") return ["Drawing lots", "who starts?"];
   if (obs.phase === "over") {
     const w = obs.winners || [];
-    if (!w.length) return ["Draw", "the turn cap was reached"];
-    const names = w.map((s) => (s === ctx.seat ? "You" : short(seatName(ctx.seats, s), 16))).join(" and ");
+    if (!w.length) return ["Draw", "the turn limit was reached"];
+    const names = w.map((s) => (s === ctx.seat ? "You" : seatName(ctx.seats, s))).join(" and ");
     return [`${names} ${w.length > 1 || w[0] === ctx.seat ? "win!" : "wins!"}`, "the last rocket in space"];
   }
   if (ctx.ended) return ["Game over", ""];
   const mine = obs.current_player === ctx.seat;
   if (obs.phase === "move") {
-    if (!mine) return [`${short(seatName(ctx.seats, obs.current_player), 18)} flies`, "then removes a galaxy"];
+    if (!mine) return [`${seatName(ctx.seats, obs.current_player)} flies`, "then removes a galaxy"];
     return ["Your move", info.many ? "choose a rocket, then a glowing cell" : "fly to a glowing cell (amber: base help)"];
   }
-  if (!mine) return [short(seatName(ctx.seats, obs.current_player), 22), "removes a galaxy"];
-  return ["Remove a galaxy", "click one marked ✕"];
+  if (!mine) return [seatName(ctx.seats, obs.current_player), "removes a galaxy"];
+  return ["Remove a galaxy", "tap one marked ✕"];
 }
 
-function sidePanel(obs, ctx, info, x, height) {
-  const g = svg("g", { class: "side-panel", transform: `translate(${x},0)` });
-  g.append(svg("rect", { x: 0, y: 10, width: SIDE - 10, height: height - 20, rx: 16, class: "tray" }));
-  const [title, sub] = status(obs, ctx, info);
-  g.append(svg("text", { x: 18, y: 44, class: obs.phase === "over" ? "caption win" : "caption" }, title));
-  g.append(svg("text", { x: 18, y: 66, class: "small" }, sub));
-  g.append(svg("text", { x: 18, y: 96, class: "small" }, `Turn ${obs.turn}`));
-  // The players: colour, name, rockets (where, or out), base help left.
-  let y = 124;
+function rocketIcon(seat) {
+  return svg("svg", { viewBox: "-16 -22 32 40", class: "rocket-icon", "aria-hidden": "true" }, rocketShape(seat, 40, false));
+}
+
+// The panel: whose turn, then each player (colour, name, rockets, base help), then the legend.
+function sidePanel(obs, ctx) {
+  const [title, sub] = status(obs, ctx, current.info);
   const n = obs.rockets.length / obs.params.rockets_per_player;
+  const players = [];
   for (let seat = 0; seat < n; seat++) {
     const rockets = obs.rockets.filter((r) => r.seat === seat);
     const alive = rockets.filter((r) => r.cell !== null);
-    const row = svg("g", { class: `player ${alive.length ? "" : "out"} ${obs.current_player === seat && obs.phase !== "over" ? "to-move" : ""}`, "data-seat": seat, transform: `translate(18,${y})` });
-    row.append(svg("rect", { x: -8, y: -18, width: SIDE - 30, height: 46, rx: 10, class: "player-bg" }));
-    row.append(svg("g", { transform: "translate(10,-2)" }, rocketShape(seat, 26, false)));
-    const name = seatName(ctx.seats, seat);
-    row.append(svg("text", { x: 28, y: 0, class: "name" }, short(name, 20) + (seat === ctx.seat ? " (you)" : "")));
     const where = rockets.map((r) => r.cell || "out").join(", ");
     const helps = rockets.filter((r) => r.cell !== null && r.base !== null).length;
     const team = obs.params.teams ? ` · team ${seat % 2 ? "B" : "A"}` : "";
-    row.append(svg("text", { x: 28, y: 18, class: "small" }, alive.length ? `at ${where} · ${helps ? "base help left" : "base used"}${team}` : `eliminated${team}`));
-    g.append(row);
-    y += 54;
+    const name = seatName(ctx.seats, seat);
+    const toMove = obs.current_player === seat && obs.phase !== "over" && !ctx.ended;
+    players.push(el("li", { class: `player ${alive.length ? "" : "out"} ${toMove ? "to-move" : ""}`, "data-seat": seat },
+      el("span", { class: `rocket-badge seat-${seat % 6}` }, rocketIcon(seat)),
+      el("span", { class: "player-name", title: name }, short(name, 28), seat === ctx.seat ? " (you)" : ""),
+      el("span", { class: "small" }, alive.length ? `at ${where} · ${helps ? "base help left" : "base used"}${team}` : `eliminated${team}`)));
   }
-  // The legend.
-  y += 8;
   const legend = [["galaxy", "galaxy: fly here or take it"], ["empty", "empty space"], ["protected", "protected by an unmoved base"]];
-  for (const [kind, words] of legend) {
-    const item = svg("g", { class: `legend ${kind}`, transform: `translate(30,${y})` });
-    item.append(svg("polygon", { points: hexPoints(11), class: "hex" }));
-    if (kind === "protected") item.append(svg("polygon", { points: hexPoints(11), fill: "url(#sp-hatch)" }));
-    if (kind !== "empty") item.append(svg("circle", { r: 3, class: "galaxy-core" }));
-    item.append(svg("text", { x: 20, y: 5, class: "small" }, words));
-    g.append(item);
-    y += 28;
-  }
-  return g;
-}
-
-function short(name, max) {
-  return name.length > max ? name.slice(0, max - 1) + "…" : name;
+  return el("div", { class: "sputnik-panel" },
+    el("p", { class: `caption ${obs.phase === "over" ? "win" : ""}` }, title),
+    el("p", { class: "small" }, sub, sub ? " · " : "", `turn ${obs.turn}`),
+    el("ol", { class: "players" }, players),
+    el("ul", { class: "legend-list" }, legend.map(([kind, words]) => el("li", { class: `legend ${kind}` },
+      svg("svg", { viewBox: "-13 -13 26 26", "aria-hidden": "true" },
+        svg("polygon", { points: hexPoints(11), class: "hex" }),
+        kind === "protected" ? svg("polygon", { points: hexPoints(11), fill: "url(#sp-hatch)" }) : null,
+        kind !== "empty" ? svg("circle", { r: 3, class: "galaxy-core" }) : null),
+      words))));
 }
 
 function redraw() {
@@ -217,19 +236,20 @@ function render(obs, ctx) {
   const choosable = Object.keys(moves.byFrom);
   if (!choosable.includes(chosen)) chosen = choosable[0] || null;
   const info = {
-    protect: protectedCells(obs, geo), rocketAt, moves, mover, choosable,
+    protect: protectedCells(obs, geo), rocketAt, moves, mover, choosable, last: lastMove(obs, ctx.before),
     from: chosen, targets: chosen ? moves.byFrom[chosen] : {}, many: obs.params.rockets_per_player > 1,
   };
-  const pad = geo.size * 1.1;
-  const boardW = geo.width + 2 * pad, height = Math.max(geo.height + 2 * pad - geo.size * 0.4, 520);
-  const root = svg("svg", { class: "sputnik", viewBox: `0 0 ${boardW + SIDE} ${height}`, role: "img", "aria-label": "Sputnik board" });
-  root.append(defs());
-  const board = svg("g", { class: "hexes", transform: `translate(${(boardW / 2).toFixed(2)},${(height / 2).toFixed(2)})` });
-  board.append(svg("polygon", { points: hexPoints(geo.size * (SQRT3 * geo.radius + 1.2)).split(" ").map((p) => p.split(",").reverse().join(",")).join(" "), class: "rim" }));
-  for (const cell of geo.cells) board.append(cellNode(obs, ctx, geo, cell, info));
-  root.append(board);
-  root.append(sidePanel(obs, ctx, info, boardW, height));
-  current = { obs, ctx, root };
+  const pad = geo.size * 0.45;
+  const boardW = geo.width + 2 * pad, height = geo.height + 2 * pad;
+  const board = svg("svg", { class: "sputnik-board", viewBox: `0 0 ${boardW.toFixed(1)} ${height.toFixed(1)}`, role: "group", "aria-label": "Sputnik board" });
+  board.append(defs());
+  const hexes = svg("g", { class: "hexes", transform: `translate(${(boardW / 2).toFixed(2)},${(height / 2).toFixed(2)})` });
+  hexes.append(svg("polygon", { points: hexPoints(geo.size * (SQRT3 * geo.radius + 1.2)).split(" ").map((p) => p.split(",").reverse().join(",")).join(" "), class: "rim" }));
+  for (const cell of geo.cells) hexes.append(cellNode(obs, ctx, geo, cell, info));
+  board.append(hexes);
+  const root = el("div", { class: "sputnik" }, board);
+  current = { obs, ctx, root, info };
+  root.append(sidePanel(obs, ctx));
   return root;
 }
 
