@@ -93,3 +93,20 @@ def applied(state: State, action: int) -> State:
     after = state.clone()
     after.apply_action(action)  # an illegal action: IllegalActionError, nothing changed
     return after
+
+
+def seat_labels(state: State, seat: int | None, names: Sequence[str] | None) -> list[str]:
+    """What a board drawn for a terminal calls each seat (plain text: escape it for Rich):
+    the names given, or without names "you" and "seat N" as programs number them."""
+    n = state.game.num_players
+    if names is None:
+        return ["you" if s == seat else f"seat {s}" for s in range(n)]
+    check_names(state, names)
+    return list(names[:n])
+
+
+def piece_marks(state: State, names: Sequence[str] | None) -> list[str]:
+    """How a board marks each seat's piece: players are numbered from 1 for people (with
+    names), from 0 as programs number seats (without)."""
+    first = 0 if names is None else 1
+    return [str(s + first) for s in range(state.game.num_players)]

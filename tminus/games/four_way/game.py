@@ -322,8 +322,8 @@ class FourWayState(TurnState):
         tensor[n * 11 + len(DICE) + self._phase] = 1.0
         return tensor
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> FourWayState:
         copy = FourWayState.__new__(FourWayState)

@@ -546,8 +546,8 @@ class SputnikState(TurnState):
             extra[2 + (self._player - seat) % n] = 1
         return np.concatenate([planes.ravel(), extra])
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> SputnikState:
         copy = SputnikState.__new__(SputnikState)

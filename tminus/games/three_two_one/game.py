@@ -617,8 +617,8 @@ class ThreeTwoOneState(TurnState):
                 copy._pile_drawn[s] = record
         return copy
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> ThreeTwoOneState:
         copy = ThreeTwoOneState.__new__(ThreeTwoOneState)

@@ -1,0 +1,485 @@
+"""Count Down in words: the squares' names, the buttons of a turn and the lines of the log.
+
+"Alice rolls 7 and moves to Radar", "Alice offers Bob 50 for the Launch tower", "Carol
+rolls 2: Alice is arrested". An agent card drawn is named only to those who see the
+centre's agent cards (its seats and the watching fifth seat): the others read "Alice
+draws a green card".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tminus.core.game import CHANCE
+from tminus.games.count_down import phases
+from tminus.games.count_down.actions import (
+    ASK_FOR,
+    BUY,
+    BUY_SATURN,
+    COUNT_DOWN,
+    DECLINE,
+    DEMAND,
+    DONE,
+    FORWARD,
+    ONCE_MORE,
+    PASS,
+    REFUSE,
+    ROLL,
+    SELL,
+    SELL_PART,
+    SIT_OUT,
+    SQUATS,
+    START_COUNT,
+    SWAP,
+)
+from tminus.games.count_down.movement import CHOICE_OF_DIRECTION
+from tminus.games.count_down.trading import midpoint_price
+from tminus.games.phrasing import (
+    applied,
+    check_action,
+    check_decision,
+    check_names,
+    check_viewer,
+    count_word,
+    ending,
+    join,
+)
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.data import BoardData
+    from tminus.games.count_down.game import CountDownState
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+# -- the board --------------------------------------------------------------------------
+def square_name(board: BoardData, square: int) -> str:
+    """A square as printed on the board: "Radar", "Stage 1", "Funding 100", "Launch ramp 2"."""
+    kind, arg = board.kinds[square], board.args[square]
+    if kind == "photo":
+        return board.photo_names[arg]
+    if kind == "part":
+        return capitalised(board.part_names[arg])
+    if kind == "ramp":
+        return f"Launch ramp {arg + 1}"
+    if kind == "forbidden":
+        return f"Forbidden zone {arg + 1}"
+    if kind == "funding":
+        return f"Funding {arg}"
+    return {
+        "saturn": "Saturn V",
+        "surprise": "Surprise",
+        "espionage": "Espionage",
+        "sabotage": "Sabotage",
+        "training": "Astronaut training",
+    }[kind]
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def centre_players(state: CountDownState, centre: int, names: Sequence[str]) -> str:
+    """Who plays a centre: "Bob", or a team "Bob and Erin"."""
+    return join([names[s] for s in state._seats_of[centre]])
+
+
+# -- buttons ----------------------------------------------------------------------------
+def move_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """A legal decision as its button says it: "Buy Radar for 50", "Offer Bob 50 for ..."."""
+    check_names(state, names)
+    check_decision(state, action)
+    board, space, phase = state.game.board, state.game.space, state.phase()
+    if phase == phases.TURN_START:
+        return "Start the COUNTDOWN" if action == COUNT_DOWN else "Roll and move"
+    if phase == phases.DIRECTION:
+        way, square = direction(state, action)
+        return f"{capitalised(way)} to {square}"
+    if phase == phases.BUY_PHOTO:
+        if action == DECLINE:
+            return "Don't buy"
+        photo = action - space.buy_photo
+        return f"Buy {board.photo_names[photo]} for {board.photo_values[photo]}"
+    if phase == phases.SATURN:
+        if action == DECLINE:
+            return "Leave the Saturn V"
+        if action == BUY_SATURN:
+            return f"Buy a complete Saturn V for {board.saturn_price}"
+        part = action - space.buy_part
+        return f"Buy {board.part_names[part]} for {board.part_prices[part]}"
+    if phase == phases.TRAINING:
+        return "Do ten squats" if action == SQUATS else f"Pay the {board.squat_fine} fine"
+    if phase == phases.DEBT:
+        thing, price = sold_to_leader(state, action)
+        return f"Sell {thing} to the leader for {price}"
+    if phase == phases.PLAY_AGAIN:
+        return "Play once more" if action == ONCE_MORE else "End the turn"
+    if phase == phases.MEETING:
+        if action == DONE:
+            return f"Leave (back to {home(state)})" if sent_home_on_leaving(state) else "Done"
+        if action < space.propose:
+            return f"Mission: {board.agent_names[action - space.mission]}"
+        return proposal_label(state, action, names)
+    if phase in (phases.REPLY, phases.COUNTER_REPLY):
+        return "Accept" if action != REFUSE else "Refuse"
+    if phase == phases.ASK:
+        return f"Ask {state._money_of(action)}"
+    if phase == phases.COUNTER:
+        if action < space.money:
+            return f"Accept {state._ask}"
+        return f"Counter with {state._money_of(action)}"
+    if phase == phases.TARGET:
+        return capitalised(mission_hit(state, action, names))
+    if phase == phases.ARRESTED:
+        if action == SIT_OUT:
+            return f"Sit out {count_word(board.turns_out)} turns"
+        return f"Pay the {board.ransom} ransom"
+    if phase == phases.COUNT_CHOICE:
+        return f"Count from this {state._roll}" if action == START_COUNT else "Wait"
+    # The auction.
+    if action == PASS:
+        return "Pass"
+    return f"Bid {state._money_of(action)}"
+
+
+# -- the log ----------------------------------------------------------------------------
+def narrate(
+    state: CountDownState,
+    action: int,
+    names: Sequence[str],
+    viewer: int | None,
+    reveal: bool,
+) -> str:
+    check_names(state, names)
+    check_viewer(state, viewer)
+    check_action(state, action)
+    if state.current_player() == CHANCE:
+        line = chance_line(state, action, names, viewer, reveal)
+    else:
+        line = decision_line(state, action, names)
+    return "; ".join([line, *consequences(state, action, names)])
+
+
+def chance_line(
+    state: CountDownState,
+    action: int,
+    names: Sequence[str],
+    viewer: int | None,
+    reveal: bool,
+) -> str:
+    phase, face = state.phase(), action + 1
+    if phase == phases.ROLL_OFF:
+        return roll_off(state, face, names)
+    who = names[state._mover]
+    if phase == phases.ROLL:
+        return ball(state, face, who)
+    if phase == phases.SURPRISE_DRAW:
+        card = state.game.board.surprises[action][0]
+        effect = surprise_effect(state, action)
+        # Some cards say what they do ("Good weather: play once more"): not twice.
+        said = "" if effect.lower() in card.lower() else f": {effect}"
+        return f"{who} draws a surprise card, {card}{said}"
+    if phase == phases.AGENT_DRAW:
+        return agent_card(state, action, who, viewer, reveal)
+    if phase == phases.ARREST_ROLL:
+        return arrest_roll(state, face, who, names)
+    return countdown_roll(state, face, who)
+
+
+def roll_off(state: CountDownState, face: int, names: Sequence[str]) -> str:
+    """ "Each player rolls the ball once ... one hundred million multiplied by the number"."""
+    unit = state._contenders[len(state._tie_rolls)]
+    seats = state._units[unit]
+    if state._first_round:
+        seat = seats[len(state._capital_rolls[unit])]
+        money = face * state.game.board.capital_per_pip
+        team = " for the team" if len(seats) > 1 else ""
+        return f"{names[seat]} rolls {face}: {money} million to start with{team}"
+    return f"{names[seats[0]]} rolls {face} to break the tie for the order of play"
+
+
+def ball(state: CountDownState, face: int, who: str) -> str:
+    """The ball for a move: where the rocket goes, or its two ways on 10, 11 and 12."""
+    if face >= CHOICE_OF_DIRECTION:
+        forward, backward = reach(state, face), reach(state, -face)
+        return f"{who} rolls {face}: forward to {forward} or back to {backward}"
+    return f"{who} rolls {face} and moves to {reach(state, face)}"
+
+
+def reach(state: CountDownState, steps: int) -> str:
+    """The square ``steps`` away from the mover, and the surprise waiting there if known."""
+    board = state.game.board
+    square = (state._pos[state._mover] + steps) % board.track_len
+    name = square_name(board, square)
+    if board.kinds[square] == "surprise" and not state._surprise_unseen:
+        # Every card has been seen, so the pile's order is known: say which card is on top.
+        name += f" (the top surprise card is {board.surprises[state._surprise_queue[0]][0]})"
+    return name
+
+
+def surprise_effect(state: CountDownState, card: int) -> str:
+    board = state.game.board
+    _, kind, amount, photo, part, square = board.surprises[card]
+    if kind == "money":
+        return f"the leader pays {amount}" if amount >= 0 else f"pay {-amount} to the leader"
+    if kind == "collect_each":
+        return f"each other centre pays {amount}"
+    if kind == "pay_each":
+        return f"pay {amount} to each other centre"
+    if kind == "photo":
+        photo_name = board.photo_names[photo]
+        if state._photo_stock[photo]:
+            return f"a free {photo_name} card"
+        return f"a free {photo_name} card, but none is left"
+    if kind == "part":
+        if state._part_stock[part]:
+            return f"a free {board.part_names[part]}"
+        return f"a free {board.part_names[part]}, but none is left"
+    if kind == "move_to":
+        return f"go to {square_name(board, square)}"
+    if kind == "go_home":
+        return f"back to {home(state)}"
+    if kind == "play_again":
+        return "play once more"
+    return "the next turn is lost"
+
+
+def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, reveal: bool) -> str:
+    """The card's name only for those who see the centre's agent cards."""
+    board = state.game.board
+    pile = "green (espionage)" if state._draw_green else "red (sabotage)"
+    if reveal or state.sees_agents(viewer, state.mover_centre()):
+        return f"{who} draws a {pile} card: {board.agent_names[card]}"
+    return f"{who} draws a {pile} card"
+
+
+def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]) -> str:
+    """The owner of the centre rolls: 1 to ``arrest_max`` arrests the agent."""
+    owner = names[state.speaker(state._mission[1])]
+    if face <= state.game.arrest_max:
+        return f"{owner} rolls {face} for an arrest: {who} is arrested"
+    return f"{owner} rolls {face} for an arrest: the mission of {who} goes ahead"
+
+
+def countdown_roll(state: CountDownState, face: int, who: str) -> str:
+    board = state.game.board
+    if state._count_rolls == 0:
+        attempt = state._count_waits + 1
+        if attempt >= board.latest_start:
+            return (
+                f"{who} rolls {face} for the COUNTDOWN on the {ORDINALS[attempt - 1]} roll: "
+                f"the count must start with it ({face} of {board.countdown_target})"
+            )
+        return f"{who} rolls {face} for the COUNTDOWN: count from it or wait"
+    total, rolls = state._count_sum + face, state._count_rolls + 1
+    if rolls < board.countdown_rolls:
+        return f"{who} rolls {face}: {total} after {count_word(rolls)} rolls"
+    if total >= board.countdown_target:
+        return f"{who} rolls {face}: {total} in {count_word(rolls)} rolls, lift-off"
+    return (
+        f"{who} rolls {face}: {total} in {count_word(rolls)} rolls, short of "
+        f"{board.countdown_target}; the COUNTDOWN fails this turn"
+    )
+
+
+def decision_line(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    board, space, phase = state.game.board, state.game.space, state.phase()
+    who = names[state.current_player()]
+    if phase == phases.TURN_START:
+        if action == ROLL:
+            return f"{who} rolls to move (not to count down)"
+        return f"{who} starts the COUNTDOWN"
+    if phase == phases.DIRECTION:
+        way, square = direction(state, action)
+        return f"{who} moves {way} {state._roll} to {square}"
+    if phase == phases.BUY_PHOTO:
+        photo = board.args[state._pos[state._mover]]
+        if action == DECLINE:
+            return f"{who} does not buy the {board.photo_names[photo]} card"
+        return f"{who} buys the {board.photo_names[photo]} card for {board.photo_values[photo]}"
+    if phase == phases.SATURN:
+        if action == DECLINE:
+            return f"{who} leaves the Saturn V"
+        if action == BUY_SATURN:
+            return f"{who} buys a complete Saturn V rocket for {board.saturn_price}"
+        part = action - space.buy_part
+        return f"{who} buys {board.part_names[part]} for {board.part_prices[part]}"
+    if phase == phases.TRAINING:
+        if action == SQUATS:
+            return f"{who} does ten squats"
+        return f"{who} pays a {board.squat_fine} fine instead of doing the squats"
+    if phase == phases.DEBT:
+        thing, price = sold_to_leader(state, action)
+        return f"{who} sells {thing} back to the leader for {price} to pay a debt"
+    if phase == phases.PLAY_AGAIN:
+        return f"{who} plays once more" if action == ONCE_MORE else f"{who} ends the turn"
+    if phase == phases.MEETING:
+        return meeting_line(state, action, names, who)
+    if phase == phases.REPLY:
+        proposer = names[state._deal[0]]
+        offer = f"{terms(state, space.templates[state._deal[2]])} from {proposer}"
+        if action == REFUSE:
+            sent = f": {proposer} is sent back to {home(state)}" if state._fz_owner >= 0 else ""
+            return f"{who} refuses {offer}{sent}"
+        return f"{who} accepts {offer}"
+    if phase == phases.ASK:
+        return f"{who} asks {state._money_of(action)} for the {deal_photo(state)}"
+    if phase == phases.COUNTER:
+        if action < space.money:
+            return f"{who} pays the {state._ask} asked for the {deal_photo(state)}"
+        return f"{who} offers {state._money_of(action)} instead"
+    if phase == phases.COUNTER_REPLY:
+        if action == REFUSE:
+            return f"{who} refuses {state._counter}: the price settles at {midpoint_price(state)}"
+        return f"{who} accepts {state._counter} for the {deal_photo(state)}"
+    if phase == phases.TARGET:
+        return f"{who} uses the mission to {mission_hit(state, action, names)}"
+    if phase == phases.ARRESTED:
+        if action == SIT_OUT:
+            return f"{who} sits out the next {count_word(board.turns_out)} turns"
+        owner = centre_players(state, state._mission[1], names)
+        return f"{who} pays a ransom of {board.ransom} to {owner}"
+    if phase == phases.COUNT_CHOICE:
+        if action == START_COUNT:
+            return f"{who} counts from this {state._roll}"
+        return f"{who} waits for a higher roll"
+    lot = board.photo_names[state._lots[0]]
+    if action == PASS:
+        return f"{who} passes on the {lot}"
+    return f"{who} bids {state._money_of(action)} for the {lot}"
+
+
+def meeting_line(state: CountDownState, action: int, names: Sequence[str], who: str) -> str:
+    space = state.game.space
+    if action == DONE:
+        if sent_home_on_leaving(state):
+            return f"{who} leaves with no deal and is sent back to {home(state)}"
+        return f"{who} ends the meeting"
+    if action < space.propose:
+        card = state.game.board.agent_names[action - space.mission]
+        target = centre_players(state, state._fz_owner, names)
+        return f"{who} shows a {card} card: a mission against {target}"
+    seat, template = space.split_proposal(action)
+    kind, a, c = space.templates[template]
+    to = names[seat]
+    if kind == ASK_FOR:
+        return f"{who} claims the {state.game.board.photo_names[a]} from {to} in a forced sale"
+    if kind == DEMAND:
+        return f"{who} claims the spare {state.game.board.part_names[a]} from {to} for {c}"
+    return f"{who} offers {to} {terms(state, (kind, a, c))}"
+
+
+def proposal_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """ "Offer Bob 50 for the Launch tower", "Claim the Radar from Bob (forced sale)"."""
+    space = state.game.space
+    seat, template = space.split_proposal(action)
+    kind, a, c = space.templates[template]
+    to = names[seat]
+    if kind == ASK_FOR:
+        return f"Claim the {state.game.board.photo_names[a]} from {to} (forced sale)"
+    if kind == DEMAND:
+        return f"Claim the spare {state.game.board.part_names[a]} from {to} for {c}"
+    return f"Offer {to} {terms(state, (kind, a, c))}"
+
+
+def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
+    """What an offer gives for what: "the Radar for 150", "150 for stage 1"."""
+    kind, a, c = template
+    photos, parts = state.game.board.photo_names, state.game.board.part_names
+    if kind == SELL:
+        return f"the {photos[a]} for {c}"
+    if kind == BUY:
+        return f"{c} for the {photos[a]}"
+    if kind == SWAP:
+        return f"the {photos[a]} for the {photos[c]}"
+    if kind == SELL_PART:
+        return f"{parts[a]} for {c}"
+    return f"{c} for {parts[a]}"  # BUY_PART_FROM
+
+
+def direction(state: CountDownState, action: int) -> tuple[str, str]:
+    """("forward" or "back", the square reached) for a roll of 10, 11 or 12."""
+    steps = state._roll if action == FORWARD else -state._roll
+    return ("forward" if action == FORWARD else "back"), reach(state, steps)
+
+
+def sold_to_leader(state: CountDownState, action: int) -> tuple[str, int]:
+    board, space = state.game.board, state.game.space
+    if action < space.sell_part:
+        photo = action - space.sell_photo
+        return f"the {board.photo_names[photo]} card", board.photo_values[photo]
+    part = action - space.sell_part
+    return board.part_names[part], board.part_prices[part]
+
+
+def mission_hit(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
+    board, space = state.game.board, state.game.space
+    card, target = state._mission
+    victim = centre_players(state, target, names)
+    if action >= space.take_part:
+        return f"send {board.part_names[action - space.take_part]} of {victim} back to stock"
+    photo = board.photo_names[action - space.take_photo]
+    if board.agent_green[card]:
+        return f"take a copy of the {photo} of {victim} from the leader"
+    return f"send the {photo} of {victim} back to the leader"
+
+
+def deal_photo(state: CountDownState) -> str:
+    """The photo card of the forced sale under way."""
+    space = state.game.space
+    return state.game.board.photo_names[space.templates[state._deal[2]][1]]
+
+
+def home(state: CountDownState) -> str:
+    """The mover's own launch ramp."""
+    return square_name(state.game.board, state.game.board.ramp[state.mover_centre()])
+
+
+def sent_home_on_leaving(state: CountDownState) -> bool:
+    """In another centre's forbidden zone with no deal and no mission, leaving sends home."""
+    return state._fz_owner >= 0 and not state._dealt
+
+
+def consequences(state: CountDownState, action: int, names: Sequence[str]) -> list[str]:
+    """What follows at once and everyone sees: the order of play settled, a lot sold, an
+    auction opened, the end of the game."""
+    after = applied(state, action)
+    said = []
+    if state.phase() == phases.ROLL_OFF and after._turns > state._turns:
+        said.append(order_settled(after, names))
+    if state.phase() == phases.BID and len(after._lots) < len(state._lots):
+        said.append(lot_sold(state, action, names))
+    if after._auction_done and not state._auction_done and after._lots:
+        lots = ", ".join(state.game.board.photo_names[p] for p in after._lots)
+        count = count_word(len(after._lots))
+        said.append(f"the leader auctions {count} photo cards, one at a time: {lots}")
+    if after.is_terminal():
+        said.append(ending(after, names))
+    return said
+
+
+def order_settled(after: CountDownState, names: Sequence[str]) -> str:
+    """After a round of the roll-off: the centres taken, or who rolls again."""
+    if after.phase() == phases.ROLL_OFF:
+        tied = [names[after._units[u][0]] for u in after._contenders]
+        return f"{join(tied)} tie and roll again"
+    if after.is_terminal():
+        return "the order of play is not settled"
+    taken = [
+        f"{centre_players(after, c, names)} centre {c + 1}" for c in range(4) if after._seats_of[c]
+    ]
+    return "the centres go to " + join(taken)
+
+
+def lot_sold(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """The lot that this bid or pass closed: to the last bidder standing, if any."""
+    lot = state.game.board.photo_names[state._lots[0]]
+    if action == PASS:
+        buyer, price = state._lot_high, state._lot_price
+    else:
+        buyer, price = state._bidders[state._bid_at], state._money_of(action)
+    if buyer < 0:
+        return f"nobody buys the {lot}"
+    return f"{centre_players(state, buyer, names)} buys the {lot} for {price}"
