@@ -107,7 +107,7 @@ def move_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
         if action == BUY_SATURN:
             return f"Buy a complete Saturn V for {board.saturn_price}"
         part = action - space.buy_part
-        return f"Buy {board.part_names[part]} for {board.part_prices[part]}"
+        return f"Buy a {board.part_names[part]} for {board.part_prices[part]}"
     if phase == phases.TRAINING:
         return "Do ten squats" if action == SQUATS else f"Pay the {board.squat_fine} fine"
     if phase == phases.DEBT:
@@ -304,7 +304,7 @@ def decision_line(state: CountDownState, action: int, names: Sequence[str]) -> s
         if action == BUY_SATURN:
             return f"{who} buys a complete Saturn V rocket for {board.saturn_price}"
         part = action - space.buy_part
-        return f"{who} buys {board.part_names[part]} for {board.part_prices[part]}"
+        return f"{who} buys a {board.part_names[part]} for {board.part_prices[part]}"
     if phase == phases.TRAINING:
         if action == SQUATS:
             return f"{who} does ten squats"
@@ -394,8 +394,8 @@ def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
     if kind == SWAP:
         return f"the {photos[a]} for the {photos[c]}"
     if kind == SELL_PART:
-        return f"{parts[a]} for {c}"
-    return f"{c} for {parts[a]}"  # BUY_PART_FROM
+        return f"a {parts[a]} for {c}"
+    return f"{c} for a {parts[a]}"  # BUY_PART_FROM
 
 
 def direction(state: CountDownState, action: int) -> tuple[str, str]:
@@ -410,7 +410,7 @@ def sold_to_leader(state: CountDownState, action: int) -> tuple[str, int]:
         photo = action - space.sell_photo
         return f"the {board.photo_names[photo]} card", board.photo_values[photo]
     part = action - space.sell_part
-    return board.part_names[part], board.part_prices[part]
+    return f"a {board.part_names[part]}", board.part_prices[part]
 
 
 def mission_hit(state: CountDownState, action: int, names: Sequence[str]) -> str:
@@ -419,7 +419,7 @@ def mission_hit(state: CountDownState, action: int, names: Sequence[str]) -> str
     card, target = state._mission
     victim = centre_players(state, target, names)
     if action >= space.take_part:
-        return f"send {board.part_names[action - space.take_part]} of {victim} back to stock"
+        return f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
     photo = board.photo_names[action - space.take_photo]
     if board.agent_green[card]:
         return f"take a copy of the {photo} of {victim} from the leader"
@@ -447,7 +447,7 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
     auction opened, the end of the game."""
     after = applied(state, action)
     said = []
-    if state.phase() == phases.ROLL_OFF and after._turns > state._turns:
+    if state.phase() == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
         said.append(order_settled(after, names))
     if state.phase() == phases.BID and len(after._lots) < len(state._lots):
         said.append(lot_sold(state, action, names))
@@ -465,8 +465,6 @@ def order_settled(after: CountDownState, names: Sequence[str]) -> str:
     if after.phase() == phases.ROLL_OFF:
         tied = [names[after._units[u][0]] for u in after._contenders]
         return f"{join(tied)} tie and roll again"
-    if after.is_terminal():
-        return "the order of play is not settled"
     taken = [
         f"{centre_players(after, c, names)} centre {c + 1}" for c in range(4) if after._seats_of[c]
     ]
