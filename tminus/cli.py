@@ -458,6 +458,10 @@ def report(
     """Run a simulation or tournament and write an HTML report with figures."""
     from tminus.sim.report import build_report
 
+    try:  # before the games are played, not after
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise fail("reports need matplotlib: pip install 'tminus[analysis]'") from None
     the_game, names = seat_agents(game, agents, players, param)
     title = f"{game_class(game).title}: {', '.join(names)}"
     # The per-game figures need facts read off each game's history (tminus.sim.facts).
