@@ -272,6 +272,16 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
     """A deal being answered, the auction, the COUNTDOWN under way."""
     board = s.game.board
     lines = []
+    if s._phase == phases.ROLL_OFF:
+        rolls = ", ".join(
+            f"{escape(labels[seat])} {rolled[i] if i < len(rolled) else '…'}"
+            for unit, rolled in zip(s._units, s._capital_rolls, strict=True)
+            for i, seat in enumerate(unit)
+        )
+        lines.append(f"rolls for capital and the order of play: {rolls}")
+        if not s._first_round:
+            tied = join([labels[s._units[u][0]] for u in s._contenders])
+            lines.append(f"to break the tie: {escape(tied)} roll again")
     if s._phase in (phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY):
         proposer, target, t = s._deal
         photo = s.game.space.templates[t][1]
