@@ -360,8 +360,7 @@ def test_the_auction_opens_and_each_lot_is_sold_or_not():
 def test_a_roll_off_at_the_turn_limit_ends_in_a_draw():
     state = play(new_game(2, max_turns=2), "ball 5", "ball 5", "ball 5")
     assert line(state, "ball 5") == (
-        "Bob rolls 5 to break the tie for the order of play; the turn limit is reached: the "
-        "game is a draw"
+        "Bob rolls 5 to break the tie for the order of play; the turn limit ends the game in a draw"
     )
 
 

@@ -72,9 +72,7 @@ def test_the_winning_flip_and_the_turn_cap_say_how_the_game_ends():
     state = play(with_keys(started(2), 0b1111011111, 0), "dice 1,5")  # all but key 6 up
     assert line(state, "flip 6") == "Ann flips 6 (1 + 5): Ann wins the game"
     state = play(new_game(2, max_turns=3), "die 6", "die 1", "dice 2,4")
-    assert line(state, "flip 6") == (
-        "Ann flips 6 (2 + 4): the turn limit is reached: the game is a draw"
-    )
+    assert line(state, "flip 6") == ("Ann flips 6 (2 + 4): the turn limit ends the game in a draw")
 
 
 @pytest.mark.parametrize("params", FourWayGame.configurations())

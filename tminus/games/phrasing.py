@@ -74,7 +74,7 @@ def cards_of(value: int, count: int) -> str:
 def ending(after: State, names: Sequence[str]) -> str:
     """What the game's end says, once ``after`` is over: "Alice wins", or a draw."""
     if after.ended_by_turn_cap():
-        return "the turn limit is reached: the game is a draw"
+        return "the turn limit ends the game in a draw"
     returns = after.returns()
     best = max(returns)
     winners = [names[s] for s, r in enumerate(returns) if r == best]
