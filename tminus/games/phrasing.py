@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tminus.core.game import State
 
+# A player's move said both ways: (its button, its log line).
+Said = tuple[str, str]
+
 NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve",

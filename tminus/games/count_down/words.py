@@ -25,7 +25,6 @@ from tminus.games.count_down.actions import (
     ONCE_MORE,
     PASS,
     REFUSE,
-    ROLL,
     SELL,
     SELL_PART,
     SIT_OUT,
@@ -36,6 +35,7 @@ from tminus.games.count_down.actions import (
 from tminus.games.count_down.movement import CHOICE_OF_DIRECTION
 from tminus.games.count_down.trading import midpoint_price
 from tminus.games.phrasing import (
+    Said,
     applied,
     check_action,
     check_decision,
@@ -85,62 +85,12 @@ def centre_players(state: CountDownState, centre: int, names: Sequence[str]) -> 
     return join([names[s] for s in state._seats_of[centre]])
 
 
-# -- buttons ----------------------------------------------------------------------------
+# -- buttons and log lines -------------------------------------------------------------
 def move_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
     """A legal decision as its button says it: "Buy Radar for 50", "Offer Bob 50 for ..."."""
     check_names(state, names)
     check_decision(state, action)
-    board, space, phase = state.game.board, state.game.space, state.phase()
-    if phase == phases.TURN_START:
-        return "Start the COUNTDOWN" if action == COUNT_DOWN else "Roll and move"
-    if phase == phases.DIRECTION:
-        way, square = direction(state, action)
-        return f"{capitalised(way)} to {square}"
-    if phase == phases.BUY_PHOTO:
-        if action == DECLINE:
-            return "Don't buy"
-        photo = action - space.buy_photo
-        return f"Buy {board.photo_names[photo]} for {board.photo_values[photo]}"
-    if phase == phases.SATURN:
-        if action == DECLINE:
-            return "Leave the Saturn V"
-        if action == BUY_SATURN:
-            return f"Buy a complete Saturn V for {board.saturn_price}"
-        part = action - space.buy_part
-        return f"Buy a {board.part_names[part]} for {board.part_prices[part]}"
-    if phase == phases.TRAINING:
-        return "Do ten squats" if action == SQUATS else f"Pay the {board.squat_fine} fine"
-    if phase == phases.DEBT:
-        thing, price = sold_to_leader(state, action)
-        return f"Sell {thing} to the leader for {price}"
-    if phase == phases.PLAY_AGAIN:
-        return "Play once more" if action == ONCE_MORE else "End the turn"
-    if phase == phases.MEETING:
-        if action == DONE:
-            return f"Leave (back to {home(state)})" if sent_home_on_leaving(state) else "Done"
-        if action < space.propose:
-            return f"Mission: {board.agent_names[action - space.mission]}"
-        return proposal_label(state, action, names)
-    if phase in (phases.REPLY, phases.COUNTER_REPLY):
-        return "Accept" if action != REFUSE else "Refuse"
-    if phase == phases.ASK:
-        return f"Ask {state._money_of(action)}"
-    if phase == phases.COUNTER:
-        if action < space.money:
-            return f"Accept {state._ask}"
-        return f"Counter with {state._money_of(action)}"
-    if phase == phases.TARGET:
-        return capitalised(mission_hit(state, action, names))
-    if phase == phases.ARRESTED:
-        if action == SIT_OUT:
-            return f"Sit out {count_word(board.turns_out)} turns"
-        return f"Pay the {board.ransom} ransom"
-    if phase == phases.COUNT_CHOICE:
-        return f"Count from this {state._roll}" if action == START_COUNT else "Wait"
-    # The auction.
-    if action == PASS:
-        return "Pass"
-    return f"Bid {state._money_of(action)}"
+    return said(state, action, names)[0]
 
 
 # -- the log ----------------------------------------------------------------------------
@@ -157,7 +107,7 @@ def narrate(
     if state.current_player() == CHANCE:
         line = chance_line(state, action, names, viewer, reveal)
     else:
-        line = decision_line(state, action, names)
+        line = said(state, action, names)[1]
     return "; ".join([line, *consequences(state, action, names)])
 
 
@@ -283,104 +233,206 @@ def countdown_roll(state: CountDownState, face: int, who: str) -> str:
     )
 
 
-def decision_line(state: CountDownState, action: int, names: Sequence[str]) -> str:
-    board, space, phase = state.game.board, state.game.space, state.phase()
+def said(state: CountDownState, action: int, names: Sequence[str]) -> Said:
+    """A decision, both ways: its button and its log line."""
     who = names[state.current_player()]
-    if phase == phases.TURN_START:
-        if action == ROLL:
-            return f"{who} rolls to move (not to count down)"
-        return f"{who} starts the COUNTDOWN"
-    if phase == phases.DIRECTION:
-        way, square = direction(state, action)
-        return f"{who} moves {way} {state._roll} to {square}"
-    if phase == phases.BUY_PHOTO:
-        photo = board.args[state._pos[state._mover]]
-        if action == DECLINE:
-            return f"{who} does not buy the {board.photo_names[photo]} card"
-        return f"{who} buys the {board.photo_names[photo]} card for {board.photo_values[photo]}"
-    if phase == phases.SATURN:
-        if action == DECLINE:
-            return f"{who} leaves the Saturn V"
-        if action == BUY_SATURN:
-            return f"{who} buys a complete Saturn V rocket for {board.saturn_price}"
-        part = action - space.buy_part
-        return f"{who} buys a {board.part_names[part]} for {board.part_prices[part]}"
-    if phase == phases.TRAINING:
-        if action == SQUATS:
-            return f"{who} does ten squats"
-        return f"{who} pays a {board.squat_fine} fine instead of doing the squats"
-    if phase == phases.DEBT:
-        thing, price = sold_to_leader(state, action)
-        return f"{who} sells {thing} back to the leader for {price} to pay a debt"
-    if phase == phases.PLAY_AGAIN:
-        return f"{who} plays once more" if action == ONCE_MORE else f"{who} ends the turn"
-    if phase == phases.MEETING:
-        return meeting_line(state, action, names, who)
-    if phase == phases.REPLY:
-        proposer = names[state._deal[0]]
-        offer = f"{terms(state, space.templates[state._deal[2]])} from {proposer}"
-        if action == REFUSE:
-            sent = f": {proposer} is sent back to {home(state)}" if state._fz_owner >= 0 else ""
-            return f"{who} refuses {offer}{sent}"
-        return f"{who} accepts {offer}"
-    if phase == phases.ASK:
-        return f"{who} asks {state._money_of(action)} for the {deal_photo(state)}"
-    if phase == phases.COUNTER:
-        if action < space.money:
-            return f"{who} pays the {state._ask} asked for the {deal_photo(state)}"
-        return f"{who} offers {state._money_of(action)} instead"
-    if phase == phases.COUNTER_REPLY:
-        if action == REFUSE:
-            return f"{who} refuses {state._counter}: the price settles at {midpoint_price(state)}"
-        return f"{who} accepts {state._counter} for the {deal_photo(state)}"
-    if phase == phases.TARGET:
-        return f"{who} uses the mission to {mission_hit(state, action, names)}"
-    if phase == phases.ARRESTED:
-        if action == SIT_OUT:
-            return f"{who} sits out the next {count_word(board.turns_out)} turns"
-        owner = centre_players(state, state._mission[1], names)
-        return f"{who} pays a ransom of {board.ransom} to {owner}"
-    if phase == phases.COUNT_CHOICE:
-        if action == START_COUNT:
-            return f"{who} counts from this {state._roll}"
-        return f"{who} waits for a higher roll"
-    lot = board.photo_names[state._lots[0]]
-    if action == PASS:
-        return f"{who} passes on the {lot}"
-    return f"{who} bids {state._money_of(action)} for the {lot}"
+    return DECISIONS[state.phase()](state, action, names, who)
 
 
-def meeting_line(state: CountDownState, action: int, names: Sequence[str], who: str) -> str:
-    space = state.game.space
+def turn_start(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A player ready for the COUNTDOWN may begin it instead of moving."""
+    if action == COUNT_DOWN:
+        return "Start the COUNTDOWN", f"{who} starts the COUNTDOWN"
+    return "Roll and move", f"{who} rolls to move (not to count down)"
+
+
+def direction_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """On 10, 11 or 12 "the player may choose to move their rocket forward or backward"."""
+    forward = action == FORWARD
+    way = "forward" if forward else "back"
+    square = reach(state, state._roll if forward else -state._roll)
+    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state._roll} to {square}"
+
+
+def photo_square(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "The player may buy the card at the price noted on it." """
+    board = state.game.board
+    photo = board.args[state._pos[state._mover]]
+    name, price = board.photo_names[photo], board.photo_values[photo]
+    if action == DECLINE:
+        return "Don't buy", f"{who} does not buy the {name} card"
+    return f"Buy {name} for {price}", f"{who} buys the {name} card for {price}"
+
+
+def saturn_v(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The complete rocket for the flat price, or the parts left at their fixed prices."""
+    board = state.game.board
+    if action == DECLINE:
+        return "Leave the Saturn V", f"{who} leaves the Saturn V"
+    if action == BUY_SATURN:
+        return (
+            f"Buy a complete Saturn V for {board.saturn_price}",
+            f"{who} buys a complete Saturn V rocket for {board.saturn_price}",
+        )
+    part = action - state.game.space.buy_part
+    bought = f"a {board.part_names[part]} for {board.part_prices[part]}"
+    return f"Buy {bought}", f"{who} buys {bought}"
+
+
+def training(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """Ten correct squats, or "pay 10 million, a fine for insufficient fitness"."""
+    if action == SQUATS:
+        return "Do ten squats", f"{who} does ten squats"
+    fine = state.game.board.squat_fine
+    return f"Pay the {fine} fine", f"{who} pays a {fine} fine instead of doing the squats"
+
+
+def debt(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A payment short of money: sell holdings back to the leader at face value."""
+    board, space = state.game.board, state.game.space
+    if action < space.sell_part:
+        photo = action - space.sell_photo
+        thing, price = f"the {board.photo_names[photo]} card", board.photo_values[photo]
+    else:
+        part = action - space.sell_part
+        thing, price = f"a {board.part_names[part]}", board.part_prices[part]
+    return (
+        f"Sell {thing} to the leader for {price}",
+        f"{who} sells {thing} back to the leader for {price} to pay a debt",
+    )
+
+
+def play_again(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    if action == ONCE_MORE:
+        return "Play once more", f"{who} plays once more"
+    return "End the turn", f"{who} ends the turn"
+
+
+def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A meeting: offers, forced sales, a mission (in a forbidden zone), or leaving."""
+    board, space = state.game.board, state.game.space
     if action == DONE:
         if sent_home_on_leaving(state):
-            return f"{who} leaves with no deal and is sent back to {home(state)}"
-        return f"{who} ends the meeting"
+            ramp = home(state)
+            return (
+                f"Leave (back to {ramp})",
+                f"{who} leaves with no deal and is sent back to {ramp}",
+            )
+        return "Done", f"{who} ends the meeting"
     if action < space.propose:
-        card = state.game.board.agent_names[action - space.mission]
+        card = board.agent_names[action - space.mission]
         target = centre_players(state, state._fz_owner, names)
-        return f"{who} shows a {card} card: a mission against {target}"
+        return f"Mission: {card}", f"{who} shows a {card} card: a mission against {target}"
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
     to = names[seat]
     if kind == ASK_FOR:
-        return f"{who} claims the {state.game.board.photo_names[a]} from {to} in a forced sale"
+        photo = board.photo_names[a]
+        return (
+            f"Claim the {photo} from {to} (forced sale)",
+            f"{who} claims the {photo} from {to} in a forced sale",
+        )
     if kind == DEMAND:
-        return f"{who} claims the spare {state.game.board.part_names[a]} from {to} for {c}"
-    return f"{who} offers {to} {terms(state, (kind, a, c))}"
+        spare = f"the spare {board.part_names[a]} from {to} for {c}"
+        return f"Claim {spare}", f"{who} claims {spare}"
+    offer = f"{to} {terms(state, (kind, a, c))}"
+    return f"Offer {offer}", f"{who} offers {offer}"
 
 
-def proposal_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
-    """ "Offer Bob 50 for the Launch tower", "Claim the Radar from Bob (forced sale)"."""
-    space = state.game.space
-    seat, template = space.split_proposal(action)
-    kind, a, c = space.templates[template]
-    to = names[seat]
-    if kind == ASK_FOR:
-        return f"Claim the {state.game.board.photo_names[a]} from {to} (forced sale)"
-    if kind == DEMAND:
-        return f"Claim the spare {state.game.board.part_names[a]} from {to} for {c}"
-    return f"Offer {to} {terms(state, (kind, a, c))}"
+def reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "Only the agreement of the parties is needed": accept or refuse an offer."""
+    proposer = names[state._deal[0]]
+    offer = f"{terms(state, state.game.space.templates[state._deal[2]])} from {proposer}"
+    if action != REFUSE:
+        return "Accept", f"{who} accepts {offer}"
+    # In a forbidden zone a refusal sends the visitor home.
+    sent = f": {proposer} is sent back to {home(state)}" if state._fz_owner >= 0 else ""
+    return "Refuse", f"{who} refuses {offer}{sent}"
+
+
+def ask(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The forced seller names a price between the card's value and double it."""
+    price = state._money_of(action)
+    return f"Ask {price}", f"{who} asks {price} for the {deal_photo(state)}"
+
+
+def counter(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    if action < state.game.space.money:  # ACCEPT
+        return (
+            f"Accept {state._ask}",
+            f"{who} pays the {state._ask} asked for the {deal_photo(state)}",
+        )
+    price = state._money_of(action)
+    return f"Counter with {price}", f"{who} offers {price} instead"
+
+
+def counter_reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The seller accepts the counter, or the price settles at the midpoint."""
+    if action == REFUSE:
+        price = midpoint_price(state)
+        return "Refuse", f"{who} refuses {state._counter}: the price settles at {price}"
+    return "Accept", f"{who} accepts {state._counter} for the {deal_photo(state)}"
+
+
+def target(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
+    board, space = state.game.board, state.game.space
+    card, centre = state._mission
+    victim = centre_players(state, centre, names)
+    if action >= space.take_part:
+        hit = f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
+    elif board.agent_green[card]:
+        photo = board.photo_names[action - space.take_photo]
+        hit = f"take a copy of the {photo} of {victim} from the leader"
+    else:
+        photo = board.photo_names[action - space.take_photo]
+        hit = f"send the {photo} of {victim} back to the leader"
+    return capitalised(hit), f"{who} uses the mission to {hit}"
+
+
+def arrested(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "let three turns pass without playing, or pay a ransom of 300 million"."""
+    board = state.game.board
+    if action == SIT_OUT:
+        turns = count_word(board.turns_out)
+        return f"Sit out {turns} turns", f"{who} sits out the next {turns} turns"
+    owner = centre_players(state, state._mission[1], names)
+    return f"Pay the {board.ransom} ransom", f"{who} pays a ransom of {board.ransom} to {owner}"
+
+
+def count_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "start counting only from the moment the ball stops on a high number"."""
+    if action == START_COUNT:
+        return f"Count from this {state._roll}", f"{who} counts from this {state._roll}"
+    return "Wait", f"{who} waits for a higher roll"
+
+
+def bid(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    lot = state.game.board.photo_names[state._lots[0]]
+    if action == PASS:
+        return "Pass", f"{who} passes on the {lot}"
+    price = state._money_of(action)
+    return f"Bid {price}", f"{who} bids {price} for the {lot}"
+
+
+DECISIONS = {
+    phases.TURN_START: turn_start,
+    phases.DIRECTION: direction_choice,
+    phases.BUY_PHOTO: photo_square,
+    phases.SATURN: saturn_v,
+    phases.TRAINING: training,
+    phases.DEBT: debt,
+    phases.PLAY_AGAIN: play_again,
+    phases.MEETING: meeting,
+    phases.REPLY: reply,
+    phases.ASK: ask,
+    phases.COUNTER: counter,
+    phases.COUNTER_REPLY: counter_reply,
+    phases.TARGET: target,
+    phases.ARRESTED: arrested,
+    phases.COUNT_CHOICE: count_choice,
+    phases.BID: bid,
+}
 
 
 def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
@@ -396,34 +448,6 @@ def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
     if kind == SELL_PART:
         return f"a {parts[a]} for {c}"
     return f"{c} for a {parts[a]}"  # BUY_PART_FROM
-
-
-def direction(state: CountDownState, action: int) -> tuple[str, str]:
-    """("forward" or "back", the square reached) for a roll of 10, 11 or 12."""
-    steps = state._roll if action == FORWARD else -state._roll
-    return ("forward" if action == FORWARD else "back"), reach(state, steps)
-
-
-def sold_to_leader(state: CountDownState, action: int) -> tuple[str, int]:
-    board, space = state.game.board, state.game.space
-    if action < space.sell_part:
-        photo = action - space.sell_photo
-        return f"the {board.photo_names[photo]} card", board.photo_values[photo]
-    part = action - space.sell_part
-    return f"a {board.part_names[part]}", board.part_prices[part]
-
-
-def mission_hit(state: CountDownState, action: int, names: Sequence[str]) -> str:
-    """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
-    board, space = state.game.board, state.game.space
-    card, target = state._mission
-    victim = centre_players(state, target, names)
-    if action >= space.take_part:
-        return f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
-    photo = board.photo_names[action - space.take_photo]
-    if board.agent_green[card]:
-        return f"take a copy of the {photo} of {victim} from the leader"
-    return f"send the {photo} of {victim} back to the leader"
 
 
 def deal_photo(state: CountDownState) -> str:

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
-from tminus.games.four_way.actions import ATTACK, DICE, PASS, RESET, SCORE_KEYS, SCORE_PAIRS
+from tminus.games.four_way.actions import ATTACK, DICE, PASS, SCORE_KEYS, SCORE_PAIRS
 from tminus.games.phrasing import (
+    Said,
     applied,
     check_action,
     check_decision,
@@ -28,16 +29,7 @@ if TYPE_CHECKING:
 def move_label(state: FourWayState, action: int, names: Sequence[str]) -> str:
     check_names(state, names)
     check_decision(state, action)
-    if action < SCORE_KEYS:
-        return f"Flip {action + 1} ({made_from(state, action + 1)})"
-    if action < ATTACK:
-        a, b = SCORE_PAIRS[action - SCORE_KEYS]
-        return f"Flip {a} and {b}"
-    if action < PASS:
-        return f"Attack {names[action - ATTACK]}"
-    if action == PASS:
-        return "Pass"
-    return "Put every key down"
+    return said(state, action, names)[0]
 
 
 def narrate(state: FourWayState, action: int, names: Sequence[str]) -> str:
@@ -48,22 +40,49 @@ def narrate(state: FourWayState, action: int, names: Sequence[str]) -> str:
         if state.phase() == "roll-off":
             return roll_off_die(state, action, names)
         return dice(state, action, names)
+    return then(said(state, action, names)[1], game_end(state, action, names))
+
+
+def said(state: FourWayState, action: int, names: Sequence[str]) -> Said:
+    """A player's move, both ways: its button and its log line."""
     who = names[state.current_player()]
     if action < SCORE_KEYS:
-        line = f"{who} flips {action + 1} ({made_from(state, action + 1)})"
-    elif action < ATTACK:
-        a, b = SCORE_PAIRS[action - SCORE_KEYS]
-        line = f"{who} flips {a} and {b}"
-    elif action < PASS:
-        target = names[action - ATTACK]
-        line = f"{who} calls eleven and attacks {target}, whose keys all go back down"
-    elif action == PASS:
-        line = f"{who} has no key to flip and passes"
-    elif action == RESET:
-        line = f"{who} puts every key back down (double six)"
-    else:
-        raise ValueError(f"no 4-Way CountDown move {action}")
-    return then(line, game_end(state, action, names))
+        return flip(state, action + 1, who)
+    if action < ATTACK:
+        return score_keys(SCORE_PAIRS[action - SCORE_KEYS], who)
+    if action < PASS:
+        return attack(names[action - ATTACK], who)
+    if action == PASS:
+        return pass_turn(who)
+    return reset(who)
+
+
+def flip(state: FourWayState, key: int, who: str) -> Said:
+    how = made_from(state, key)
+    return f"Flip {key} ({how})", f"{who} flips {key} ({how})"
+
+
+def score_keys(keys: tuple[int, int], who: str) -> Said:
+    """Junior SCORE KEYS: both dice's keys at once."""
+    a, b = keys
+    return f"Flip {a} and {b}", f"{who} flips {a} and {b}"
+
+
+def attack(target: str, who: str) -> Said:
+    """Eleven: "make any opponent of his choice flip all of his keys back down"."""
+    return (
+        f"Attack {target}",
+        f"{who} calls eleven and attacks {target}, whose keys all go back down",
+    )
+
+
+def pass_turn(who: str) -> Said:
+    return "Pass", f"{who} has no key to flip and passes"
+
+
+def reset(who: str) -> Said:
+    """Double six: "he must flip all of his keys back down and start over"."""
+    return "Put every key down", f"{who} puts every key back down (double six)"
 
 
 def roll_off_die(state: FourWayState, action: int, names: Sequence[str]) -> str:

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
-from tminus.games.phrasing import applied, check_action, check_decision, check_names, ending
+from tminus.games.phrasing import (
+    Said,
+    applied,
+    check_action,
+    check_decision,
+    check_names,
+    ending,
+)
 from tminus.games.sputnik.rules import OUT
 
 if TYPE_CHECKING:
@@ -21,17 +28,7 @@ if TYPE_CHECKING:
 def move_label(state: SputnikState, action: int, names: Sequence[str]) -> str:
     check_names(state, names)
     check_decision(state, action)
-    kind, k, cell = state.game.decode(action)
-    to = state.game.board.names[cell]
-    if kind == "remove":
-        return f"Remove the galaxy on {to}"
-    several = state.game.rockets_per_player > 1
-    rocket = f" the rocket on {rocket_cell_name(state, k)}" if several else ""
-    if kind == "help":
-        for_rocket = f" for{rocket}" if several else ""
-        return f"Base help{for_rocket}: move the base to {to}"
-    home = " (your base)" if is_own_base(state, k, cell) else ""
-    return f"Move{rocket} to {to}{home}"
+    return said(state, action, names)[0]
 
 
 def narrate(state: SputnikState, action: int, names: Sequence[str]) -> str:
@@ -40,41 +37,67 @@ def narrate(state: SputnikState, action: int, names: Sequence[str]) -> str:
     check_action(state, action)
     if state.current_player() == CHANCE:
         return f"Lots are drawn: {names[action]} starts"
+    kind = state.game.decode(action)[0]
+    return "; ".join([said(state, action, names)[1], *consequences(state, action, kind, names)])
+
+
+def said(state: SputnikState, action: int, names: Sequence[str]) -> Said:
+    """A player's move, both ways: its button and its log line."""
     who = names[state.current_player()]
     kind, k, cell = state.game.decode(action)
     to = state.game.board.names[cell]
-    several = state.game.rockets_per_player > 1
-    rocket = f" the rocket on {rocket_cell_name(state, k)}" if several else ""
     if kind == "remove":
-        line = f"{who} removes the galaxy on {to}"
-    elif kind == "help":
-        what = f"the base of{rocket}" if several else "the base"
-        line = f"{who} moves {what} to {to} and the rocket onto it (base help)"
-    elif is_own_base(state, k, cell):
-        line = f"{who} moves{rocket} back onto {'its' if several else 'the'} base on {to}"
-    else:
-        line = f"{who} moves{rocket} to {to}"
-    return "; ".join([line, *consequences(state, action, kind, names)])
+        return remove(to, who)
+    # With several rockets a move says which: "the rocket on d7".
+    rocket = (
+        f"the rocket on {rocket_cell_name(state, k)}" if state.game.rockets_per_player > 1 else ""
+    )
+    if kind == "help":
+        return base_help(rocket, to, who)
+    return move(rocket, to, is_own_base(state, k, cell), who)
+
+
+def move(rocket: str, to: str, home: bool, who: str) -> Said:
+    """A step onto a galaxy, or back onto the rocket's own base."""
+    which = f" {rocket}" if rocket else ""
+    if home:
+        base = "its base" if rocket else "the base"
+        return f"Move{which} to {to} (your base)", f"{who} moves{which} back onto {base} on {to}"
+    return f"Move{which} to {to}", f"{who} moves{which} to {to}"
+
+
+def base_help(rocket: str, to: str, who: str) -> Said:
+    """ "He turns the base over to its galaxy side and then places his rocket on it"."""
+    label = f"Base help for {rocket}" if rocket else "Base help"
+    base = f"the base of {rocket}" if rocket else "the base"
+    return (
+        f"{label}: move the base to {to}",
+        f"{who} moves {base} to {to} and the rocket onto it (base help)",
+    )
+
+
+def remove(to: str, who: str) -> Said:
+    return f"Remove the galaxy on {to}", f"{who} removes the galaxy on {to}"
 
 
 def consequences(state: SputnikState, action: int, kind: str, names: Sequence[str]) -> list[str]:
     """What the engine does at once after the action: no galaxy to take, rockets out, the end."""
     after = applied(state, action)
-    said = []
+    told = []
     if kind == "move" and after.phase() != "remove":
-        said.append("no galaxy can be taken")  # the ruling: the turn ends after the move
+        told.append("no galaxy can be taken")  # the ruling: the turn ends after the move
     game = state.game
     _, _, pos, _, _ = state.position()
     _, _, pos_after, _, _ = after.position()
     for rocket in after.eliminated()[len(state.eliminated()) :]:
         owner = game.rocket_owner[rocket]
         if all(pos_after[r] == OUT for r in game.rockets_of[owner]):
-            said.append(f"{names[owner]} is out")
+            told.append(f"{names[owner]} is out")
         else:
-            said.append(f"the rocket of {names[owner]} on {game.board.names[pos[rocket]]} is out")
+            told.append(f"the rocket of {names[owner]} on {game.board.names[pos[rocket]]} is out")
     if after.is_terminal():
-        said.append(ending(after, names))
-    return said
+        told.append(ending(after, names))
+    return told
 
 
 def rocket_cell_name(state: SputnikState, k: int) -> str:

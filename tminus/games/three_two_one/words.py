@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
 from tminus.games.phrasing import (
+    Said,
     a_number,
     cards_of,
     check_action,
@@ -19,7 +20,6 @@ from tminus.games.phrasing import (
     check_viewer,
 )
 from tminus.games.three_two_one.actions import (
-    DECLARE_BLASTOFF,
     DECLARE_COUNTDOWN,
     DRAW_LEFT,
     DRAW_PILE,
@@ -34,17 +34,7 @@ if TYPE_CHECKING:
 def move_label(state: ThreeTwoOneState, action: int, names: Sequence[str]) -> str:
     check_names(state, names)
     check_decision(state, action)
-    if action < DRAW_LEFT:
-        value, count, pile = discard_parts(action)
-        return f"Discard {cards_of(value, count)} on the {PILE_NAMES[pile]} pile"
-    if action < DRAW_PILE:
-        pile = action - DRAW_LEFT
-        return f"Take {top_card(state, pile)} from the {PILE_NAMES[pile]} pile"
-    if action == DRAW_PILE:
-        return "Draw from the draw pile"
-    if action == DECLARE_COUNTDOWN:
-        return "Declare Countdown!"
-    return "Declare Blastoff!"
+    return said(state, action, names)[0]
 
 
 def narrate(
@@ -64,20 +54,45 @@ def narrate(
         if phase == "turn up":
             return turn_up(state, action)
         return card_drawn(state, action, names, viewer, reveal)
+    return said(state, action, names)[1]
+
+
+def said(state: ThreeTwoOneState, action: int, names: Sequence[str]) -> Said:
+    """A player's move, both ways: its button and its log line (moves are all face up)."""
     who = names[state.current_player()]
     if action < DRAW_LEFT:
-        value, count, pile = discard_parts(action)
-        return f"{who} discards {cards_of(value, count)} on the {PILE_NAMES[pile]} pile"
+        return discard(*discard_parts(action), who)
     if action < DRAW_PILE:
-        pile = action - DRAW_LEFT
-        return f"{who} takes {top_card(state, pile)} from the {PILE_NAMES[pile]} pile"
+        return take(state, action - DRAW_LEFT, who)
     if action == DRAW_PILE:
         return draw_from_pile(state, who)
-    if action == DECLARE_COUNTDOWN:
-        return f"{who} declares Countdown!"
-    if action == DECLARE_BLASTOFF:
-        return f"{who} declares Blastoff!"
-    raise ValueError(f"no 3-2-1 Countdown move {action}")
+    return declare("Countdown!" if action == DECLARE_COUNTDOWN else "Blastoff!", who)
+
+
+def discard(value: int, count: int, pile: int, who: str) -> Said:
+    """ "Discard at least one card onto either discard pile", a set of one number."""
+    cards, onto = cards_of(value, count), f"on the {PILE_NAMES[pile]} pile"
+    return f"Discard {cards} {onto}", f"{who} discards {cards} {onto}"
+
+
+def take(state: ThreeTwoOneState, pile: int, who: str) -> Said:
+    """The top card of the other discard pile, seen by all."""
+    card, source = top_card(state, pile), f"from the {PILE_NAMES[pile]} pile"
+    return f"Take {card} {source}", f"{who} takes {card} {source}"
+
+
+def draw_from_pile(state: ThreeTwoOneState, who: str) -> Said:
+    line = f"{who} draws from the draw pile"
+    if not any(state.draw_pile_counts()):
+        # The reshuffle happens now, when a card must come from the empty pile.
+        line += (
+            ": it is empty, so both discard piles but their top cards are shuffled into a new one"
+        )
+    return "Draw from the draw pile", line
+
+
+def declare(declaration: str, who: str) -> Said:
+    return f"Declare {declaration}", f"{who} declares {declaration}"
 
 
 def deal(
@@ -112,16 +127,6 @@ def card_drawn(
     if reveal or viewer == seat:
         return f"{names[seat]} draws {a_number(value)}"
     return f"{names[seat]} draws a card"
-
-
-def draw_from_pile(state: ThreeTwoOneState, who: str) -> str:
-    if state.draw_pile_counts() == [0] * len(state.draw_pile_counts()):
-        # The reshuffle happens now, when a card must come from the empty pile.
-        return (
-            f"{who} draws from the draw pile: it is empty, so both discard piles but their "
-            "top cards are shuffled into a new one"
-        )
-    return f"{who} draws from the draw pile"
 
 
 def top_card(state: ThreeTwoOneState, pile: int) -> str:
