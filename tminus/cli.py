@@ -154,9 +154,12 @@ def play(
     )
     try:
         state = play_game(the_game, me, names, agents, rng, pause)
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:  # q or Ctrl-D
         console.print("\n[dim]Game left.[/]")
         raise typer.Exit(code=0) from None
+    except KeyboardInterrupt:  # Ctrl-C: left as well, and the shell is told so
+        console.print("\n[dim]Game left.[/]")
+        raise typer.Exit(code=130) from None
     console.print(Panel(state.render(me, names)))
     announce_result(state, names, me)
 
@@ -223,8 +226,10 @@ def ask_move(state: State, names: list[str]) -> int:
     + pages the list, other text lists the moves that contain it."""
     legal = state.legal_actions()
     labels = [state.move_label(a, names) for a in legal]
-    words_of = [{simple(label), simple(state.action_to_string(a))} for a, label in
-                zip(legal, labels, strict=True)]  # fmt: skip
+    said = [
+        {simple(label), simple(state.action_to_string(a))}
+        for a, label in zip(legal, labels, strict=True)
+    ]
     page = 0
     show_moves(labels, range(len(labels)), page)
     while True:
@@ -238,14 +243,14 @@ def ask_move(state: State, names: list[str]) -> int:
             continue
         if text.isdigit() and 1 <= int(text) <= len(legal):
             return legal[int(text) - 1]
-        chosen = [a for a, said in zip(legal, words_of, strict=True) if text in said]
+        chosen = [a for a, words in zip(legal, said, strict=True) if text in words]
         if len(chosen) == 1:
             return chosen[0]
         try:
             return state.string_to_action(answer.strip())  # a game's own shorthand
         except IllegalActionError:
             pass
-        found = [i for i, said in enumerate(words_of) if any(text in w for w in said)]
+        found = [i for i, words in enumerate(said) if any(text in w for w in words)]
         if found:
             console.print(Text(f"Moves with {answer.strip()!r}:", style="dim"))
             show_moves(labels, found, 0, page_size=len(found))
@@ -275,7 +280,7 @@ def show_moves(labels: list[str], which, page: int, page_size: int = PAGE_SIZE) 
         console.print(
             Text(
                 f"  moves {first}–{first + len(shown) - 1} of {len(which)}: + shows more, "
-                "or type a word to find a move (Radar, discard 7…)",
+                "or type a word to find a move",
                 style="dim",
             )
         )
