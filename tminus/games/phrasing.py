@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
+
 if TYPE_CHECKING:
     from tminus.core.game import State
 
@@ -113,3 +115,9 @@ def piece_marks(state: State, names: Sequence[str] | None) -> list[str]:
     names), from 0 as programs number seats (without)."""
     first = 0 if names is None else 1
     return [str(s + first) for s in range(state.game.num_players)]
+
+
+def board_name(label: str, yours: bool, width: int = 0) -> str:
+    """A player's name on a board (Rich markup): escaped, padded, in bold for the viewer."""
+    text = escape(label.ljust(width))
+    return f"[bold]{text}[/]" if yours else text

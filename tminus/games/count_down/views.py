@@ -15,7 +15,7 @@ from rich.markup import escape
 from tminus.games.count_down import phases
 from tminus.games.count_down.countdown import missing_photos, rocket_complete
 from tminus.games.count_down.words import square_name, terms
-from tminus.games.phrasing import join, piece_marks, seat_labels
+from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.count_down.data import BoardData
@@ -212,7 +212,8 @@ def render_state(
         if at >= 0:
             piece = f"[bold {PIECE_COLOURS[who]}]{marks[who]}[/]"
             where = f"{at} {square_name(s.game.board, at)}"
-            lines.append(f"  {piece} {escape(labels[who])} is on {escape(where)}")
+            name = board_name(labels[who], who == seat and names is not None)
+            lines.append(f"  {piece} {name} is on {escape(where)}")
     for view in obs["centres"]:
         if view["seats"]:
             lines += centre_lines(s, view, labels)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from tminus.games.four_way import rules
-from tminus.games.phrasing import seat_labels
+from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.four_way.game import FourWayState
@@ -27,9 +27,7 @@ def render(state: FourWayState, seat: int | None = None, names: Sequence[str] | 
             f"[bold black on green]{k:>2}↑[/]" if k in up else f"[dim]{k:>2} [/]"
             for k in rules.KEYS
         )
-        who = escape(labels[s].ljust(width))
-        if s == seat and names is not None:
-            who = f"[bold]{who}[/]"
+        who = board_name(labels[s], s == seat and names is not None, width)
         marker = "▶" if obs["phase"] in ("roll", "move") and state.mover() == s else " "
         lines.append(f"{marker} {who} {keys}  [dim]{len(up)}/10[/]")
     if obs["dice"]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from tminus.games.phrasing import join, piece_marks, seat_labels
+from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 from tminus.games.sputnik.board import setup_data
 from tminus.games.sputnik.rules import BASE, GALAXY, NOBODY, OUT
 
@@ -59,7 +59,7 @@ def render(state: SputnikState, seat: int | None = None, names: Sequence[str] | 
         indent = "  " * (width - len(row))
         lines.append(indent + "".join(cell_markup(state, cell, marks) for cell in row))
     for s in range(game.num_players):
-        who = f"▲{marks[s]} {escape(labels[s])}"
+        who = f"▲{marks[s]} {board_name(labels[s], s == seat and names is not None)}"
         marker = "▶" if state.current_player() == s else " "
         rockets = []
         for rocket in game.rockets_of[s]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
-from tminus.games.phrasing import seat_labels
+from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.three_two_one.game import ThreeTwoOneState
@@ -47,7 +47,7 @@ def render(
     extra = " (extra round)" if obs["extra_round"] else ""
     lines = [f"[bold]3-2-1 Countdown[/] · round {obs['round']}{extra} · turn {obs['turn']}"]
     for s in range(obs["players"]):
-        who = escape(labels[s].ljust(width))
+        who = board_name(labels[s], s == seat and names is not None, width)
         marker = "▶" if obs["mover"] == s else " "
         score = f"[dim]score {obs['scores'][s]}, round wins {obs['round_wins'][s]}[/]"
         if s not in obs["playing"]:
