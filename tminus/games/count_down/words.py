@@ -53,6 +53,11 @@ if TYPE_CHECKING:
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
+def ordinal(n: int) -> str:
+    """ "fourth"; past the words (a board file may allow more tries), "9th"."""
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"
+
+
 # -- the board --------------------------------------------------------------------------
 def square_name(board: BoardData, square: int) -> str:
     """A square as printed on the board: "Radar", "Stage 1", "Funding 100", "Launch ramp 2"."""
@@ -218,7 +223,7 @@ def countdown_roll(state: CountDownState, face: int, who: str) -> str:
         attempt = state._count_waits + 1
         if attempt >= board.latest_start:
             return (
-                f"{who} rolls {face} for the COUNTDOWN on the {ORDINALS[attempt - 1]} roll: "
+                f"{who} rolls {face} for the COUNTDOWN on the {ordinal(attempt)} roll: "
                 f"the count must start with it ({face} of {board.countdown_target})"
             )
         return f"{who} rolls {face} for the COUNTDOWN: count from it or wait"
