@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
+import time
+from collections import Counter
 from itertools import cycle, islice
 from typing import Annotated, Any
 
 import numpy as np
 import typer
+from rich.columns import Columns
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from tminus.agents.registry import make_agent
 from tminus.agents.solvers import SOLVERS
@@ -42,7 +49,8 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the s
 
 
 def fail(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {message}")
+    # The message is plain text: "tminus[web]" must not be read as markup.
+    console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code=2)
 
 
@@ -99,9 +107,17 @@ def play(
     bots: Annotated[
         str, typer.Option(help="Bots for the other seats, comma-separated (cycled).")
     ] = "greedy",
-    seat: Annotated[int, typer.Option(help="Your seat (0 is the first).")] = 0,
+    seat: Annotated[
+        int, typer.Option(help="Your seat: 1 is the first, and seat order is play order.")
+    ] = 1,
+    name: Annotated[
+        str | None, typer.Option(help="Your name in the log (default: Player and your seat).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for dice, cards and bots.")] = None,
     param: ParamOpt = None,
+    pause: Annotated[
+        float, typer.Option(help="Seconds a move you cannot choose is shown before it plays.")
+    ] = 1.0,
 ) -> None:
     """Play a game in the terminal against bots."""
     bot_names = split_names(bots)
@@ -111,40 +127,163 @@ def play(
         players = len(bot_names) + 1  # one seat per bot named, and yours
     the_game = build_game(game, players, param)
     n = the_game.num_players
-    if not 0 <= seat < n:
-        raise fail(f"seat {seat} does not exist: seats are 0 to {n - 1}")
+    if not 1 <= seat <= n:
+        raise fail(f"seat {seat} does not exist: seats are 1 to {n}")
+    me = seat - 1
     seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     rng = np.random.default_rng(seed)
-    others = [s for s in range(n) if s != seat]
-    names = list(islice(cycle(bot_names), len(others)))
+    others = [s for s in range(n) if s != me]
+    kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
     try:
-        agents = {
-            s: make_agent(name, the_game, seed=[seed, s])
-            for s, name in zip(others, names, strict=True)
-        }
+        agents = {s: make_agent(kind, the_game, seed=[seed, s]) for s, kind in kinds.items()}
     except ValueError as error:
         raise fail(str(error)) from None
-    labels = {seat: "you", **{s: f"seat {s} ({a.name})" for s, a in agents.items()}}
+    names = [f"Bot {s + 1}" for s in range(n)]
+    names[me] = name.strip() if name and name.strip() else f"Player {seat}"
+    if names.count(names[me]) > 1:
+        raise fail(f"{names[me]!r} is a bot's name here: choose another with --name")
+    table = Table.grid(padding=(0, 1))
+    table.add_row(Text(game_class(game).title, style="bold"), Text(f"seed {seed}", style="dim"))
+    table.add_row("You are", Text(f"{names[me]} (seat {seat} of {n})", style="bold"))
+    for s, agent in agents.items():
+        table.add_row(Text(names[s]), Text(f"plays {agent.name}", style="dim"))
+    console.print(table)
     console.print(
-        f"[bold]{game_class(game).title}[/] — you are seat {seat}; seed {seed}. "
-        "Type a move's number or its name; q quits."
+        "[dim]Type a move's number or its words (any case), + for more moves, "
+        "a word to find moves, q or Ctrl-D to quit.[/]"
     )
-    state = the_game.new_initial_state()
+    try:
+        state = play_game(the_game, me, names, agents, rng, pause)
+    except EOFError:  # q or Ctrl-D
+        console.print("\n[dim]Game left.[/]")
+        raise typer.Exit(code=0) from None
+    except KeyboardInterrupt:  # Ctrl-C: left as well, and the shell is told so
+        console.print("\n[dim]Game left.[/]")
+        raise typer.Exit(code=130) from None
+    console.print(Panel(state.render(me, names)))
+    announce_result(state, names, me)
+
+
+def play_game(
+    game: Game, me: int, names: list[str], agents: dict, rng: np.random.Generator, pause: float
+) -> State:
+    """Play to the end: chance and bots move at once, the person is asked (EOFError: quit).
+
+    Every move is told in the log as the person may know it, with everyone's names."""
+    state = game.new_initial_state()
+    chance_lines: list[str] = []
     while not state.is_terminal():
         if state.is_chance_node():
             action = sample_chance(state.chance_outcomes(), rng.random())
-            console.print(f"  [cyan]{state.action_to_string_for(seat, action)}[/]")
-        elif state.current_player() == seat:
-            console.print(Panel(state.render(seat)))
-            action = ask_move(state)
+            chance_lines.append(state.narrate(action, names, me))
+            state.apply_action(action)
+            continue
+        print_chance_lines(chance_lines)
+        chance_lines = []
+        player = state.current_player()
+        if player == me:
+            action = your_move(state, names, pause)
+            style = "bold"
         else:
-            player = state.current_player()
             action = agents[player].step(state)
-            shown = state.action_to_string_for(seat, action)
-            console.print(f"  {labels[player]}: [yellow]{shown}[/]")
+            style = "yellow"
+        console.print(Text("  " + state.narrate(action, names, me), style=style))
         state.apply_action(action)
-    console.print(Panel(state.render(seat)))
-    announce_result(state, labels)
+    print_chance_lines(chance_lines)
+    return state
+
+
+# A run of chance events longer than this (a deal) is folded: repeats counted, in columns.
+FOLD_CHANCE_LINES = 8
+PAGE_SIZE = 24  # moves listed at once; + shows the next ones
+
+
+def print_chance_lines(lines: list[str]) -> None:
+    if len(lines) <= FOLD_CHANCE_LINES:
+        for line in lines:
+            console.print(Text("  " + line, style="cyan"))
+        return
+    counts = Counter(lines)  # in the order first seen
+    items = [Text(line + (f" ×{k}" if k > 1 else ""), style="cyan") for line, k in counts.items()]
+    console.print(Padding(Columns(items, column_first=True, padding=(0, 3)), (0, 0, 0, 2)))
+
+
+def your_move(state: State, names: list[str], pause: float) -> int:
+    """The person's move: played at once when it is the only one, else asked for."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        label = state.move_label(legal[0], names)
+        console.print(Text(f"  Only one move for you: {label}. It plays itself.", style="dim"))
+        if pause > 0 and sys.stdin.isatty():
+            time.sleep(pause)  # time to read the notice; never when input is piped
+        return legal[0]
+    console.print(Panel(state.render(state.current_player(), names)))
+    return ask_move(state, names)
+
+
+def ask_move(state: State, names: list[str]) -> int:
+    """Read a move: its number, its words or its program name (any case and spacing);
+    + pages the list, other text lists the moves that contain it."""
+    legal = state.legal_actions()
+    labels = [state.move_label(a, names) for a in legal]
+    said = [
+        {simple(label), simple(state.action_to_string(a))}
+        for a, label in zip(legal, labels, strict=True)
+    ]
+    page = 0
+    show_moves(labels, range(len(labels)), page)
+    while True:
+        answer = console.input("your move> ")
+        text = simple(answer)
+        if text in ("q", "quit", "exit"):
+            raise EOFError
+        if text in ("+", "more", ""):
+            page = page + 1 if text and (page + 1) * PAGE_SIZE < len(legal) else 0
+            show_moves(labels, range(len(labels)), page)
+            continue
+        if text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        chosen = [a for a, words in zip(legal, said, strict=True) if text in words]
+        if len(chosen) == 1:
+            return chosen[0]
+        try:
+            return state.string_to_action(answer.strip())  # a game's own shorthand
+        except IllegalActionError:
+            pass
+        found = [i for i, words in enumerate(said) if any(text in w for w in words)]
+        if found:
+            console.print(Text(f"Moves with {answer.strip()!r}:", style="dim"))
+            show_moves(labels, found, 0, page_size=len(found))
+            continue
+        console.print(
+            Text(
+                f"{answer.strip()!r} is not a move here: type 1 to {len(legal)}, or words "
+                "of a move.",
+                style="red",
+            )
+        )
+
+
+def simple(text: str) -> str:
+    """Text as matched against moves: no case, single spaces."""
+    return " ".join(text.casefold().split())
+
+
+def show_moves(labels: list[str], which, page: int, page_size: int = PAGE_SIZE) -> None:
+    """The moves (numbered as typed) in columns, a page at a time."""
+    which = list(which)
+    shown = which[page * page_size : (page + 1) * page_size]
+    items = [Text.assemble((f"{i + 1:>2} ", "bold"), labels[i]) for i in shown]
+    console.print(Padding(Columns(items, column_first=True, padding=(0, 3)), (0, 0, 0, 2)))
+    if len(which) > len(shown):
+        first = page * page_size + 1
+        console.print(
+            Text(
+                f"  moves {first}–{first + len(shown) - 1} of {len(which)}: + shows more, "
+                "or type a word to find a move",
+                style="dim",
+            )
+        )
 
 
 def game_class_or_fail(name: str) -> type[Game]:
@@ -154,33 +293,16 @@ def game_class_or_fail(name: str) -> type[Game]:
         raise fail(str(error)) from None
 
 
-def ask_move(state: State) -> int:
-    legal = state.legal_actions()
-    for number, action in enumerate(legal, 1):
-        console.print(f"  [bold]{number:>2}[/]  {state.action_to_string(action)}")
-    while True:
-        try:
-            answer = console.input("your move> ").strip()
-        except EOFError:
-            raise typer.Exit(code=1) from None
-        if answer.lower() in ("q", "quit"):
-            raise typer.Exit(code=0)
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        try:
-            return state.string_to_action(answer)
-        except IllegalActionError:
-            console.print(f"[red]'{answer}' is not a move here: type 1 to {len(legal)}.[/]")
-
-
-def announce_result(state: State, labels: dict[int, str]) -> None:
+def announce_result(state: State, names: list[str], me: int) -> None:
     if state.ended_by_turn_cap():
-        console.print("[bold]Draw[/]: the turn cap was reached.")
+        console.print("[bold]Draw[/]: the turn limit was reached.")
         return
     returns = state.returns()
     best = max(returns)
-    winners = [labels[s] for s, r in enumerate(returns) if r == best]
-    console.print(f"[bold green]Winner: {', '.join(winners)}[/]  (results {returns})")
+    winners = [s for s, r in enumerate(returns) if r == best]
+    said = ", ".join(names[s] for s in winners)
+    verdict = "you win!" if me in winners else "you lose."
+    console.print(Text.assemble(("Winner: ", "bold green"), (said, "bold green"), f" — {verdict}"))
 
 
 BackendOpt = Annotated[
@@ -341,6 +463,10 @@ def report(
     """Run a simulation or tournament and write an HTML report with figures."""
     from tminus.sim.report import build_report
 
+    try:  # before the games are played, not after
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise fail("reports need matplotlib: pip install 'tminus[analysis]'") from None
     the_game, names = seat_agents(game, agents, players, param)
     title = f"{game_class(game).title}: {', '.join(names)}"
     # The per-game figures need facts read off each game's history (tminus.sim.facts).

@@ -43,7 +43,7 @@ def test_bad_parameters_are_messages():
     result = run("simulate", "four_way", "-n", "0")
     assert result.exit_code == 2 and "Invalid value" in result.output
     result = run("play", "four_way", "--seat", "5")
-    assert result.exit_code == 2 and "seats are 0 to 1" in result.output
+    assert result.exit_code == 2 and "seats are 1 to 2" in result.output  # people count from 1
 
 
 def test_simulate_prints_a_table_and_json():
@@ -68,7 +68,8 @@ def test_play_a_whole_game_with_bad_input_reprompted():
     assert result.exit_code == 0, result.output
     assert "'hello' is not a move here" in result.output
     assert "'99' is not a move here" in result.output
-    assert "seat 1 (greedy)" in result.output and "seat 2 (random)" in result.output
+    assert "Bot 2" in result.output and "plays greedy" in result.output
+    assert "Bot 3" in result.output and "plays random" in result.output
     assert "Winner:" in result.output or "Draw" in result.output
 
 

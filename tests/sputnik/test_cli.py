@@ -18,14 +18,15 @@ def test_rules_page_has_the_rulings():
 def test_play_draws_the_board_and_takes_moves_to_the_end():
     result = runner.invoke(app, ["play", "sputnik", "--seed", "3"], input="1\n" * 200)
     assert result.exit_code == 0, result.output
-    assert "[▲0]" in result.output and "move e1" in result.output  # the board, the moves
+    # The board (players numbered from 1, as people count), the moves in words.
+    assert "[▲1]" in result.output and "Move to e1" in result.output
     assert "Winner:" in result.output
 
 
 def test_play_takes_a_move_by_name_and_refuses_a_bad_one():
     result = runner.invoke(app, ["play", "sputnik", "--seed", "3"], input="move d4\nmove d2\nq\n")
     assert "'move d4' is not a move here" in result.output
-    assert "remove d4" in result.output  # the removal options after the move to d2
+    assert "Remove the galaxy on d4" in result.output  # the removals after the move to d2
 
 
 def test_simulate_with_variants():

@@ -18,11 +18,12 @@ def test_play_shows_your_hand_and_hides_the_others():
     result = run("play", "three_two_one", "--players", "3", "--bots", "greedy", "--seed", "4",
                  input="q\n")  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert re.search(r"deal \d+ to seat 0", result.output)  # your cards, by value
-    assert "deal a card to seat 1" in result.output and "deal a card to seat 2" in result.output
-    assert not re.search(r"deal \d+ to seat [12]", result.output)
-    assert "you" in result.output and "▮" in result.output and "total" in result.output
-    assert "discard" in result.output  # the list of moves
+    assert re.search(r"Player 1 is dealt an? \d+", result.output)  # your cards, by value
+    assert "A card is dealt to Bot 2" in result.output
+    assert "A card is dealt to Bot 3" in result.output
+    assert "Bot 2 is dealt" not in result.output and "Bot 3 is dealt" not in result.output
+    assert "Player 1" in result.output and "▮" in result.output and "total" in result.output
+    assert "Discard" in result.output  # the list of moves
 
 
 def test_a_whole_game_can_be_played_from_the_terminal():

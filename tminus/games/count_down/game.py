@@ -27,6 +27,7 @@ from tminus.games.count_down import (
     squares,
     trading,
     turns,
+    words,
 )
 from tminus.games.count_down.actions import (
     ACCEPT,
@@ -471,6 +472,20 @@ class CountDownState(TurnState):
                 return f"a {'green' if board.agent_green[action] else 'red'} card"
         return self.action_to_string(action)
 
+    # -- words for people (``words.py``) --------------------------------------------------
+    def move_label(self, action: int, names: Sequence[str]) -> str:
+        return words.move_label(self, action, names)
+
+    def narrate(
+        self,
+        action: int,
+        names: Sequence[str],
+        viewer: int | None = None,
+        *,
+        reveal: bool = False,
+    ) -> str:
+        return words.narrate(self, action, names, viewer, reveal)
+
     def sees_agents(self, seat: int | None, centre: int) -> bool:
         """A centre's agent cards are seen by its seats and by the watching fifth seat."""
         if seat is None:
@@ -595,8 +610,8 @@ class CountDownState(TurnState):
                 copy._pile[t] += 1
         return copy
 
-    def render(self, seat: int | None = None) -> str:
-        return render_state(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render_state(self, seat, names)
 
     def clone(self) -> CountDownState:
         """A copy sharing nothing mutable (the legal list is never modified: shared)."""

@@ -260,10 +260,14 @@ def counter(s: CountDownState, price: int) -> None:
 
 
 def counter_reply(s: CountDownState, accept: bool) -> None:
-    """The seller accepts the counter, or the price settles at the midpoint (down to 10)."""
+    """The seller accepts the counter, or the price settles at the midpoint."""
+    settle_forced_sale(s, s._counter if accept else midpoint_price(s))
+
+
+def midpoint_price(s: CountDownState) -> int:
+    """Between the ask and the counter, rounded down to the money step (10)."""
     step = s.game.board.step
-    price = s._counter if accept else (s._ask + s._counter) // 2 // step * step
-    settle_forced_sale(s, price)
+    return (s._ask + s._counter) // 2 // step * step
 
 
 def settle_forced_sale(s: CountDownState, price: int) -> None:

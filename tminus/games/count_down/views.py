@@ -6,12 +6,16 @@ holder (the watching fifth seat sees everything the leader sees).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from rich.markup import escape
 
 from tminus.games.count_down import phases
 from tminus.games.count_down.countdown import missing_photos, rocket_complete
+from tminus.games.count_down.words import square_name, terms
+from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.count_down.data import BoardData
@@ -187,73 +191,124 @@ def state_text(s: CountDownState) -> str:
     return "\n".join(lines)
 
 
-SQUARE_MARKS = {
-    "ramp": "R", "forbidden": "F", "photo": "P", "part": "S", "saturn": "V",
-    "surprise": "?", "funding": "$", "espionage": "E", "sabotage": "X", "training": "T",
-}  # fmt: skip
+PIECE_COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
 
 
-def render_state(s: CountDownState, seat: int | None = None) -> str:
-    """The track as a strip of squares with the pieces, then each centre (Rich markup)."""
-    board = s.game.board
+def render_state(
+    s: CountDownState, seat: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The track, square by square with the pieces on it, then each centre (Rich markup),
+    as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
     obs = observe(s, seat)
-    lines = [f"[bold]Count Down[/] · turn {obs['turn']} · {obs['phase']}"]
-    marks = []
-    for i, kind in enumerate(board.kinds):
-        pieces = "".join(str(p) for p, at in enumerate(s._pos) if at == i)
-        marks.append(f"{SQUARE_MARKS[kind]}{pieces}" if pieces else SQUARE_MARKS[kind])
-    lines.append("track: " + " ".join(marks))
-    lines.append(
-        "[dim]R ramp F forbidden zone P photo S rocket part V Saturn V ? surprise $ funding "
-        "E espionage X sabotage T training; digits are seats[/]"
-    )
-    for seat_no, at in enumerate(s._pos):
+    labels = seat_labels(s, seat, names)
+    marks = piece_marks(s, names)
+    to_move = f" · {escape(labels[s._player])} to play" if s._player >= 0 else ""
+    lines = [
+        f"[bold]Count Down[/] · turn {obs['turn']} · {obs['phase']}{to_move}",
+        "track:",
+        *track_lines(s, marks),
+    ]
+    for who, at in enumerate(s._pos):
         if at >= 0:
-            kind = board.kinds[at]
-            what = _square_name(s, at)
-            who = "you" if seat_no == seat else f"seat {seat_no}"
-            lines.append(f"  {who} on square {at} ({kind}{what})")
+            piece = f"[bold {PIECE_COLOURS[who]}]{marks[who]}[/]"
+            where = f"{at} {square_name(s.game.board, at)}"
+            name = board_name(labels[who], who == seat and names is not None)
+            lines.append(f"  {piece} {name} is on {escape(where)}")
     for view in obs["centres"]:
-        if not view["seats"]:
-            continue
-        mark = "▶ " if s._mover in view["seats"] else "  "
-        parts = ", ".join(f"{k}×{v}" for k, v in view["parts"].items()) or "none"
-        lines.append(
-            f"{mark}[bold]centre {view['centre']}[/] seats {view['seats']} · "
-            f"{view['money']} million · rocket: {parts}"
-            + (" [green](complete)[/]" if view["rocket_complete"] else "")
-        )
-        have = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in view["photos"].items())
-        lines.append(f"    photos: {have or 'none'}")
-        lines.append(f"    missing: {', '.join(view['missing_photos']) or '[green]none[/]'}")
-        secret = view.get("agent_cards")
-        agents = f"{view['green_cards']} green, {view['red_cards']} red"
-        if secret:
-            agents += " (" + ", ".join(f"{k}×{v}" for k, v in secret.items()) + ")"
-        lines.append(f"    agent cards: {agents}")
+        if view["seats"]:
+            lines += centre_lines(s, view, labels)
     stock = obs["stock"]
     lines.append(
         f"leader: {sum(stock['photos'].values())} photo cards, parts "
         + (", ".join(f"{k}×{v}" for k, v in stock["parts"].items()) or "none")
     )
-    if obs["deal"]:
-        lines.append(f"deal: {obs['deal']}")
-    if s._phase == phases.BID:
-        lines.append(f"auction: {obs['auction']}")
-    if s._count_rolls or s._count_waits:
-        lines.append(f"countdown: {obs['countdown']}")
+    lines += situation_lines(s, labels)
     return "\n".join(lines)
 
 
-def _square_name(s: CountDownState, square: int) -> str:
+def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
+    """The track in four columns, a quarter of the loop each (a centre's launch ramp
+    first): every square by number and name, the pieces on it after the name."""
     board = s.game.board
-    kind, arg = board.kinds[square], board.args[square]
-    if kind == "photo":
-        return f": {board.photo_names[arg]}"
-    if kind == "part":
-        return f": {board.part_names[arg]}"
-    if kind in ("ramp", "forbidden"):
-        return f" of centre {arg + 1}"
-    if kind == "funding":
-        return f": {arg}"
-    return ""
+    length = board.track_len
+    here: list[list[int]] = [[] for _ in range(length)]
+    for who, at in enumerate(s._pos):
+        if at >= 0:
+            here[at].append(who)
+    names = [square_name(board, i) for i in range(length)]
+    name_width = max(len(n) for n in names)
+    pieces_width = max(1, *(sum(len(marks[w]) for w in seats) for seats in here))
+    rows = -(-length // 4)
+
+    def cell(i: int) -> str:
+        pieces = "".join(f"[bold {PIECE_COLOURS[w]}]{marks[w]}[/]" for w in here[i])
+        used = sum(len(marks[w]) for w in here[i])
+        name = escape(names[i].ljust(name_width))
+        if here[i]:
+            name = f"[reverse]{name}[/]"
+        return f"[dim]{i:>2}[/] {name} {pieces}{' ' * (pieces_width - used)}"
+
+    return ["  ".join(cell(i) for i in range(row, length, rows)).rstrip() for row in range(rows)]
+
+
+def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str]) -> list[str]:
+    mark = "▶ " if s._mover in view["seats"] else "  "
+    players = escape(join([labels[w] for w in view["seats"]]))
+    parts = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in view["parts"].items()) or "none"
+    complete = " [green](complete)[/]" if view["rocket_complete"] else ""
+    have = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in view["photos"].items())
+    missing = ", ".join(view["missing_photos"]) or "[green]none[/]"
+    agents = f"{view['green_cards']} green, {view['red_cards']} red"
+    secret = view.get("agent_cards")
+    if secret:
+        agents += " (" + ", ".join(f"{k}×{v}" if v > 1 else k for k, v in secret.items()) + ")"
+    return [
+        f"{mark}[bold]centre {view['centre']}[/] {players} · {view['money']} million · "
+        f"rocket: {parts}{complete} · agent cards: {agents}",
+        f"    photos: {have or 'none'} · [dim]missing:[/] {missing}",
+    ]
+
+
+def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
+    """A deal being answered, the auction, the COUNTDOWN under way."""
+    board = s.game.board
+    lines = []
+    if s._phase == phases.ROLL_OFF:
+        rolls = ", ".join(
+            f"{escape(labels[seat])} {rolled[i] if i < len(rolled) else '…'}"
+            for unit, rolled in zip(s._units, s._capital_rolls, strict=True)
+            for i, seat in enumerate(unit)
+        )
+        lines.append(f"rolls for capital and the order of play: {rolls}")
+        if not s._first_round:
+            tied = join([labels[s._units[u][0]] for u in s._contenders])
+            lines.append(f"to break the tie: {escape(tied)} roll again")
+    if s._phase in (phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY):
+        proposer, target, t = s._deal
+        photo = s.game.space.templates[t][1]
+        if s._phase == phases.REPLY:
+            what = f"{escape(labels[proposer])} offers {escape(labels[target])} " + escape(
+                terms(s, s.game.space.templates[t])
+            )
+        else:
+            what = (
+                f"{escape(labels[proposer])} claims the {board.photo_names[photo]} from "
+                f"{escape(labels[target])}"
+            )
+            if s._ask:
+                what += f", asked {s._ask}"
+            if s._phase == phases.COUNTER_REPLY:
+                what += f", countered {s._counter}"
+        lines.append(f"deal: {what}")
+    if s._phase == phases.BID:
+        bidders = ", ".join(f"centre {c + 1}" for c in s._bidders)
+        high = f"{s._lot_price} by centre {s._lot_high + 1}" if s._lot_high >= 0 else "none"
+        lot = board.photo_names[s._lots[0]]
+        lines.append(f"auction: the {lot} · highest bid {high} · bidding: {bidders}")
+    if s._count_rolls or s._count_waits:
+        if s._count_rolls:
+            done = f"count {s._count_sum} after {s._count_rolls} of {board.countdown_rolls} rolls"
+        else:
+            done = f"roll {s._count_waits} of {board.latest_start} to start the count"
+        lines.append(f"COUNTDOWN: {done} (needs {board.countdown_target})")
+    return lines

@@ -1,35 +1,36 @@
 """4-Way CountDown as a T-minus game: the roll-off, turns of two dice, flips, attacks, resets.
 
-Action ids (player):   0-9 flip key 1-10 | 10-24 flip two keys (junior SCORE KEYS)
-                       25-28 attack seat 0-3 | 29 pass | 30 reset (forced after double six)
-Chance outcome ids:    roll-off: 0-5 = one die showing 1-6
-                       turn:     0-20 = two dice, unordered (a <= b), see ``DICE``
+The action ids are in ``actions.py``; the words people read in ``words.py``.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
 from tminus.core.params import Param
-from tminus.games.four_way import rules
+from tminus.games.four_way import rules, words
+from tminus.games.four_way.actions import (
+    ATTACK,
+    DICE,
+    FLIP,
+    NUM_ACTIONS,
+    PASS,
+    RESET,
+    SCORE_KEYS,
+    SCORE_MASKS,
+    SCORE_PAIRS,
+    move_to_string,
+)
 from tminus.games.four_way.render import render
 from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
+from tminus.games.phrasing import check_viewer
 
 MAX_PLAYERS = 4
-FLIP = 0
-SCORE_KEYS = 10
-ATTACK = 25
-PASS = 29
-RESET = 30
-NUM_ACTIONS = 31
 
-DICE = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # 21 unordered rolls of two dice
-SCORE_PAIRS = list(combinations(range(1, 7), 2))  # 15 pairs of different faces
-SCORE_MASKS = [rules.key_bit(a) | rules.key_bit(b) for a, b in SCORE_PAIRS]
 DICE_OUTCOMES = [(i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(DICE)]
 DIE_OUTCOMES = [(face - 1, 1 / 6) for face in range(1, 7)]
 KEYS_UP = [[k for k in rules.KEYS if mask & rules.key_bit(k)] for mask in range(1 << 10)]
@@ -233,6 +234,21 @@ class FourWayState(TurnState):
             return f"dice {a},{b}"
         return move_to_string(action)
 
+    # -- words for people (``words.py``) --------------------------------------------------
+    def move_label(self, action: int, names: Sequence[str]) -> str:
+        return words.move_label(self, action, names)
+
+    def narrate(
+        self,
+        action: int,
+        names: Sequence[str],
+        viewer: int | None = None,
+        *,
+        reveal: bool = False,
+    ) -> str:
+        check_viewer(self, viewer)
+        return words.narrate(self, action, names)  # nothing is hidden: all read the same
+
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[float]:
         n = self.game.num_players
@@ -257,6 +273,13 @@ class FourWayState(TurnState):
     def mover(self) -> int:
         """The seat whose turn it is (also while its dice are being rolled)."""
         return self._mover
+
+    def phase(self) -> str:
+        return PHASES[self._phase]
+
+    def roll_off_standing(self) -> tuple[list[int], list[int]]:
+        """(the seats rolling for who starts, in order; the dice they rolled so far)."""
+        return list(self._contenders), list(self._rolloff)
 
     def dice(self) -> tuple[int, int] | None:
         return DICE[self._roll] if self._roll >= 0 else None
@@ -299,8 +322,8 @@ class FourWayState(TurnState):
         tensor[n * 11 + len(DICE) + self._phase] = 1.0
         return tensor
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> FourWayState:
         copy = FourWayState.__new__(FourWayState)
@@ -336,18 +359,3 @@ class FourWayState(TurnState):
         else:
             lines.append("draw: the turn cap was reached")
         return "\n".join(lines)
-
-
-def move_to_string(action: int) -> str:
-    if FLIP <= action < SCORE_KEYS:
-        return f"flip {action - FLIP + 1}"
-    if SCORE_KEYS <= action < ATTACK:
-        a, b = SCORE_PAIRS[action - SCORE_KEYS]
-        return f"flip {a}+{b}"
-    if ATTACK <= action < PASS:
-        return f"attack seat {action - ATTACK}"
-    if action == PASS:
-        return "pass"
-    if action == RESET:
-        return "reset"
-    raise ValueError(f"no 4-Way CountDown action {action}; actions are 0 to {NUM_ACTIONS - 1}")

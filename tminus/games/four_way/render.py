@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
+
 from tminus.games.four_way import rules
+from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.four_way.game import FourWayState
@@ -12,17 +16,20 @@ if TYPE_CHECKING:
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
-def render(state: FourWayState, seat: int | None = None) -> str:
+def render(state: FourWayState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+    """The board as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
     obs = state.public_observation()
+    labels = seat_labels(state, seat, names)
+    width = max(7, *(len(label) for label in labels))
     lines = [f"[bold]4-Way CountDown[/] ({obs['variant']}) · turn {obs['turn']}"]
     for s, up in enumerate(obs["keys"]):
         keys = " ".join(
             f"[bold black on green]{k:>2}↑[/]" if k in up else f"[dim]{k:>2} [/]"
             for k in rules.KEYS
         )
-        who = "you" if s == seat else f"seat {s}"
+        who = board_name(labels[s], s == seat and names is not None, width)
         marker = "▶" if obs["phase"] in ("roll", "move") and state.mover() == s else " "
-        lines.append(f"{marker} {who:<7} {keys}  [dim]{len(up)}/10[/]")
+        lines.append(f"{marker} {who} {keys}  [dim]{len(up)}/10[/]")
     if obs["dice"]:
         a, b = obs["dice"]
         lines.append(f"  dice: {DIE_FACES[a - 1]} {DIE_FACES[b - 1]}  ({a},{b})")
@@ -30,6 +37,6 @@ def render(state: FourWayState, seat: int | None = None) -> str:
         roll_off = obs["roll_off"]
         # Contenders still to roll have no roll yet: zip stops at the last roll.
         pairs = zip(roll_off["contenders"], roll_off["rolls"], strict=False)
-        rolls = ", ".join(f"seat {s}: {r}" for s, r in pairs)
+        rolls = ", ".join(f"{escape(labels[s])}: {r}" for s, r in pairs)
         lines.append(f"  roll-off for who starts: {rolls or 'rolling…'}")
     return "\n".join(lines)

@@ -13,13 +13,15 @@ Chance outcome ids (the lot): s = seat s starts, each with probability 1/players
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnState
 from tminus.core.params import Param
-from tminus.games.sputnik import rules
+from tminus.games.phrasing import check_viewer
+from tminus.games.sputnik import rules, words
 from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
 from tminus.games.sputnik.masks import NeighbourActions, actions_in, byte_tables
 from tminus.games.sputnik.render import render
@@ -102,6 +104,19 @@ class SputnikGame(Game):
 
     def new_initial_state(self) -> SputnikState:
         return SputnikState(self)
+
+    def decode(self, action: int) -> tuple[str, int, int]:
+        """(kind, k, cell) of a player action: kind "move", "help" or "remove", k which of
+        the mover's rockets (0 for a removal), cell the cell it goes to or takes."""
+        if not 0 <= action < self.num_distinct_actions:
+            raise ValueError(
+                f"no Sputnik action {action}; actions are 0 to {self.num_distinct_actions - 1}"
+            )
+        k, cell = divmod(action, self.cells)
+        K = self.rockets_per_player
+        if k == 2 * K:
+            return "remove", 0, cell
+        return ("move", k, cell) if k < K else ("help", k - K, cell)
 
     def cell_planes(self, seat: int) -> np.ndarray:
         """For each cell code (content * (rockets + 1) + rocket + 1), its tensor planes as
@@ -414,27 +429,38 @@ class SputnikState(TurnState):
         game = self.game
         if self._phase == LOT and 0 <= action < game.num_players:
             return f"lot: seat {action} starts"
-        if not 0 <= action < game.num_distinct_actions:
-            raise ValueError(
-                f"no Sputnik action {action}; actions are 0 to {game.num_distinct_actions - 1}"
-            )
-        k, cell = divmod(action, game.cells)
+        kind, k, cell = game.decode(action)
         name = game.board.names[cell]
-        K = game.rockets_per_player
-        if k == 2 * K:
-            return f"remove {name}"
-        verb = "move" if k < K else "help"
-        if K == 1:
-            return f"{verb} {name}"
-        return f"{verb} {self._rocket_label(k % K)}-{name}"
+        if kind == "remove" or game.rockets_per_player == 1:
+            return f"{kind} {name}"
+        return f"{kind} {self._rocket_label(k)}-{name}"
 
     def _rocket_label(self, k: int) -> str:
         """A rocket of the player to move, named by its cell (or its number when not known)."""
-        if self._player >= 0:
-            cell = self._pos[self.game.rockets_of[self._player][k]]
-            if cell != OUT:
-                return self.game.board.names[cell]
-        return f"rocket{k + 1}"
+        cell = self.rocket_cell(k)
+        return f"rocket{k + 1}" if cell is None else self.game.board.names[cell]
+
+    def rocket_cell(self, k: int) -> int | None:
+        """The cell of the player to move's rocket ``k`` (None: no player to move, or out)."""
+        if self._player < 0:
+            return None
+        cell = self._pos[self.game.rockets_of[self._player][k]]
+        return None if cell == OUT else cell
+
+    # -- words for people (``words.py``) ---------------------------------------------------
+    def move_label(self, action: int, names: Sequence[str]) -> str:
+        return words.move_label(self, action, names)
+
+    def narrate(
+        self,
+        action: int,
+        names: Sequence[str],
+        viewer: int | None = None,
+        *,
+        reveal: bool = False,
+    ) -> str:
+        check_viewer(self, viewer)
+        return words.narrate(self, action, names)  # nothing is hidden: all read the same
 
     def string_to_action(self, text: str) -> int:
         """Also accepts ``move c3`` with several rockets, when only one of them can go there."""
@@ -520,8 +546,8 @@ class SputnikState(TurnState):
             extra[2 + (self._player - seat) % n] = 1
         return np.concatenate([planes.ravel(), extra])
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> SputnikState:
         copy = SputnikState.__new__(SputnikState)

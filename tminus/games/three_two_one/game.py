@@ -1,49 +1,39 @@
 """3-2-1 Countdown as a T-minus game: the deal, turns of discard and draw, declarations, rounds.
 
-Action ids (player):  0-263  discard k cards of value v onto pile p:  (v * 12 + k - 1) * 2 + p
-                      264 draw left | 265 draw right | 266 draw pile | 267 countdown | 268 blastoff
-Chance outcome ids:   0-10   a card of that value, from the (unordered) draw pile, with
-                             probability (copies left) / (cards left): every dealt card,
-                             the two cards turned up to start the discard piles, every draw.
+The action ids are in ``actions.py``; the words people read in ``words.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
 from tminus.core.params import Param
-from tminus.games.three_two_one import rules
+from tminus.games.three_two_one import rules, words
+from tminus.games.three_two_one.actions import (
+    DECLARE_BLASTOFF,
+    DECLARE_COUNTDOWN,
+    DRAW_LEFT,
+    DRAW_PILE,
+    LEFT,
+    MAX_SET,
+    NUM_ACTIONS,
+    PILE_NAMES,
+    RIGHT,
+    discard_action,
+    discard_parts,
+    move_to_string,
+)
 from tminus.games.three_two_one.render import render
 from tminus.games.three_two_one.rules import BLASTOFF, COUNTDOWN, DECK, VALUES
-
-MAX_SET = 12  # at most 12 cards of one value can be in a hand (there are 12 fives)
-LEFT, RIGHT = 0, 1
-PILE_NAMES = ("left", "right")
-DRAW_LEFT = 2 * len(VALUES) * MAX_SET  # 264
-DRAW_RIGHT = DRAW_LEFT + 1
-DRAW_PILE = DRAW_LEFT + 2
-DECLARE_COUNTDOWN = DRAW_LEFT + 3
-DECLARE_BLASTOFF = DRAW_LEFT + 4
-NUM_ACTIONS = DRAW_LEFT + 5
 
 PHASES = ("deal", "turn up", "turn", "draw", "draw card", "over")
 DEAL, TURN_UP, TURN, DRAW, DRAW_CARD, OVER = range(6)
 NO_DECLARER = "nothing to draw"
 EITHER, ONLY_LEFT, ONLY_RIGHT = 0, 1, 2  # where a discard may go (LEFT + 1, RIGHT + 1)
-
-
-def discard_action(value: int, count: int, pile: int) -> int:
-    return (value * MAX_SET + count - 1) * 2 + pile
-
-
-def discard_parts(action: int) -> tuple[int, int, int]:
-    """(value, count, pile) of a discard action."""
-    index, pile = divmod(action, 2)
-    value, count = divmod(index, MAX_SET)
-    return value, count + 1, pile
 
 
 # DISCARD_RUNS[onto][value][k]: every discard of 1 to k cards of ``value``, in action order.
@@ -57,22 +47,6 @@ DISCARD_RUNS = [
     ]
     for piles in ((LEFT, RIGHT), (LEFT,), (RIGHT,))
 ]
-
-
-def move_to_string(action: int) -> str:
-    if 0 <= action < DRAW_LEFT:
-        value, count, pile = discard_parts(action)
-        return f"discard {','.join([str(value)] * count)} {PILE_NAMES[pile]}"
-    names = {
-        DRAW_LEFT: "draw left",
-        DRAW_RIGHT: "draw right",
-        DRAW_PILE: "draw pile",
-        DECLARE_COUNTDOWN: "countdown",
-        DECLARE_BLASTOFF: "blastoff",
-    }
-    if action not in names:
-        raise ValueError(f"no 3-2-1 Countdown action {action}; actions are 0 to {NUM_ACTIONS - 1}")
-    return names[action]
 
 
 class ThreeTwoOneGame(Game):
@@ -460,6 +434,20 @@ class ThreeTwoOneState(TurnState):
             return f"seat {self._mover} draws a card"
         return self.action_to_string(action)
 
+    # -- words for people (``words.py``) ---------------------------------------------------------
+    def move_label(self, action: int, names: Sequence[str]) -> str:
+        return words.move_label(self, action, names)
+
+    def narrate(
+        self,
+        action: int,
+        names: Sequence[str],
+        viewer: int | None = None,
+        *,
+        reveal: bool = False,
+    ) -> str:
+        return words.narrate(self, action, names, viewer, reveal)
+
     # -- results ---------------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """Winners share a win: each of k winners gets (n/k - 1)/(n - 1), the others -1/(n - 1)."""
@@ -500,6 +488,17 @@ class ThreeTwoOneState(TurnState):
 
     def draw_pile_counts(self) -> list[int]:
         return self._draw.copy()
+
+    def phase(self) -> str:
+        return PHASES[self._phase]
+
+    def next_recipient(self) -> int | None:
+        """The seat the next dealt card goes to (None when no card is being dealt)."""
+        return self._deal_to[self._dealt] if self._phase == DEAL else None
+
+    def discard_piles(self) -> tuple[list[int], list[int]]:
+        """The left and right discard piles, top card last (public)."""
+        return self._piles[LEFT].copy(), self._piles[RIGHT].copy()
 
     # -- views -------------------------------------------------------------------------------
     def public_observation(self) -> dict[str, Any]:
@@ -618,8 +617,8 @@ class ThreeTwoOneState(TurnState):
                 copy._pile_drawn[s] = record
         return copy
 
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        return render(self, seat, names)
 
     def clone(self) -> ThreeTwoOneState:
         copy = ThreeTwoOneState.__new__(ThreeTwoOneState)

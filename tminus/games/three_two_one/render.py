@@ -6,7 +6,12 @@ they were seen to pick up), both discard piles, the draw pile's size and the sco
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+
+from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
     from tminus.games.three_two_one.game import ThreeTwoOneState
@@ -30,18 +35,23 @@ def pile_text(pile: list[int]) -> str:
     return f"{under}{' '.join(str(v) for v in pile[-SHOWN_PILE_CARDS:-1])} {card(pile[-1])}"
 
 
-def render(state: ThreeTwoOneState, seat: int | None = None) -> str:
+def render(
+    state: ThreeTwoOneState, seat: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The table as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
     obs: dict[str, Any] = (
         state.observation(seat) if seat is not None else (state.public_observation())
     )
+    labels = seat_labels(state, seat, names)
+    width = max(7, *(len(label) for label in labels))
     extra = " (extra round)" if obs["extra_round"] else ""
     lines = [f"[bold]3-2-1 Countdown[/] · round {obs['round']}{extra} · turn {obs['turn']}"]
     for s in range(obs["players"]):
-        who = "you" if s == seat else f"seat {s}"
+        who = board_name(labels[s], s == seat and names is not None, width)
         marker = "▶" if obs["mover"] == s else " "
         score = f"[dim]score {obs['scores'][s]}, round wins {obs['round_wins'][s]}[/]"
         if s not in obs["playing"]:
-            lines.append(f"{marker} {who:<7} [dim]sits out this round[/]  {score}")
+            lines.append(f"{marker} {who} [dim]sits out this round[/]  {score}")
             continue
         if s == seat:
             total = sum(obs["hand"])
@@ -51,26 +61,26 @@ def render(state: ThreeTwoOneState, seat: int | None = None) -> str:
             backs = "▮" * (obs["hand_sizes"][s] - len(known))
             seen = f" + seen {' '.join(str(v) for v in known)}" if known else ""
             shown = f"{backs}{seen}  [dim]{obs['hand_sizes'][s]} cards[/]"
-        lines.append(f"{marker} {who:<7} {shown}  {score}")
+        lines.append(f"{marker} {who} {shown}  {score}")
     left, right = obs["discard_piles"]
     lines.append(f"  left pile:  {pile_text(left)}")
     lines.append(f"  draw pile:  {obs['draw_pile_size']} cards")
     lines.append(f"  right pile: {pile_text(right)}")
     if obs["phase"] == "draw":
-        who = "you" if obs["mover"] == seat else f"seat {obs['mover']}"
+        who = escape(labels[obs["mover"]])
         lines.append(f"  {who} discarded {obs['discarded_on']}; now a draw")
     last = obs["last_round"]
     if last is not None:
-        lines.append(f"  [bold]round {last['round']}[/]: {round_story(last)}")
+        lines.append(f"  [bold]round {last['round']}[/]: {round_story(last, labels)}")
         for s, hand in enumerate(last["hands"]):
             if hand is not None:
                 lines.append(
-                    f"    seat {s}: {' '.join(map(str, hand))} = {last['totals'][s]}"
+                    f"    {escape(labels[s])}: {' '.join(map(str, hand))} = {last['totals'][s]}"
                     f" → {plural(last['points'][s], 'point')}"
                 )
     if obs["winners"]:
-        names = ", ".join("you" if s == seat else f"seat {s}" for s in obs["winners"])
-        lines.append(f"  [bold green]winner: {names}[/]")
+        winners = ", ".join(escape(labels[s]) for s in obs["winners"])
+        lines.append(f"  [bold green]winner: {winners}[/]")
     return "\n".join(lines)
 
 
@@ -78,7 +88,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def round_story(last: dict[str, Any]) -> str:
+def round_story(last: dict[str, Any], labels: Sequence[str]) -> str:
     if last["declarer"] is None:
         return "ended with nothing left to draw"
-    return f"seat {last['declarer']} declared {last['declaration'].capitalize()}!"
+    return f"{escape(labels[last['declarer']])} declared {last['declaration'].capitalize()}!"

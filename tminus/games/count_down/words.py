@@ -1,0 +1,512 @@
+"""Count Down in words: the squares' names, the buttons of a turn and the lines of the log.
+
+"Alice rolls 7 and moves to Radar", "Alice offers Bob 50 for the Launch tower", "Carol
+rolls 2: Alice is arrested". An agent card drawn is named only to those who see the
+centre's agent cards (its seats and the watching fifth seat): the others read "Alice
+draws a green card".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tminus.core.game import CHANCE
+from tminus.games.count_down import phases
+from tminus.games.count_down.actions import (
+    ASK_FOR,
+    BUY,
+    BUY_SATURN,
+    COUNT_DOWN,
+    DECLINE,
+    DEMAND,
+    DONE,
+    FORWARD,
+    ONCE_MORE,
+    PASS,
+    REFUSE,
+    SELL,
+    SELL_PART,
+    SIT_OUT,
+    SQUATS,
+    START_COUNT,
+    SWAP,
+)
+from tminus.games.count_down.movement import CHOICE_OF_DIRECTION
+from tminus.games.count_down.trading import midpoint_price
+from tminus.games.phrasing import (
+    Said,
+    applied,
+    check_action,
+    check_decision,
+    check_names,
+    check_viewer,
+    count_word,
+    ending,
+    join,
+)
+
+if TYPE_CHECKING:
+    from tminus.games.count_down.data import BoardData
+    from tminus.games.count_down.game import CountDownState
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def ordinal(n: int) -> str:
+    """ "fourth"; past the words (a board file may allow more tries), "9th"."""
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"
+
+
+# -- the board --------------------------------------------------------------------------
+def square_name(board: BoardData, square: int) -> str:
+    """A square as printed on the board: "Radar", "Stage 1", "Funding 100", "Launch ramp 2"."""
+    kind, arg = board.kinds[square], board.args[square]
+    if kind == "photo":
+        return board.photo_names[arg]
+    if kind == "part":
+        return capitalised(board.part_names[arg])
+    if kind == "ramp":
+        return f"Launch ramp {arg + 1}"
+    if kind == "forbidden":
+        return f"Forbidden zone {arg + 1}"
+    if kind == "funding":
+        return f"Funding {arg}"
+    return {
+        "saturn": "Saturn V",
+        "surprise": "Surprise",
+        "espionage": "Espionage",
+        "sabotage": "Sabotage",
+        "training": "Astronaut training",
+    }[kind]
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def centre_players(state: CountDownState, centre: int, names: Sequence[str]) -> str:
+    """Who plays a centre: "Bob", or a team "Bob and Erin"."""
+    return join([names[s] for s in state._seats_of[centre]])
+
+
+# -- buttons and log lines -------------------------------------------------------------
+def move_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """A legal decision as its button says it: "Buy Radar for 50", "Offer Bob 50 for ..."."""
+    check_names(state, names)
+    check_decision(state, action)
+    return said(state, action, names)[0]
+
+
+# -- the log ----------------------------------------------------------------------------
+def narrate(
+    state: CountDownState,
+    action: int,
+    names: Sequence[str],
+    viewer: int | None,
+    reveal: bool,
+) -> str:
+    check_names(state, names)
+    check_viewer(state, viewer)
+    check_action(state, action)
+    if state.current_player() == CHANCE:
+        line = chance_line(state, action, names, viewer, reveal)
+    else:
+        line = said(state, action, names)[1]
+    return "; ".join([line, *consequences(state, action, names)])
+
+
+def chance_line(
+    state: CountDownState,
+    action: int,
+    names: Sequence[str],
+    viewer: int | None,
+    reveal: bool,
+) -> str:
+    phase, face = state.phase(), action + 1
+    if phase == phases.ROLL_OFF:
+        return roll_off(state, face, names)
+    who = names[state._mover]
+    if phase == phases.ROLL:
+        return ball(state, face, who)
+    if phase == phases.SURPRISE_DRAW:
+        card = state.game.board.surprises[action][0]
+        effect = surprise_effect(state, action)
+        # Some cards say what they do ("Good weather: play once more"): not twice.
+        said = "" if effect.lower() in card.lower() else f": {effect}"
+        return f"{who} draws a surprise card, {card}{said}"
+    if phase == phases.AGENT_DRAW:
+        return agent_card(state, action, who, viewer, reveal)
+    if phase == phases.ARREST_ROLL:
+        return arrest_roll(state, face, who, names)
+    return countdown_roll(state, face, who)
+
+
+def roll_off(state: CountDownState, face: int, names: Sequence[str]) -> str:
+    """ "Each player rolls the ball once ... one hundred million multiplied by the number"."""
+    unit = state._contenders[len(state._tie_rolls)]
+    seats = state._units[unit]
+    if state._first_round:
+        seat = seats[len(state._capital_rolls[unit])]
+        money = face * state.game.board.capital_per_pip
+        team = " for the team" if len(seats) > 1 else ""
+        return f"{names[seat]} rolls {face}: {money} million to start with{team}"
+    return f"{names[seats[0]]} rolls {face} to break the tie for the order of play"
+
+
+def ball(state: CountDownState, face: int, who: str) -> str:
+    """The ball for a move: where the rocket goes, or its two ways on 10, 11 and 12."""
+    if face >= CHOICE_OF_DIRECTION:
+        forward, backward = reach(state, face), reach(state, -face)
+        return f"{who} rolls {face}: forward to {forward} or back to {backward}"
+    return f"{who} rolls {face} and moves to {reach(state, face)}"
+
+
+def reach(state: CountDownState, steps: int) -> str:
+    """The square ``steps`` away from the mover, and the surprise waiting there if known."""
+    board = state.game.board
+    square = (state._pos[state._mover] + steps) % board.track_len
+    name = square_name(board, square)
+    if board.kinds[square] == "surprise" and not state._surprise_unseen:
+        # Every card has been seen, so the pile's order is known: say which card is on top.
+        name += f" (the top surprise card is {board.surprises[state._surprise_queue[0]][0]})"
+    return name
+
+
+def surprise_effect(state: CountDownState, card: int) -> str:
+    board = state.game.board
+    _, kind, amount, photo, part, square = board.surprises[card]
+    if kind == "money":
+        return f"the leader pays {amount}" if amount >= 0 else f"pay {-amount} to the leader"
+    if kind == "collect_each":
+        return f"each other centre pays {amount}"
+    if kind == "pay_each":
+        return f"pay {amount} to each other centre"
+    if kind == "photo":
+        photo_name = board.photo_names[photo]
+        if state._photo_stock[photo]:
+            return f"a free {photo_name} card"
+        return f"a free {photo_name} card, but none is left"
+    if kind == "part":
+        if state._part_stock[part]:
+            return f"a free {board.part_names[part]}"
+        return f"a free {board.part_names[part]}, but none is left"
+    if kind == "move_to":
+        return f"go to {square_name(board, square)}"
+    if kind == "go_home":
+        return f"back to {home(state)}"
+    if kind == "play_again":
+        return "play once more"
+    return "the next turn is lost"
+
+
+def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, reveal: bool) -> str:
+    """The card's name only for those who see the centre's agent cards."""
+    board = state.game.board
+    pile = "green (espionage)" if state._draw_green else "red (sabotage)"
+    if reveal or state.sees_agents(viewer, state.mover_centre()):
+        return f"{who} draws a {pile} card: {board.agent_names[card]}"
+    return f"{who} draws a {pile} card"
+
+
+def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]) -> str:
+    """The owner of the centre rolls: 1 to ``arrest_max`` arrests the agent."""
+    owner = names[state.speaker(state._mission[1])]
+    if face <= state.game.arrest_max:
+        return f"{owner} rolls {face} for an arrest: {who} is arrested"
+    return f"{owner} rolls {face} for an arrest: the mission of {who} goes ahead"
+
+
+def countdown_roll(state: CountDownState, face: int, who: str) -> str:
+    board = state.game.board
+    if state._count_rolls == 0:
+        attempt = state._count_waits + 1
+        if attempt >= board.latest_start:
+            return (
+                f"{who} rolls {face} for the COUNTDOWN on the {ordinal(attempt)} roll: "
+                f"the count must start with it ({face} of {board.countdown_target})"
+            )
+        return f"{who} rolls {face} for the COUNTDOWN: count from it or wait"
+    total, rolls = state._count_sum + face, state._count_rolls + 1
+    if rolls < board.countdown_rolls:
+        return f"{who} rolls {face}: {total} after {count_word(rolls)} rolls"
+    if total >= board.countdown_target:
+        return f"{who} rolls {face}: {total} in {count_word(rolls)} rolls, lift-off"
+    return (
+        f"{who} rolls {face}: {total} in {count_word(rolls)} rolls, short of "
+        f"{board.countdown_target}; the COUNTDOWN fails this turn"
+    )
+
+
+def said(state: CountDownState, action: int, names: Sequence[str]) -> Said:
+    """A decision, both ways: its button and its log line."""
+    who = names[state.current_player()]
+    return DECISIONS[state.phase()](state, action, names, who)
+
+
+def turn_start(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A player ready for the COUNTDOWN may begin it instead of moving."""
+    if action == COUNT_DOWN:
+        return "Start the COUNTDOWN", f"{who} starts the COUNTDOWN"
+    return "Roll and move", f"{who} rolls to move (not to count down)"
+
+
+def direction_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """On 10, 11 or 12 "the player may choose to move their rocket forward or backward"."""
+    forward = action == FORWARD
+    way = "forward" if forward else "back"
+    square = reach(state, state._roll if forward else -state._roll)
+    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state._roll} to {square}"
+
+
+def photo_square(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "The player may buy the card at the price noted on it." """
+    board = state.game.board
+    photo = board.args[state._pos[state._mover]]
+    name, price = board.photo_names[photo], board.photo_values[photo]
+    if action == DECLINE:
+        return "Don't buy", f"{who} does not buy the {name} card"
+    return f"Buy {name} for {price}", f"{who} buys the {name} card for {price}"
+
+
+def saturn_v(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The complete rocket for the flat price, or the parts left at their fixed prices."""
+    board = state.game.board
+    if action == DECLINE:
+        return "Leave the Saturn V", f"{who} leaves the Saturn V"
+    if action == BUY_SATURN:
+        return (
+            f"Buy a complete Saturn V for {board.saturn_price}",
+            f"{who} buys a complete Saturn V rocket for {board.saturn_price}",
+        )
+    part = action - state.game.space.buy_part
+    bought = f"a {board.part_names[part]} for {board.part_prices[part]}"
+    return f"Buy {bought}", f"{who} buys {bought}"
+
+
+def training(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """Ten correct squats, or "pay 10 million, a fine for insufficient fitness"."""
+    if action == SQUATS:
+        return "Do ten squats", f"{who} does ten squats"
+    fine = state.game.board.squat_fine
+    return f"Pay the {fine} fine", f"{who} pays a {fine} fine instead of doing the squats"
+
+
+def debt(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A payment short of money: sell holdings back to the leader at face value."""
+    board, space = state.game.board, state.game.space
+    if action < space.sell_part:
+        photo = action - space.sell_photo
+        thing, price = f"the {board.photo_names[photo]} card", board.photo_values[photo]
+    else:
+        part = action - space.sell_part
+        thing, price = f"a {board.part_names[part]}", board.part_prices[part]
+    return (
+        f"Sell {thing} to the leader for {price}",
+        f"{who} sells {thing} back to the leader for {price} to pay a debt",
+    )
+
+
+def play_again(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    if action == ONCE_MORE:
+        return "Play once more", f"{who} plays once more"
+    return "End the turn", f"{who} ends the turn"
+
+
+def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """A meeting: offers, forced sales, a mission (in a forbidden zone), or leaving."""
+    board, space = state.game.board, state.game.space
+    if action == DONE:
+        if sent_home_on_leaving(state):
+            ramp = home(state)
+            return (
+                f"Leave (back to {ramp})",
+                f"{who} leaves with no deal and is sent back to {ramp}",
+            )
+        return "Done", f"{who} ends the meeting"
+    if action < space.propose:
+        card = board.agent_names[action - space.mission]
+        target = centre_players(state, state._fz_owner, names)
+        return f"Mission: {card}", f"{who} shows a {card} card: a mission against {target}"
+    seat, template = space.split_proposal(action)
+    kind, a, c = space.templates[template]
+    to = names[seat]
+    if kind == ASK_FOR:
+        photo = board.photo_names[a]
+        return (
+            f"Claim the {photo} from {to} (forced sale)",
+            f"{who} claims the {photo} from {to} in a forced sale",
+        )
+    if kind == DEMAND:
+        spare = f"the spare {board.part_names[a]} from {to} for {c}"
+        return f"Claim {spare}", f"{who} claims {spare}"
+    offer = f"{to} {terms(state, (kind, a, c))}"
+    return f"Offer {offer}", f"{who} offers {offer}"
+
+
+def reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "Only the agreement of the parties is needed": accept or refuse an offer."""
+    proposer = names[state._deal[0]]
+    offer = f"{terms(state, state.game.space.templates[state._deal[2]])} from {proposer}"
+    if action != REFUSE:
+        return "Accept", f"{who} accepts {offer}"
+    # In a forbidden zone a refusal sends the visitor home.
+    sent = f": {proposer} is sent back to {home(state)}" if state._fz_owner >= 0 else ""
+    return "Refuse", f"{who} refuses {offer}{sent}"
+
+
+def ask(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The forced seller names a price between the card's value and double it."""
+    price = state._money_of(action)
+    return f"Ask {price}", f"{who} asks {price} for the {deal_photo(state)}"
+
+
+def counter(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    if action < state.game.space.money:  # ACCEPT
+        return (
+            f"Accept {state._ask}",
+            f"{who} pays the {state._ask} asked for the {deal_photo(state)}",
+        )
+    price = state._money_of(action)
+    return f"Counter with {price}", f"{who} offers {price} instead"
+
+
+def counter_reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """The seller accepts the counter, or the price settles at the midpoint."""
+    if action == REFUSE:
+        price = midpoint_price(state)
+        return "Refuse", f"{who} refuses {state._counter}: the price settles at {price}"
+    return "Accept", f"{who} accepts {state._counter} for the {deal_photo(state)}"
+
+
+def target(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
+    board, space = state.game.board, state.game.space
+    card, centre = state._mission
+    victim = centre_players(state, centre, names)
+    if action >= space.take_part:
+        hit = f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
+    elif board.agent_green[card]:
+        photo = board.photo_names[action - space.take_photo]
+        hit = f"take a copy of the {photo} of {victim} from the leader"
+    else:
+        photo = board.photo_names[action - space.take_photo]
+        hit = f"send the {photo} of {victim} back to the leader"
+    return capitalised(hit), f"{who} uses the mission to {hit}"
+
+
+def arrested(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "let three turns pass without playing, or pay a ransom of 300 million"."""
+    board = state.game.board
+    if action == SIT_OUT:
+        turns = count_word(board.turns_out)
+        return f"Sit out {turns} turns", f"{who} sits out the next {turns} turns"
+    owner = centre_players(state, state._mission[1], names)
+    return f"Pay the {board.ransom} ransom", f"{who} pays a ransom of {board.ransom} to {owner}"
+
+
+def count_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    """ "start counting only from the moment the ball stops on a high number"."""
+    if action == START_COUNT:
+        return f"Count from this {state._roll}", f"{who} counts from this {state._roll}"
+    return "Wait", f"{who} waits for a higher roll"
+
+
+def bid(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
+    lot = state.game.board.photo_names[state._lots[0]]
+    if action == PASS:
+        return "Pass", f"{who} passes on the {lot}"
+    price = state._money_of(action)
+    return f"Bid {price}", f"{who} bids {price} for the {lot}"
+
+
+DECISIONS = {
+    phases.TURN_START: turn_start,
+    phases.DIRECTION: direction_choice,
+    phases.BUY_PHOTO: photo_square,
+    phases.SATURN: saturn_v,
+    phases.TRAINING: training,
+    phases.DEBT: debt,
+    phases.PLAY_AGAIN: play_again,
+    phases.MEETING: meeting,
+    phases.REPLY: reply,
+    phases.ASK: ask,
+    phases.COUNTER: counter,
+    phases.COUNTER_REPLY: counter_reply,
+    phases.TARGET: target,
+    phases.ARRESTED: arrested,
+    phases.COUNT_CHOICE: count_choice,
+    phases.BID: bid,
+}
+
+
+def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
+    """What an offer gives for what: "the Radar for 150", "150 for stage 1"."""
+    kind, a, c = template
+    photos, parts = state.game.board.photo_names, state.game.board.part_names
+    if kind == SELL:
+        return f"the {photos[a]} for {c}"
+    if kind == BUY:
+        return f"{c} for the {photos[a]}"
+    if kind == SWAP:
+        return f"the {photos[a]} for the {photos[c]}"
+    if kind == SELL_PART:
+        return f"a {parts[a]} for {c}"
+    return f"{c} for a {parts[a]}"  # BUY_PART_FROM
+
+
+def deal_photo(state: CountDownState) -> str:
+    """The photo card of the forced sale under way."""
+    space = state.game.space
+    return state.game.board.photo_names[space.templates[state._deal[2]][1]]
+
+
+def home(state: CountDownState) -> str:
+    """The mover's own launch ramp."""
+    return square_name(state.game.board, state.game.board.ramp[state.mover_centre()])
+
+
+def sent_home_on_leaving(state: CountDownState) -> bool:
+    """In another centre's forbidden zone with no deal and no mission, leaving sends home."""
+    return state._fz_owner >= 0 and not state._dealt
+
+
+def consequences(state: CountDownState, action: int, names: Sequence[str]) -> list[str]:
+    """What follows at once and everyone sees: the order of play settled, a lot sold, an
+    auction opened, the end of the game."""
+    after = applied(state, action)
+    said = []
+    if state.phase() == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
+        said.append(order_settled(after, names))
+    if state.phase() == phases.BID and len(after._lots) < len(state._lots):
+        said.append(lot_sold(state, action, names))
+    if after._auction_done and not state._auction_done and after._lots:
+        lots = ", ".join(state.game.board.photo_names[p] for p in after._lots)
+        count = count_word(len(after._lots))
+        said.append(f"the leader auctions {count} photo cards, one at a time: {lots}")
+    if after.is_terminal():
+        said.append(ending(after, names))
+    return said
+
+
+def order_settled(after: CountDownState, names: Sequence[str]) -> str:
+    """After a round of the roll-off: the centres taken, or who rolls again."""
+    if after.phase() == phases.ROLL_OFF:
+        tied = [names[after._units[u][0]] for u in after._contenders]
+        return f"{join(tied)} tie and roll again"
+    taken = [
+        f"{centre_players(after, c, names)} centre {c + 1}" for c in range(4) if after._seats_of[c]
+    ]
+    return "the centres go to " + join(taken)
+
+
+def lot_sold(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """The lot that this bid or pass closed: to the last bidder standing, if any."""
+    lot = state.game.board.photo_names[state._lots[0]]
+    if action == PASS:
+        buyer, price = state._lot_high, state._lot_price
+    else:
+        buyer, price = state._bidders[state._bid_at], state._money_of(action)
+    if buyer < 0:
+        return f"nobody buys the {lot}"
+    return f"{centre_players(state, buyer, names)} buys the {lot} for {price}"
