@@ -252,8 +252,9 @@ class State:
                 f"seat {seat} does not exist: seats are 0 to {self.game.num_players - 1}"
             )
 
-    def render(self, seat: int | None = None) -> str:
-        """The position drawn for a terminal (Rich markup allowed), as ``seat`` sees it."""
+    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+        """The position drawn for a terminal (Rich markup allowed), as ``seat`` sees it, each
+        seat called by ``names[seat]`` when names are given."""
         return str(self)
 
     def clone(self) -> State:
