@@ -1,0 +1,245 @@
+"""Bots think in worker processes, never in the event loop's process, within a CPU budget.
+
+``BotPool`` sends each bot's turn (the game, its log, the seat and the bot's spec) to a
+worker process. A worker keeps the games it has seen, so a turn costs it only the actions
+since the last one. A game always goes to the same worker (its lane), so that cache hits.
+A worker stops a bot that spends more than ``budget`` seconds of CPU on one move; a bot
+that crashes, runs out of time or answers an illegal move is replaced, for that move, by a
+random legal move, and the log says so ("Search (hard) ran out of time and played a random
+move."). A worker that hangs or dies is replaced.
+
+``BotPlayer`` listens to the service and plays the bots of every game whose turn is a bot's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import secrets
+import signal
+import sys
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from tminus.agents.registry import make_agent
+from tminus.core.game import Game, State
+from tminus.server.service import GameError, GameService, Table
+
+log = logging.getLogger("tminus.server.bots")
+BUDGET = 2.0  # CPU seconds a bot may spend on one move
+WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a worker needs to think about one move (the game class goes by reference)."""
+
+    game_id: str
+    game: type[Game]
+    params: dict[str, Any]
+    history: tuple[int, ...]
+    seat: int
+    spec: str
+    seed: int
+
+
+@dataclass
+class Thought:
+    action: int
+    problem: str | None = None  # why the bot's own choice was not played
+
+
+class OutOfTime(Exception):
+    pass
+
+
+# -- in the worker process -----------------------------------------------------------------
+_games: OrderedDict[tuple[str, int], tuple[State, Any]] = OrderedDict()
+
+
+def _out_of_time(_signum, _frame) -> None:
+    raise OutOfTime()
+
+
+def think(turn: Turn, budget: float) -> int | None:
+    """The bot's action, or None if it spent its CPU budget (runs in a worker process)."""
+    key = (turn.game_id, turn.seat)
+    state, agent = _games.pop(key, (None, None))
+    known = state.history() if state is not None else None
+    if known is None or list(turn.history[: len(known)]) != known:
+        game = turn.game(**turn.params)
+        state, agent = game.new_initial_state(), make_agent(turn.spec, game, seed=turn.seed)
+        known = []
+    for action in turn.history[len(known) :]:
+        state.apply_action(action)
+    _games[key] = (state, agent)
+    while len(_games) > WORKER_CACHE:
+        _games.popitem(last=False)
+    signal.signal(signal.SIGPROF, _out_of_time)
+    signal.setitimer(signal.ITIMER_PROF, budget)  # counts this process's CPU time
+    try:
+        return int(agent.step(state.clone()))
+    except OutOfTime:
+        _games.pop(key, None)  # the agent was stopped mid-thought: start it afresh
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _warm_up() -> None:
+    """Import what bots need once per worker, before the first turn waits for it."""
+    import tminus.agents.mcts  # noqa: F401
+
+
+# -- in the server process -----------------------------------------------------------------
+class Lane:
+    """One worker process and the turns waiting for it."""
+
+    def __init__(self, in_flight: int) -> None:
+        self.slots = asyncio.Semaphore(in_flight)
+        self.executor: ProcessPoolExecutor | None = None
+        self.generation = 0
+
+    def start(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+            context = multiprocessing.get_context(method)
+            self.executor = ProcessPoolExecutor(1, mp_context=context, initializer=_warm_up)
+            self.generation += 1
+        return self.executor
+
+    def replace(self, generation: int) -> None:
+        """Kill a hung or dead worker (once, whoever notices first); the next turn starts one."""
+        if self.executor is None or generation != self.generation:
+            return
+        executor, self.executor = self.executor, None
+        # The executor cannot stop a running task: its process is killed instead.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    def stop(self) -> None:
+        self.replace(self.generation)
+
+
+class BotPool:
+    def __init__(self, workers: int | None = None, budget: float = BUDGET, in_flight: int = 2):
+        workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.budget = budget
+        self.lanes = [Lane(in_flight) for _ in range(workers)]
+
+    @property
+    def deadline(self) -> float:
+        """Wall seconds after which a worker is taken for hung (its CPU budget is spent by
+        then even on a busy machine)."""
+        return 5 * self.budget + 5
+
+    async def think(self, turn: Turn, legal: list[int], name: str) -> Thought:
+        """The bot's move; a random legal one (with the reason) if the bot failed."""
+        lane = self.lanes[hash(turn.game_id) % len(self.lanes)]
+        async with lane.slots:
+            for attempt in range(2):
+                executor = lane.start()
+                generation = lane.generation
+                loop = asyncio.get_running_loop()
+                try:
+                    future = loop.run_in_executor(executor, think, turn, self.budget)
+                    action = await asyncio.wait_for(future, self.deadline)
+                except BrokenProcessPool:
+                    lane.replace(generation)
+                    if attempt == 0:
+                        continue  # perhaps another game's bot broke the worker: try once more
+                    problem = "failed"
+                except TimeoutError:
+                    lane.replace(generation)
+                    problem = "ran out of time"
+                except Exception:
+                    log.exception("bot %s (%s) in game %s failed", name, turn.spec, turn.game_id)
+                    problem = "failed"
+                else:
+                    if action is None:
+                        problem = "ran out of time"
+                    elif action not in legal:
+                        problem = f"chose the illegal move {action}"
+                    else:
+                        return Thought(action)
+                break
+        log.warning("%s in game %s %s and played a random move", name, turn.game_id, problem)
+        return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
+
+    def stop(self) -> None:
+        for lane in self.lanes:
+            lane.stop()
+
+
+class BotPlayer:
+    """Plays the bots of every game whose turn is a bot's, one task per game."""
+
+    def __init__(self, service: GameService, pool: BotPool, delay: float) -> None:
+        self.service = service
+        self.pool = pool
+        self.delay = delay
+        self.tasks: dict[str, asyncio.Task] = {}
+        self.seeds: dict[tuple[str, int], int] = {}
+        service.listen(self.changed)
+
+    def changed(self, table: Table) -> None:
+        task = self.tasks.get(table.id)
+        if table.bot_to_move() is not None and (task is None or task.done()):
+            self.tasks[table.id] = asyncio.get_running_loop().create_task(self.play(table))
+
+    def thinking(self) -> list[Table]:
+        """The games whose bots are playing now."""
+        return [t for t in self.service.tables.values() if t.id in self.tasks]
+
+    async def play(self, table: Table) -> None:
+        """Bots move while it is a bot's turn, each after a short visible delay."""
+        game_id = table.id
+        self.service.pin(table)
+        try:
+            while (seat := table.bot_to_move()) is not None:
+                await asyncio.sleep(self.delay)
+                table = await self.service.get(game_id)  # the one copy in memory
+                move_number = table.move_number
+                if table.bot_to_move() != seat:
+                    continue
+                entry = table.record.seats[seat]
+                seed = self.seeds.setdefault((game_id, seat), secrets.randbits(63))
+                turn = Turn(
+                    game_id, type(table.game), dict(table.game.params),
+                    tuple(table.state.history()), seat, entry.bot, seed,
+                )  # fmt: skip
+                thought = await self.pool.think(turn, table.state.legal_actions(), entry.name)
+                try:
+                    await self.service.bot_move(
+                        table, seat, move_number, thought.action, thought.problem
+                    )
+                except GameError as error:
+                    if error.code != "unavailable":
+                        raise
+                    await asyncio.sleep(1)  # the store is busy: think again in a moment
+                table = await self.service.get(game_id)
+        except GameError as error:
+            log.warning("bots of game %s stopped: %s", game_id, error.message)
+        finally:
+            self.tasks.pop(game_id, None)
+            self.service.unpin(table)
+            for key in [k for k in self.seeds if k[0] == game_id]:
+                if table.status != "playing":
+                    del self.seeds[key]
+
+    async def stop(self) -> None:
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.pool.stop()
