@@ -29,10 +29,10 @@ from typing import Any
 
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
+from tminus.server.limits import BUDGET
 from tminus.server.service import GameError, GameService, Table
 
 log = logging.getLogger("tminus.server.bots")
-BUDGET = 2.0  # CPU seconds a bot may spend on one move
 WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
 
 

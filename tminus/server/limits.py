@@ -1,4 +1,7 @@
-"""The server's limits (each a `tminus serve` option) and the rate counters that enforce them."""
+"""The server's limits (each a `tminus serve` option) and the rate counters that enforce them.
+
+Plain Python only: the command line reads the defaults without the web extra installed.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,9 @@ import math
 import time
 from dataclasses import dataclass, fields
 
-from tminus.server.bots import BUDGET
-from tminus.server.service import CACHE_SIZE
-from tminus.server.storage import BUSY_TIMEOUT
+BUDGET = 2.0  # CPU seconds a bot may spend on one move
+CACHE_SIZE = 64  # games kept in memory with no socket and no bot (rebuilt on demand)
+BUSY_TIMEOUT = 5.0  # seconds a write waits for a locked SQLite file before it is refused
 
 
 @dataclass(frozen=True)

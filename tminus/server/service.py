@@ -34,6 +34,7 @@ from tminus.server.fairness import (
     draw_chance,
     new_seed,
 )
+from tminus.server.limits import CACHE_SIZE
 from tminus.server.storage import (
     BOT,
     BROKEN,
@@ -55,7 +56,6 @@ SPECTATOR = None
 # in when a line is sent: a person who renames themselves is renamed in the whole log.
 SEAT_MARK = "\x1f{}\x1f"
 SEAT_MARK_PATTERN = re.compile("\x1f(\\d+)\x1f")
-CACHE_SIZE = 64  # games kept in memory with no socket and no bot (rebuilt on demand)
 
 
 def seat_marks(n: int) -> list[str]:

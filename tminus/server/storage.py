@@ -40,10 +40,11 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from tminus.server.limits import BUSY_TIMEOUT
+
 WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
 PERSON, BOT = "person", "bot"
 DEFAULT_URL = "sqlite:///tminus.db"
-BUSY_TIMEOUT = 5.0  # seconds a write waits for a locked SQLite file before it is refused
 
 
 def now() -> datetime:
@@ -213,6 +214,11 @@ class Store:
             hint = " (is it a T-minus database? move it away or restore a backup)" * bool(path)
             raise StoreError(str(unavailable(error, self.url)) + hint) from None
         return self
+
+    async def check(self) -> None:
+        """Open and close: StoreError with a sentence if the database cannot be used."""
+        await self.open()
+        await self.close()
 
     async def close(self) -> None:
         if self.engine is not None:
