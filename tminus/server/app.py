@@ -242,6 +242,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await store.open()
+        pool.start()
         resumed, broken = await service.resume()
         for game_id, problem in broken.items():
             log.error("game %s cannot resume and is marked broken: %s", game_id, problem)

@@ -21,9 +21,7 @@ import os
 import secrets
 import signal
 import sys
-from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,48 +90,104 @@ def think(turn: Turn, budget: float) -> int | None:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
-def _warm_up() -> None:
-    """Import what bots need once per worker, before the first turn waits for it."""
-    import tminus.agents.mcts  # noqa: F401
+def serve_turns(connection) -> None:
+    """A worker process: answer turns from the pipe, one at a time, until it closes."""
+    import tminus.agents.mcts  # noqa: F401  (what search bots need, imported once)
+
+    while True:
+        try:
+            turn, budget = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer = ("action", think(turn, budget))
+        except Exception as error:
+            answer = ("error", f"{type(error).__name__}: {error}")
+        connection.send(answer)
 
 
 # -- in the server process -----------------------------------------------------------------
+class BrokenWorker(Exception):
+    pass
+
+
 class Lane:
-    """One worker process and the turns waiting for it."""
+    """One worker process, a pipe to it, and the turns it was sent, answered in order.
 
-    def __init__(self, in_flight: int) -> None:
-        self.slots = asyncio.Semaphore(in_flight)
-        self.executor: ProcessPoolExecutor | None = None
-        self.generation = 0
+    The event loop writes turns to the pipe and is woken when an answer is there (no thread,
+    nothing waits on the loop). One turn at a time: the worker is then always reading when a
+    turn is written, so a long game's log never fills the pipe and holds up the loop."""
 
-    def start(self) -> ProcessPoolExecutor:
-        if self.executor is None:
-            method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-            context = multiprocessing.get_context(method)
-            self.executor = ProcessPoolExecutor(1, mp_context=context, initializer=_warm_up)
-            self.generation += 1
-        return self.executor
+    def __init__(self) -> None:
+        self.turn = asyncio.Semaphore(1)
+        self.process = None
+        self.connection = None
+        self.waiting: deque[asyncio.Future] = deque()
 
-    def replace(self, generation: int) -> None:
-        """Kill a hung or dead worker (once, whoever notices first); the next turn starts one."""
-        if self.executor is None or generation != self.generation:
+    def start(self) -> None:
+        if self.process is not None:
             return
-        executor, self.executor = self.executor, None
-        # The executor cannot stop a running task: its process is killed instead.
-        for process in list(getattr(executor, "_processes", {}).values()):
-            with contextlib.suppress(Exception):
-                process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+        context = multiprocessing.get_context(method)
+        mine, theirs = context.Pipe()
+        self.process = context.Process(target=serve_turns, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.connection = mine
+        asyncio.get_running_loop().add_reader(mine.fileno(), self._answered)
 
-    def stop(self) -> None:
-        self.replace(self.generation)
+    def ask(self, turn: Turn, budget: float) -> asyncio.Future:
+        self.start()
+        answer = asyncio.get_running_loop().create_future()
+        try:
+            self.connection.send((turn, budget))
+        except OSError as error:
+            self.stop(f"the worker's pipe broke: {error}")
+            answer.set_exception(BrokenWorker(str(error)))
+            return answer
+        self.waiting.append(answer)
+        return answer
+
+    def _answered(self) -> None:
+        try:
+            kind, value = self.connection.recv()
+        except (EOFError, OSError):
+            self.stop("the worker died")
+            return
+        answer = self.waiting.popleft()
+        if not answer.done():
+            if kind == "action":
+                answer.set_result(value)
+            else:
+                answer.set_exception(RuntimeError(value))
+
+    def stop(self, reason: str = "stopped") -> None:
+        """Kill the worker; every turn it had not answered fails (the next turn starts one)."""
+        if self.process is None:
+            return
+        process, connection = self.process, self.connection
+        self.process = self.connection = None
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(connection.fileno())
+        connection.close()
+        process.kill()
+        process.join(timeout=0)
+        waiting, self.waiting = self.waiting, deque()
+        for answer in waiting:
+            if not answer.done():
+                answer.set_exception(BrokenWorker(reason))
 
 
 class BotPool:
-    def __init__(self, workers: int | None = None, budget: float = BUDGET, in_flight: int = 2):
+    def __init__(self, workers: int | None = None, budget: float = BUDGET):
         workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self.budget = budget
-        self.lanes = [Lane(in_flight) for _ in range(workers)]
+        self.lanes = [Lane() for _ in range(workers)]
+
+    def start(self) -> None:
+        """Start the workers now, so that the first bot does not wait for them."""
+        for lane in self.lanes:
+            lane.start()
 
     @property
     def deadline(self) -> float:
@@ -144,33 +198,27 @@ class BotPool:
     async def think(self, turn: Turn, legal: list[int], name: str) -> Thought:
         """The bot's move; a random legal one (with the reason) if the bot failed."""
         lane = self.lanes[hash(turn.game_id) % len(self.lanes)]
-        async with lane.slots:
-            for attempt in range(2):
-                executor = lane.start()
-                generation = lane.generation
-                loop = asyncio.get_running_loop()
-                try:
-                    future = loop.run_in_executor(executor, think, turn, self.budget)
-                    action = await asyncio.wait_for(future, self.deadline)
-                except BrokenProcessPool:
-                    lane.replace(generation)
-                    if attempt == 0:
-                        continue  # perhaps another game's bot broke the worker: try once more
-                    problem = "failed"
-                except TimeoutError:
-                    lane.replace(generation)
+        problem = "failed"
+        for attempt in range(2):
+            try:
+                async with lane.turn:
+                    action = await asyncio.wait_for(lane.ask(turn, self.budget), self.deadline)
+            except BrokenWorker:
+                if attempt == 0:
+                    continue  # perhaps another game's bot broke the worker: try once more
+            except TimeoutError:
+                lane.stop("a turn took too long")
+                problem = "ran out of time"
+            except Exception:
+                log.exception("bot %s (%s) in game %s failed", name, turn.spec, turn.game_id)
+            else:
+                if action is None:
                     problem = "ran out of time"
-                except Exception:
-                    log.exception("bot %s (%s) in game %s failed", name, turn.spec, turn.game_id)
-                    problem = "failed"
+                elif action not in legal:
+                    problem = f"chose the illegal move {action}"
                 else:
-                    if action is None:
-                        problem = "ran out of time"
-                    elif action not in legal:
-                        problem = f"chose the illegal move {action}"
-                    else:
-                        return Thought(action)
-                break
+                    return Thought(action)
+            break
         log.warning("%s in game %s %s and played a random move", name, turn.game_id, problem)
         return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
 

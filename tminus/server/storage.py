@@ -13,10 +13,12 @@ token is kept only as its SHA-256, and a SQLite file is created readable by its 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +162,15 @@ def make_engine(url: str, busy_timeout: float = BUSY_TIMEOUT) -> AsyncEngine:
     """An engine for ``url``. SQLite gets write-ahead logging (commits survive a killed
     process) and gives up on a locked file after ``busy_timeout`` seconds."""
     if make_url(url).get_backend_name() == "sqlite":
-        engine = create_async_engine(async_url(url), connect_args={"timeout": busy_timeout})
+        # One connection: SQLite takes one writer at a time, and writers that wait for each
+        # other sleep in SQLite's busy handler (milliseconds each) instead of queueing here.
+        engine = create_async_engine(
+            async_url(url),
+            connect_args={"timeout": busy_timeout},
+            pool_size=1,
+            max_overflow=0,
+            pool_timeout=busy_timeout + 5,
+        )
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(connection, _record) -> None:
@@ -196,6 +206,8 @@ class Store:
         self.url = url
         self.busy_timeout = busy_timeout
         self.engine: AsyncEngine | None = None
+        self.pending: list = []  # saves waiting for the next group commit
+        self.writer: asyncio.Task | None = None
 
     async def open(self) -> Store:
         """Connect, create the tables (and the SQLite file, 0600) and bring old files up to date.
@@ -268,33 +280,45 @@ class Store:
         status: str | None = None,
         result: dict[str, Any] | None = None,
     ) -> None:
-        """Commit new actions (index, action, seat, note) and the status, in one transaction.
+        """Commit new actions (index, action, seat, note) and the status.
 
         The primary key (game, index) refuses a second action at the same index: ClaimLost.
+        Saves that arrive while one is being written are committed together, in one
+        transaction (a group commit); each returns once its rows are committed.
         """
+        done = asyncio.get_running_loop().create_future()
+        self.pending.append(((game_id, actions, status, result), done))
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write_pending())
+        await done
 
-        async def work(connection) -> None:
-            if actions:
-                at = now()
-                await connection.execute(
-                    insert(ActionRow),
-                    [
-                        {"game_id": game_id, "index": index, "action": action, "seat": seat,
-                         "note": note, "at": at}
-                        for index, action, seat, note in actions
-                    ],
-                )  # fmt: skip
-            if status is not None:
-                values: dict[str, Any] = {"status": status}
-                if result is not None:
-                    values["result"] = result
-                if status == FINISHED:
-                    values["finished"] = now()
-                await connection.execute(
-                    update(GameRow).where(GameRow.id == game_id).values(**values)
-                )
+    async def _write_pending(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                await self._run(partial(write_saves, batch=batch))
+            except ClaimLost:  # one of them lost its claim: find which, each on its own
+                for item in batch:
+                    await self._settle([item])
+            except StoreError as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(StoreError(str(error)))
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
-        await self._run(work)
+    async def _settle(self, batch) -> None:
+        ((_, done),) = batch
+        try:
+            await self._run(partial(write_saves, batch=batch))
+        except (ClaimLost, StoreError) as error:
+            if not done.done():
+                done.set_exception(error)
+        else:
+            if not done.done():
+                done.set_result(None)
 
     async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> None:
         values: dict[str, Any] = {"joined": True}
@@ -393,6 +417,27 @@ class Store:
             ]
 
         return await self._run(work, write=False)
+
+
+async def write_saves(connection, batch) -> None:
+    """The rows and status changes of several saves, in the caller's transaction."""
+    at = now()
+    rows = [
+        {"game_id": game_id, "index": index, "action": action, "seat": seat, "note": note,
+         "at": at}
+        for (game_id, actions, _, _), _ in batch
+        for index, action, seat, note in actions
+    ]  # fmt: skip
+    if rows:
+        await connection.execute(insert(ActionRow), rows)
+    for (game_id, _, status, result), _ in batch:
+        if status is not None:
+            values: dict[str, Any] = {"status": status}
+            if result is not None:
+                values["result"] = result
+            if status == FINISHED:
+                values["finished"] = at
+            await connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
 
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
