@@ -376,7 +376,7 @@ class GameService:
             except GameError as error:
                 if error.code != "broken":
                     raise
-                broken[game_id] = error.message
+                broken[game_id] = error.problem
                 continue
             async with table.lock:
                 draft = self._draft(table)
@@ -728,11 +728,13 @@ def rules_version_of(game_name: str) -> str:
 
 
 def broken_error(record: StoredGame) -> GameError:
-    return GameError(
+    error = GameError(
         "broken",
         f"this game cannot go on: {record.problem or 'its log no longer replays'}. "
         "Its export still has the whole log.",
     )
+    error.problem = record.problem
+    return error
 
 
 def status_words(table: Table) -> str:
