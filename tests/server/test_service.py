@@ -336,9 +336,7 @@ async def test_a_game_that_no_longer_replays_is_marked_broken_and_the_others_res
     await service.store.close()
     # A rule changed: the log's 4th action is no longer legal where it stands.
     with sqlite3.connect(tmp_path / "games.db") as db:
-        db.execute(
-            "UPDATE actions SET action = 99 WHERE game_id = ? AND \"index\" = 3", (doomed.id,)
-        )
+        db.execute('UPDATE actions SET action = 99 WHERE game_id = ? AND "index" = 3', (doomed.id,))
     again = await new_service(tmp_path / "games.db")
     resumed, broken = await again.resume()
     assert {t.id for t in resumed} == {healthy.id, other.id}

@@ -144,8 +144,6 @@ class Connection:
             while not self.closed.is_set():
                 await self.ready.wait()
                 self.ready.clear()
-                if self.finishing and not self.queue:
-                    return
                 while self.queue and not self.closed.is_set():
                     item = self.queue.popleft()
                     if item is STATE:
@@ -155,6 +153,8 @@ class Connection:
                     else:
                         text = json.dumps(item)
                     await asyncio.wait_for(self.socket.send_text(text), timeout)
+                if self.finishing:
+                    return
         except TimeoutError:
             self.close(f"a message took more than {timeout:g} s to be sent")
         except Exception:  # the socket went away
