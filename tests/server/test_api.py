@@ -18,6 +18,8 @@ PERSON = {"kind": "person"}
 
 
 def app_client(path, **limits):
+    """The app on a fresh file; moves as fast as a test makes them unless told otherwise."""
+    limits = {"messages_per_second": 0, **limits}
     return TestClient(create_app(f"sqlite:///{path}", bot_delay=0, limits=Limits(**limits)))
 
 

@@ -28,8 +28,8 @@ class Limits:
     max_sockets: int = 4_000  # WebSockets open at once, server-wide
     sockets_per_game: int = 500  # WebSockets (seats and spectators) on one game
     hello_timeout: float = 10.0  # seconds a new socket has to say hello
-    messages_per_second: float = 10  # what one socket may send (moves, names, pings) ...
-    message_burst: int = 30  # ... with this many at once
+    messages_per_second: float = 20  # what one socket may send (moves, names, pings) ...
+    message_burst: int = 60  # ... with this many at once
     send_queue: int = 32  # messages waiting for one socket before it is closed as not reading
     send_timeout: float = 10.0  # seconds one message may take to reach a socket
     cache_size: int = CACHE_SIZE  # idle games kept in memory (others rebuilt when asked for)
