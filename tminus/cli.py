@@ -549,6 +549,7 @@ def serve(
         import uvicorn
 
         from tminus.server.app import create_app
+        from tminus.server.serving import PipelinedMessages, PipelinedUpgrade
         from tminus.server.storage import Store, StoreError
     except ImportError:
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
@@ -569,7 +570,7 @@ def serve(
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {db})")
     uvicorn.run(
         create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
-        ws_max_size=65536,
+        ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
     )  # fmt: skip
 
 
