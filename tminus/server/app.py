@@ -676,28 +676,21 @@ class BodyLimit:
             await too_large(scope, receive, send)
             return
         seen = 0
-        started = False
+        answered = False  # the 413 went out: whatever the app answers later is dropped
 
         async def counted():
-            nonlocal seen
+            nonlocal seen, answered
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge()
+                if seen > self.max_body and not answered:
+                    answered = True
+                    await too_large(scope, receive, send)
+                    return {"type": "http.disconnect"}  # the app stops reading
             return message
 
-        async def watched(message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+        async def unless_answered(message) -> None:
+            if not answered:
+                await send(message)
 
-        try:
-            await self.app(scope, counted, watched)
-        except BodyTooLarge:
-            if not started:
-                await too_large(scope, receive, send)
-
-
-class BodyTooLarge(Exception):
-    pass
+        await self.app(scope, counted, unless_answered)
