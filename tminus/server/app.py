@@ -28,6 +28,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Str
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.websockets import WebSocketState
 
 from tminus.core.registry import rules_text
@@ -274,11 +275,13 @@ def create_app(
         return error_response(e.code, e.message, e.seconds)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request, e: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "bad_request"}.get(e.status_code, "bad_request")
         response = JSONResponse(error(code, str(e.detail)), status_code=e.status_code)
         if e.headers:
             response.headers.update(e.headers)
+        if e.status_code == 405:  # every method of the path, not only the first route's
+            response.headers["Allow"] = ", ".join(allowed_methods(app, request))
         return response
 
     @app.exception_handler(RequestValidationError)
@@ -577,6 +580,15 @@ def create_app(
     return app
 
 
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    methods: set[str] = set()
+    for route in app.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE and getattr(route, "methods", None):
+            methods |= route.methods
+    return sorted(methods)
+
+
 def take(frames, n: int) -> list:
     """The next ``n`` items of an iterator (fewer at its end)."""
     chunk = []
@@ -594,6 +606,10 @@ def openapi_schema(app: FastAPI) -> dict[str, Any]:
         for path in schema["paths"].values():
             for operation in path.values():
                 responses = operation.get("responses", {})
+                for status, answer in responses.items():
+                    content = answer.get("content", {})
+                    if status[0] in "45" and "text/plain" in content:  # errors are JSON
+                        content["application/json"] = content.pop("text/plain")
                 if responses.pop("422", None) is not None and "400" not in responses:
                     error_schema = {"$ref": "#/components/schemas/Error"}
                     responses["400"] = {
