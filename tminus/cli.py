@@ -587,6 +587,8 @@ def verify(
     except (OSError, json.JSONDecodeError) as error:
         raise fail(f"cannot read {export}: {error}") from None
     result = verify_export(data)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {note}")
     if not result.ok:
         for problem in result.problems:
             console.print(f"[bold red]✗[/] {problem}")
