@@ -316,6 +316,22 @@ def test_a_finished_game_leaves_memory_when_nobody_watches(tmp_path):
         assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
 
 
+def test_a_replay_is_streamed_whole_or_served_by_the_page_and_kept(client):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "random"}])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        final = play_to_the_end(ws, game)
+    whole = client.get(f"/api/games/{game['id']}/replay").json()
+    assert whole["total"] == final["move_number"] + 1 == len(whole["frames"])
+    path = f"/api/games/{game['id']}/replay?start=3&count=4"
+    page = client.get(path)
+    assert page.json()["frames"] == whole["frames"][3:7] and page.json()["start"] == 3
+    assert client.app.state.replay_pages.get((game["id"], 3, 4)) == page.content
+    assert client.get(path).content == page.content
+    last = client.get(f"/api/games/{game['id']}/replay?start={whole['total'] - 1}&count=9")
+    assert last.json()["frames"] == whole["frames"][-1:]
+    assert client.get(f"/api/games/{game['id']}/replay?count=0").status_code == 400
+
+
 def test_the_layout_endpoint_serves_a_games_printed_board(client):
     """Count Down's track and cards for the browser's board; {} for a game without one."""
     from tminus.core.registry import load_game

@@ -24,7 +24,13 @@ from typing import Any
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -51,6 +57,7 @@ from tminus.server.storage import DEFAULT_URL, Store
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
 MAX_MESSAGE = 4096
+REPLAY_CACHE = 16 * 2**20  # bytes of replay pages kept
 HTTP_STATUS = {
     "not_found": 404, "forbidden": 403, "unknown_seat": 403, "bad_state": 409, "broken": 409,
     "bad_request": 400, "too_large": 413, "rate_limited": 429, "busy": 429, "unavailable": 503,
@@ -239,6 +246,7 @@ def create_app(
     bots = BotPlayer(service, pool, bot_delay)
     creations = RateLimiter(limits.creates_per_minute / 60, max(1, limits.creates_per_minute))
     replays = asyncio.Semaphore(limits.replays_at_once)
+    replay_pages = BytesCache(REPLAY_CACHE)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -262,6 +270,7 @@ def create_app(
     app.state.hub = hub
     app.state.bots = bots
     app.state.limits = limits
+    app.state.replay_pages = replay_pages
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, max_body=limits.max_body)
 
@@ -391,23 +400,32 @@ def create_app(
         game_id: str,
         start: int = Query(0, ge=0, description="the first frame"),
         count: int | None = Query(None, ge=1, le=1000, description="frames (default: all)"),
-    ) -> StreamingResponse:
-        """A finished game step by step, streamed as it is made (or one page of it)."""
+    ) -> Response:
+        """A finished game step by step, streamed as it is made; or one page of it (kept in
+        a small cache: a finished game's pages never change)."""
         table = await service.get(game_id)
         frames = service.replay_frames(table, start, None if count is None else start + count)
         head = {**service.summary(table), "start": start, "total": table.move_number + 1}
-        return StreamingResponse(stream_replay(head, frames), media_type="application/json")
+        if count is None:
+            return StreamingResponse(stream_replay(head, frames), media_type="application/json")
+        key = (game_id, start, count)
+        page = replay_pages.get(key)
+        if page is None:
+            page = "".join([text async for text in stream_replay(head, frames)]).encode()
+            replay_pages.put(key, page)
+        return Response(page, media_type="application/json")
 
     async def stream_replay(head: dict[str, Any], frames):
+        """The replay's JSON in pieces, each made in a worker thread, a few at a time."""
         async with replays:
             yield json.dumps(head)[:-1] + ', "frames": ['
             first = True
             while True:
-                chunk = await asyncio.to_thread(take, frames, 16)
-                for frame in chunk:
-                    yield ("" if first else ",") + json.dumps(frame)
+                chunk = await asyncio.to_thread(encoded, frames, 16)
+                if chunk:
+                    yield ("" if first else ",") + chunk
                     first = False
-                if len(chunk) < 16:
+                else:
                     break
             yield "]}"
 
@@ -589,14 +607,37 @@ def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     return sorted(methods)
 
 
-def take(frames, n: int) -> list:
-    """The next ``n`` items of an iterator (fewer at its end)."""
+def encoded(frames, n: int) -> str:
+    """The next ``n`` frames of an iterator as JSON, comma-separated ("" at its end)."""
     chunk = []
     for frame in frames:
-        chunk.append(frame)
+        chunk.append(json.dumps(frame))
         if len(chunk) == n:
             break
-    return chunk
+    return ",".join(chunk)
+
+
+class BytesCache:
+    """The most recently used answers, up to ``budget`` bytes in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.items: OrderedDict[Any, bytes] = OrderedDict()
+        self.size = 0
+
+    def get(self, key: Any) -> bytes | None:
+        if key in self.items:
+            self.items.move_to_end(key)
+        return self.items.get(key)
+
+    def put(self, key: Any, value: bytes) -> None:
+        if len(value) > self.budget:
+            return
+        self.items[key] = value
+        self.size += len(value)
+        while self.size > self.budget:
+            _, dropped = self.items.popitem(last=False)
+            self.size -= len(dropped)
 
 
 def openapi_schema(app: FastAPI) -> dict[str, Any]:
