@@ -17,10 +17,10 @@ from .troubled_game import TroubledGame
 PERSON = {"kind": "person"}
 
 
-def app_client(path, **limits):
+def app_client(path, bot_delay=0.0, **limits):
     """The app on a fresh file; moves as fast as a test makes them unless told otherwise."""
     limits = {"messages_per_second": 0, **limits}
-    return TestClient(create_app(f"sqlite:///{path}", bot_delay=0, limits=Limits(**limits)))
+    return TestClient(create_app(f"sqlite:///{path}", bot_delay, limits=Limits(**limits)))
 
 
 @pytest.fixture

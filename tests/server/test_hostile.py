@@ -129,6 +129,22 @@ def test_bots_think_outside_the_servers_process_and_are_limited(tmp_path):
         assert server_cpu < bots_cpu / 2
 
 
+def test_games_with_bots_thinking_are_limited_server_wide(tmp_path):
+    greedy = {"kind": "bot", "bot": "greedy"}
+    with app_client(tmp_path / "games.db", 5.0, max_bot_games=1) as client:
+        create(client, [greedy] * 4, players=4)  # its bots wait 5 s before each move
+        second = client.post("/api/games", json={"game": "four_way", "seats": [PERSON, greedy]})
+        assert second.status_code == 429 and second.json()["code"] == "busy"
+        assert "1 games have bots playing" in second.json()["message"]
+        # Persons alone need no bot: always welcome.
+        assert (
+            client.post(
+                "/api/games", json={"game": "four_way", "seats": [PERSON, PERSON]}
+            ).status_code
+            == 201
+        )
+
+
 # -- 4. a locked database -----------------------------------------------------------------------
 def test_a_locked_database_is_a_clear_retryable_error_everywhere(tmp_path):
     with app_client(tmp_path / "games.db", busy_timeout=0.2) as client:
