@@ -23,6 +23,7 @@ import signal
 import sys
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from tminus.agents.registry import make_agent
@@ -115,14 +116,18 @@ class Lane:
     """One worker process, a pipe to it, and the turns it was sent, answered in order.
 
     The event loop writes turns to the pipe and is woken when an answer is there (no thread,
-    nothing waits on the loop). One turn at a time: the worker is then always reading when a
-    turn is written, so a long game's log never fills the pipe and holds up the loop."""
+    nothing waits on the loop). Turns are queued in the pipe, so the worker never waits
+    for the loop between two turns; but never more than ``PIPE_ROOM`` bytes of them, so a
+    write always fits in the pipe and never holds up the loop."""
+
+    PIPE_ROOM = 48 * 1024  # (a Linux pipe holds 64 KiB)
 
     def __init__(self) -> None:
-        self.turn = asyncio.Semaphore(1)
         self.process = None
         self.connection = None
-        self.waiting: deque[asyncio.Future] = deque()
+        self.waiting: deque[tuple[asyncio.Future, int]] = deque()  # (answer, bytes sent)
+        self.queued = 0  # bytes of the turns not answered yet
+        self.freed = asyncio.Event()
 
     def start(self) -> None:
         if self.process is not None:
@@ -136,17 +141,26 @@ class Lane:
         self.connection = mine
         asyncio.get_running_loop().add_reader(mine.fileno(), self._answered)
 
-    def ask(self, turn: Turn, budget: float) -> asyncio.Future:
+    async def ask(self, turn: Turn, budget: float) -> tuple[asyncio.Future, int]:
+        """Send a turn once there is room in the pipe: its answer to come, and how many
+        turns are before it."""
+        data = ForkingPickler.dumps((turn, budget))
+        size = len(data) + 4
+        while self.waiting and self.queued + size > self.PIPE_ROOM:
+            self.freed.clear()
+            await self.freed.wait()
         self.start()
         answer = asyncio.get_running_loop().create_future()
+        ahead = len(self.waiting)
         try:
-            self.connection.send((turn, budget))
+            self.connection.send_bytes(data)
         except OSError as error:
             self.stop(f"the worker's pipe broke: {error}")
             answer.set_exception(BrokenWorker(str(error)))
-            return answer
-        self.waiting.append(answer)
-        return answer
+            return answer, ahead
+        self.waiting.append((answer, size))
+        self.queued += size
+        return answer, ahead
 
     def _answered(self) -> None:
         try:
@@ -154,7 +168,9 @@ class Lane:
         except (EOFError, OSError):
             self.stop("the worker died")
             return
-        answer = self.waiting.popleft()
+        answer, size = self.waiting.popleft()
+        self.queued -= size
+        self.freed.set()
         if not answer.done():
             if kind == "action":
                 answer.set_result(value)
@@ -172,8 +188,9 @@ class Lane:
         connection.close()
         process.kill()
         process.join(timeout=0)
-        waiting, self.waiting = self.waiting, deque()
-        for answer in waiting:
+        waiting, self.waiting, self.queued = self.waiting, deque(), 0
+        self.freed.set()
+        for answer, _ in waiting:
             if not answer.done():
                 answer.set_exception(BrokenWorker(reason))
 
@@ -189,11 +206,10 @@ class BotPool:
         for lane in self.lanes:
             lane.start()
 
-    @property
-    def deadline(self) -> float:
-        """Wall seconds after which a worker is taken for hung (its CPU budget is spent by
-        then even on a busy machine)."""
-        return 5 * self.budget + 5
+    def deadline(self, ahead: int) -> float:
+        """Wall seconds after which a worker is taken for hung: the turns before this one
+        and this one have spent their CPU budgets by then, even on a busy machine."""
+        return 3 * self.budget * (ahead + 1) + 5
 
     async def think(self, turn: Turn, legal: list[int], name: str) -> Thought:
         """The bot's move; a random legal one (with the reason) if the bot failed."""
@@ -201,8 +217,8 @@ class BotPool:
         problem = "failed"
         for attempt in range(2):
             try:
-                async with lane.turn:
-                    action = await asyncio.wait_for(lane.ask(turn, self.budget), self.deadline)
+                answer, ahead = await lane.ask(turn, self.budget)
+                action = await asyncio.wait_for(answer, self.deadline(ahead))
             except BrokenWorker:
                 if attempt == 0:
                     continue  # perhaps another game's bot broke the worker: try once more

@@ -240,9 +240,11 @@ def main(argv: list[str] | None = None) -> dict:
         else:
             process, url = start_server(Path(tmp) / "load.db")
         cpu_before = cpu_seconds(process.pid) if process else 0.0
+        client_before = time.process_time()
         try:
             tally = asyncio.run(run(url, games, seconds, args.game, lineup))
             server_cpu = cpu_seconds(process.pid) - cpu_before if process else None
+            client_cpu = time.process_time() - client_before
         finally:
             if process is not None:
                 process.terminate()
@@ -265,6 +267,9 @@ def main(argv: list[str] | None = None) -> dict:
         "server_cpu_ms_per_move": (
             round(server_cpu * 1000 / tally.moves, 3) if server_cpu and tally.moves else None
         ),
+        "client_cpu_ms_per_move": (
+            round(client_cpu * 1000 / tally.moves, 3) if tally.moves else None
+        ),
         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
@@ -286,8 +291,9 @@ def main(argv: list[str] | None = None) -> dict:
         )
         if figures["server_cpu_ms_per_move"] is not None:
             print(
-                f"  server CPU (with bot workers): {figures['server_cpu_ms_per_move']} ms a move; "
-                f"machine load average {figures['load_average']:.1f} on {os.cpu_count()} cores"
+                f"  CPU a move: server (with bot workers) {figures['server_cpu_ms_per_move']} ms, "
+                f"this tool {figures['client_cpu_ms_per_move']} ms; machine load average "
+                f"{figures['load_average']:.1f} on {os.cpu_count()} cores"
             )
         for problem in figures["first_errors"]:
             print(f"  error: {problem}")
