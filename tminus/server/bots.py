@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -243,6 +244,11 @@ class BotPool:
             lane.stop()
 
 
+def bot_seed(game_seed: str, seat: int) -> int:
+    """A bot's own random seed: from the game's secret seed, so nobody can foresee it."""
+    return int.from_bytes(hashlib.sha256(f"bot {seat} {game_seed}".encode()).digest()[:8], "big")
+
+
 class BotPlayer:
     """Plays the bots of every game whose turn is a bot's, one task per game."""
 
@@ -251,7 +257,6 @@ class BotPlayer:
         self.pool = pool
         self.delay = delay
         self.tasks: dict[str, asyncio.Task] = {}
-        self.seeds: dict[tuple[str, int], int] = {}
         service.listen(self.changed)
 
     def changed(self, table: Table) -> None:
@@ -275,7 +280,7 @@ class BotPlayer:
                 if table.bot_to_move() != seat:
                     continue
                 entry = table.record.seats[seat]
-                seed = self.seeds.setdefault((game_id, seat), secrets.randbits(63))
+                seed = bot_seed(table.record.seed, seat)
                 turn = Turn(
                     game_id, type(table.game), dict(table.game.params),
                     tuple(table.state.history()), seat, entry.bot, seed,
@@ -286,18 +291,16 @@ class BotPlayer:
                         table, seat, move_number, thought.action, thought.problem
                     )
                 except GameError as error:
-                    if error.code != "unavailable":
+                    if error.code == "unavailable":
+                        await asyncio.sleep(1)  # the store is busy: think again in a moment
+                    elif error.code != "stale":  # (stale: the game moved on; look again)
                         raise
-                    await asyncio.sleep(1)  # the store is busy: think again in a moment
                 table = await self.service.get(game_id)
         except GameError as error:
             log.warning("bots of game %s stopped: %s", game_id, error.message)
         finally:
             self.tasks.pop(game_id, None)
             self.service.unpin(table)
-            for key in [k for k in self.seeds if k[0] == game_id]:
-                if table.status != "playing":
-                    del self.seeds[key]
 
     async def stop(self) -> None:
         tasks = list(self.tasks.values())
