@@ -28,6 +28,7 @@ from tminus.core.game import Game, IllegalActionError, State
 from tminus.core.params import coerce_param
 from tminus.core.playout import sample_chance
 from tminus.core.registry import game_class, list_games, load_game, rules_text
+from tminus.server.limits import Limits
 from tminus.sim.bench import bench_game
 from tminus.sim.simulate import simulate as run_simulation
 from tminus.sim.tournament import tournament as run_tournament
@@ -46,6 +47,7 @@ ParamOpt = Annotated[
     typer.Option("--param", "-p", help="A game parameter as name=value (repeatable)."),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same games.")]
+LIMITS = Limits()  # the server's defaults (plain Python: no web extra needed to read them)
 
 
 def fail(message: str) -> typer.Exit:
@@ -620,19 +622,82 @@ def serve(
         str, typer.Option(help="Database URL: SQLite file (default) or postgresql://...")
     ] = "sqlite:///tminus.db",
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    max_body: Annotated[int, typer.Option(help="Bytes in an HTTP request body.")] = LIMITS.max_body,
+    creates_per_minute: Annotated[
+        float, typer.Option(help="Games one address may create a minute (0: no limit).")
+    ] = LIMITS.creates_per_minute,
+    max_bot_games: Annotated[
+        int, typer.Option(help="Games whose bots think at once, server-wide.")
+    ] = LIMITS.max_bot_games,
+    max_search_bots: Annotated[
+        int, typer.Option(help="Search bots among them, server-wide.")
+    ] = LIMITS.max_search_bots,
+    bot_budget: Annotated[
+        float, typer.Option(help="CPU seconds a bot may spend on one move.")
+    ] = LIMITS.bot_budget,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes bots think in (0: one fewer than the cores).")
+    ] = LIMITS.bot_workers,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets open at once from one address.")
+    ] = LIMITS.sockets_per_client,
+    max_sockets: Annotated[int, typer.Option(help="WebSockets open at once.")] = LIMITS.max_sockets,
+    sockets_per_game: Annotated[
+        int, typer.Option(help="WebSockets on one game.")
+    ] = LIMITS.sockets_per_game,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a new socket has to say hello.")
+    ] = LIMITS.hello_timeout,
+    messages_per_second: Annotated[
+        float, typer.Option(help="Messages one socket may send a second.")
+    ] = LIMITS.messages_per_second,
+    message_burst: Annotated[int, typer.Option(help="... and at once.")] = LIMITS.message_burst,
+    send_queue: Annotated[
+        int, typer.Option(help="Messages queued for a socket before it is closed.")
+    ] = LIMITS.send_queue,
+    send_timeout: Annotated[
+        float, typer.Option(help="Seconds a message may take to reach a socket.")
+    ] = LIMITS.send_timeout,
+    cache_size: Annotated[
+        int, typer.Option(help="Idle games kept in memory (others rebuilt when asked for).")
+    ] = LIMITS.cache_size,
+    replays_at_once: Annotated[
+        int, typer.Option(help="Replays built at once.")
+    ] = LIMITS.replays_at_once,
+    busy_timeout: Annotated[
+        float, typer.Option(help="Seconds a write waits for a locked SQLite file.")
+    ] = LIMITS.busy_timeout,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
+        import asyncio
+
         import uvicorn
 
         from tminus.server.app import create_app
+        from tminus.server.serving import PipelinedMessages, PipelinedUpgrade
+        from tminus.server.storage import Store, StoreError
     except ImportError:
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
+    limits = Limits(
+        max_body=max_body, creates_per_minute=creates_per_minute, max_bot_games=max_bot_games,
+        max_search_bots=max_search_bots, bot_budget=bot_budget, bot_workers=bot_workers,
+        sockets_per_client=sockets_per_client, max_sockets=max_sockets,
+        sockets_per_game=sockets_per_game, hello_timeout=hello_timeout,
+        messages_per_second=messages_per_second, message_burst=message_burst,
+        send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
+        replays_at_once=replays_at_once, busy_timeout=busy_timeout,
+    )  # fmt: skip
+    try:  # a damaged or unreachable database is one sentence, not a traceback
+        asyncio.run(Store(db, busy_timeout).check())
+    except StoreError as error:
+        raise fail(str(error)) from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {db})")
     uvicorn.run(
-        create_app(db, bot_delay), host=host, port=port, log_level="warning", ws_max_size=65536
-    )
+        create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
+        ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
+    )  # fmt: skip
 
 
 @app.command()
@@ -648,6 +713,8 @@ def verify(
     except (OSError, json.JSONDecodeError) as error:
         raise fail(f"cannot read {export}: {error}") from None
     result = verify_export(data)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {note}")
     if not result.ok:
         for problem in result.problems:
             console.print(f"[bold red]✗[/] {problem}")

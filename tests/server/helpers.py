@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
+
+from tminus.agents.registry import make_agent
 from tminus.server.service import GameService, Table
 from tminus.server.storage import PLAYING, Store
+
+# The seat tokens of the games the tests made: the store keeps only their hashes.
+TOKENS: dict[str, dict[int, str]] = {}
 
 
 def seats(*kinds: str) -> list[dict]:
@@ -11,34 +17,43 @@ def seats(*kinds: str) -> list[dict]:
     return [{"kind": "person"} if k == "person" else {"kind": "bot", "bot": k} for k in kinds]
 
 
+async def create(service: GameService, game: str, params: dict, kinds: list[dict]) -> Table:
+    created = await service.create(game, params, kinds)
+    TOKENS[created.table.id] = created.tokens
+    return created.table
+
+
 def token(table: Table, seat: int) -> str:
-    return table.record.seats[seat].token
+    return TOKENS[table.id][seat]
 
 
-def join_all(service: GameService, table: Table) -> None:
+async def join_all(service: GameService, table: Table) -> None:
     for seat in table.record.seats:
         if seat.kind == "person":
-            service.join(table, seat.seat, seat.token)
+            await service.join(table, seat.seat, token(table, seat.seat))
 
 
-def step(service: GameService, table: Table) -> None:
-    """One decision: a bot's by its agent, a person's as its first legal move."""
+async def step(service: GameService, table: Table) -> None:
+    """One decision: a bot's by its agent (made here), a person's as its first legal move."""
     seat = table.state.current_player()
-    if seat in table.bots:
-        action = int(table.bots[seat].step(table.state.clone()))
-        assert service.bot_move(table, seat, table.move_number, action)
+    entry = table.record.seats[seat]
+    if entry.kind == "bot":
+        agent = make_agent(entry.bot, table.game, seed=secrets.randbits(32))
+        action = int(agent.step(table.state.clone()))
+        assert await service.bot_move(table, seat, table.move_number, action)
     else:
         action = table.state.legal_actions()[0]
-        service.move(table, seat, token(table, seat), table.move_number, action)
+        await service.move(table, seat, token(table, seat), table.move_number, action)
 
 
-def play_out(service: GameService, table: Table, limit: int = 100_000) -> None:
+async def play_out(service: GameService, table: Table, limit: int = 100_000) -> None:
     for _ in range(limit):
         if table.status != PLAYING:
             return
-        step(service, table)
+        await step(service, table)
     raise AssertionError("the game did not end")
 
 
-def new_service(path) -> GameService:
-    return GameService(Store(f"sqlite:///{path}"))
+async def new_service(path, **options) -> GameService:
+    store = await Store(f"sqlite:///{path}").open()
+    return GameService(store, **options)

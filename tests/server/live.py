@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -24,10 +25,17 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db_path: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        bot_delay: float = 0.0,
+        port: int | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
         self.db_url = f"sqlite:///{db_path}"
         self.bot_delay = bot_delay
         self.port = port or free_port()
+        self.options = options  # more `tminus serve` options, e.g. limits
         self.process: subprocess.Popen | None = None
 
     @property
@@ -37,7 +45,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         command = [
             sys.executable, "-m", "tminus.cli", "serve", "--port", str(self.port),
-            "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+            "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -76,6 +84,91 @@ class LiveServer:
 
     def socket(self, game_id: str, seat: int | None = None, token: str | None = None):
         return Client(self, game_id, seat, token)
+
+
+def frame(text: str) -> bytes:
+    """A masked WebSocket text frame, as a client sends it."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    header = bytes([0x81])
+    if n < 126:
+        header += bytes([0x80 | n])
+    else:
+        header += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class RawSocket:
+    """A WebSocket spoken by hand over TCP: for clients that misbehave on purpose."""
+
+    def __init__(self, server: LiveServer, path: str, *, rcvbuf: int | None = None,
+                 pipelined: str | None = None) -> None:  # fmt: skip
+        self.sock = socket.socket()
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.connect(("127.0.0.1", server.port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        # ``pipelined``: the first message goes in the same write as the upgrade request.
+        self.sock.sendall(request.encode() + (frame(pipelined) if pipelined else b""))
+        self.buffer = b""
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(frame(text))
+
+    def _fill(self, deadline: float) -> None:
+        """Read what the server sent next into the buffer."""
+        self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise EOFError("the server closed the connection")
+        self.buffer += chunk
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        while len(self.buffer) < n:
+            self._fill(deadline)
+        data, self.buffer = self.buffer[:n], self.buffer[n:]
+        return data
+
+    def handshake(self, timeout: float = 10) -> str:
+        deadline = time.monotonic() + timeout
+        while b"\r\n\r\n" not in self.buffer:
+            self._fill(deadline)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        return head.decode()
+
+    def receive(self, timeout: float = 10) -> tuple[int, bytes]:
+        """The next frame from the server: (opcode, payload)."""
+        deadline = time.monotonic() + timeout
+        first, second = self._read(2, deadline)
+        n = second & 0x7F
+        if n == 126:
+            n = int.from_bytes(self._read(2, deadline), "big")
+        elif n == 127:
+            n = int.from_bytes(self._read(8, deadline), "big")
+        return first & 0x0F, self._read(n, deadline)
+
+    def until_closed(self, timeout: float) -> bool:
+        """Read (and drop) everything until the server closes: a close frame or the end."""
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                opcode, _ = self.receive(deadline - time.monotonic())
+                if opcode == 8:
+                    return True
+        except EOFError:
+            return True
+        except (TimeoutError, OSError):
+            return False
+        return False
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 class Client:

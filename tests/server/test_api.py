@@ -8,14 +8,24 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tminus.core.registry import register_game, unregister_game
 from tminus.server.app import create_app
+from tminus.server.limits import Limits
+
+from .troubled_game import TroubledGame
 
 PERSON = {"kind": "person"}
 
 
+def app_client(path, bot_delay=0.0, **limits):
+    """The app on a fresh file; moves as fast as a test makes them unless told otherwise."""
+    limits = {"messages_per_second": 0, **limits}
+    return TestClient(create_app(f"sqlite:///{path}", bot_delay, limits=Limits(**limits)))
+
+
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0)) as client:
+    with app_client(tmp_path / "games.db") as client:
         yield client
 
 
@@ -29,9 +39,15 @@ def service(client):
     return client.app.state.service
 
 
+def call(client, function, *args):
+    """Run a coroutine of the app on the app's own event loop."""
+    return client.portal.call(function, *args)
+
+
 def history(client, game_id):
-    table = service(client).get(game_id)
-    return table.status, table.state.history(), service(client).store.load(game_id).actions
+    table = call(client, service(client).get, game_id)
+    stored = call(client, service(client).store.load, game_id)
+    return table.status, table.state.history(), stored.actions
 
 
 def test_catalog_rules_and_listing(client):
@@ -98,10 +114,18 @@ def test_unknown_game_over_the_socket(client):
 @pytest.mark.parametrize(
     ("hello", "code", "words"),
     [
-        ({"type": "hello", "seat": 0, "token": "guess"}, "forbidden", "wrong token for seat 0"),
-        ({"type": "hello", "seat": 0}, "forbidden", "wrong token"),
-        ({"type": "hello", "seat": 1, "token": "x"}, "forbidden", "seat 1 is played by a bot"),
-        ({"type": "hello", "seat": 5, "token": "x"}, "unknown_seat", "seat 5 does not exist"),
+        (
+            {"type": "hello", "seat": 0, "token": "guess"},
+            "forbidden",
+            "this invite link is not valid for Player 1's seat",
+        ),
+        ({"type": "hello", "seat": 0}, "forbidden", "not valid"),
+        ({"type": "hello", "seat": 1, "token": "x"}, "forbidden", "Greedy (medium) is a bot"),
+        (
+            {"type": "hello", "seat": 5, "token": "x"},
+            "unknown_seat",
+            "names a seat the game does not have",
+        ),
         ({"type": "hello", "seat": "0", "token": "x"}, "bad_request", "malformed"),
         ({"type": "move", "move_number": 0, "action": 0}, "bad_request", "must be a hello"),
     ],
@@ -188,7 +212,7 @@ def test_a_seat_names_itself(client):
         assert_refused(ws, client, game["id"], {"type": "name", "name": ""}, "bad_request", "name")
         too_long = {"type": "name", "name": "x" * 41}
         assert_refused(ws, client, game["id"], too_long, "bad_request", "at most 40")
-    assert service(client).store.load(game["id"]).seats[1].name == "Bea"
+    assert call(client, service(client).store.load, game["id"]).seats[1].name == "Bea"
 
 
 def test_spectators_cannot_play_or_start(client):
@@ -233,50 +257,79 @@ def test_a_person_plays_a_whole_game_against_bots(client):
     assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
 
 
-class BrokenBot:
-    name = "broken"
-
-    def __init__(self, answer=None):
-        self.answer = answer
-        self.calls = 0
-
-    def step(self, state):
-        self.calls += 1
-        if self.answer is None:
-            raise RuntimeError("out of order")
-        return self.answer
-
-
-def play_to_the_end(ws, game, seat=0):
+def play_to_the_end(ws, game, seat=0, choice=0):
     message = seated(None, ws, game, seat)
     while message["status"] != "finished":
         if message["legal"]:
             ws.send_json({"type": "move", "move_number": message["move_number"],
-                          "action": message["legal"][0]["action"]})  # fmt: skip
+                          "action": message["legal"][choice]["action"]})  # fmt: skip
         message = ws.receive_json()
     return message
 
 
-@pytest.mark.parametrize("answer", [None, 99])
-def test_a_broken_bot_plays_a_random_legal_move_instead_of_stalling(client, answer):
-    game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
-    table = service(client).get(game["id"])
-    broken = table.bots[1] = BrokenBot(answer)
-    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-        final = play_to_the_end(ws, game)
-    assert final["result"]["reason"] == "game over"
-    assert broken.calls > 0
-    assert len(service(client).store.load(game["id"]).actions) == final["move_number"]
+@pytest.fixture
+def troubled():
+    register_game(TroubledGame)
+    yield
+    unregister_game(TroubledGame.name)
 
 
-def test_a_finished_game_leaves_memory_when_nobody_watches(client):
+@pytest.mark.parametrize(
+    ("trouble", "words"),
+    [("crash", "failed"), ("spin", "ran out of time"), ("die", "failed")],
+)
+def test_a_bot_in_trouble_plays_a_random_move_and_the_log_says_so(
+    tmp_path, troubled, trouble, words
+):
+    """The bot thinks in a worker process: it crashes, spins past its CPU budget or kills
+    its worker; the game goes on with a random legal move, and the next bots still play."""
+    with app_client(tmp_path / "games.db", bot_budget=0.3) as client:
+        game = create(client, [PERSON, {"kind": "bot", "bot": "random"}], game="troubled",
+                      trouble=trouble)  # fmt: skip
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            final = play_to_the_end(ws, game, choice=-1)  # pass: the bot gets its turns
+        notes = [line for line in final_log(client, game["id"]) if "random move" in line]
+        assert notes and all(
+            line.startswith(f"Random (easy) {words} and played a random move.") for line in notes
+        )
+        fine = create(client, [PERSON, {"kind": "bot", "bot": "random"}], game="troubled",
+                      trouble="none")  # fmt: skip
+        with client.websocket_connect(f"/ws/games/{fine['id']}") as ws:
+            play_to_the_end(ws, fine)
+        assert not any("random move" in line for line in final_log(client, fine["id"]))
+        assert final["status"] == "finished"
+
+
+def final_log(client, game_id):
+    return [entry["text"] for entry in client.get(f"/api/games/{game_id}/export").json()["actions"]]
+
+
+def test_a_finished_game_leaves_memory_when_nobody_watches(tmp_path):
+    with app_client(tmp_path / "games.db", cache_size=0) as client:
+        game = create(client, [PERSON, {"kind": "bot", "bot": "random"}])
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            final = play_to_the_end(ws, game)
+            assert game["id"] in service(client).tables  # pinned by its socket
+        assert game["id"] not in service(client).tables
+        summary = client.get("/api/games").json()[0]
+        assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
+        assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+
+
+def test_a_replay_is_streamed_whole_or_served_by_the_page_and_kept(client):
     game = create(client, [PERSON, {"kind": "bot", "bot": "random"}])
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         final = play_to_the_end(ws, game)
-    assert game["id"] not in service(client).tables
-    summary = client.get("/api/games").json()[0]
-    assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
-    assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
+    whole = client.get(f"/api/games/{game['id']}/replay").json()
+    assert whole["total"] == final["move_number"] + 1 == len(whole["frames"])
+    path = f"/api/games/{game['id']}/replay?start=3&count=4"
+    page = client.get(path)
+    assert page.json()["frames"] == whole["frames"][3:7] and page.json()["start"] == 3
+    assert client.app.state.replay_pages.get((game["id"], 3, 4)) == page.content
+    assert client.get(path).content == page.content
+    last = client.get(f"/api/games/{game['id']}/replay?start={whole['total'] - 1}&count=9")
+    assert last.json()["frames"] == whole["frames"][-1:]
+    assert client.get(f"/api/games/{game['id']}/replay?count=0").status_code == 400
 
 
 def test_the_layout_endpoint_serves_a_games_printed_board(client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 
@@ -13,16 +14,21 @@ from tminus.cli import app
 from tminus.core.playout import sample_chance
 from tminus.server.fairness import commitment, draw_chance, new_seed, verify_export
 
-from .helpers import join_all, new_service, play_out, seats
+from .helpers import create, join_all, new_service, play_out, seats
+
+
+async def finished(path):
+    service = await new_service(path)
+    table = await create(service, "four_way", {"players": 3}, seats("person", "greedy", "random"))
+    await join_all(service, table)
+    await play_out(service, table)
+    await service.store.close()
+    return service.export(table)
 
 
 @pytest.fixture
 def finished_export(tmp_path):
-    service = new_service(tmp_path / "games.db")
-    table = service.create("four_way", {"players": 3}, seats("person", "greedy", "random"))
-    join_all(service, table)
-    play_out(service, table)
-    return service.export(table)
+    return asyncio.run(finished(tmp_path / "games.db"))
 
 
 def test_the_commitment_is_the_sha256_of_the_seed():
@@ -75,10 +81,11 @@ def test_verify_finds_a_seed_that_is_not_the_committed_one(finished_export):
     assert "does not match the commitment" in result.problems[0]
 
 
-def test_verify_refuses_an_unfinished_game(tmp_path):
-    service = new_service(tmp_path / "games.db")
-    table = service.create("four_way", {}, seats("person", "person"))
-    join_all(service, table)
+@pytest.mark.anyio
+async def test_verify_refuses_an_unfinished_game(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    await join_all(service, table)
     result = verify_export(service.export(table))
     assert not result.ok and "not revealed" in result.problems[0]
     assert not verify_export({"format": "something else"}).ok

@@ -22,6 +22,7 @@ from tminus.core.registry import (
     unregister_game,
 )
 from tminus.server.app import create_app
+from tminus.server.limits import Limits
 
 from .secret_game import WORDS, SecretGame
 
@@ -37,7 +38,9 @@ def registered():
 
 @pytest.fixture
 def client(tmp_path, registered):
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0)) as client:
+    # Moves as fast as the test can make them: no rate limit per socket.
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", 0, Limits(messages_per_second=0))
+    with TestClient(app) as client:
         yield client
 
 
@@ -46,18 +49,21 @@ def play_recorded(client, game_name, params, seed):
     rng = random.Random(seed)
     service = client.app.state.service
     players = load_game(game_name, **params).num_players
-    table = service.create(game_name, params, [{"kind": "person"}] * players)
+    created = client.portal.call(service.create, game_name, params, [{"kind": "person"}] * players)
+    table, tokens = created.table, created.tokens
     players = table.game.num_players
     viewers = [*range(players), None]
     records = {v: [] for v in viewers}
     sockets = {}
     for viewer in viewers:
         ws = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
-        token = None if viewer is None else table.record.seats[viewer].token
+        token = None if viewer is None else tokens[viewer]
         ws.send_json({"type": "hello", "seat": viewer, "token": token})
         sockets[viewer] = ws
-        # This hello is answered to every socket already open (a seat joined).
-        for other in viewers[: viewers.index(viewer) + 1]:
+        # A seat's hello is answered to every socket already open (a seat joined); a
+        # spectator's to the spectator only.
+        told = [None] if viewer is None else viewers[: viewers.index(viewer) + 1]
+        for other in told:
             records[other].append(sockets[other].receive_text())
     for _ in range(MAX_MOVES):
         last = {v: json.loads(records[v][-1]) for v in viewers}
@@ -72,10 +78,10 @@ def play_recorded(client, game_name, params, seed):
             records[viewer].append(sockets[viewer].receive_text())
     for ws in sockets.values():
         ws.__exit__(None, None, None)
-    return table, records
+    return table, records, tokens
 
 
-def check_messages(table, records):
+def check_messages(table, records, tokens):
     """Each message holds exactly the seat's view, recomputed here by replaying the log."""
     history = table.state.history()
     players = table.game.num_players
@@ -107,8 +113,8 @@ def check_messages(table, records):
             )
             if message["status"] != "finished":
                 assert message["seed"] is None and table.record.seed not in text
-            for seat in table.record.seats:
-                assert seat.token not in text
+            for token in tokens.values():
+                assert token not in text
             assert set(message) == {
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
@@ -120,8 +126,8 @@ def check_messages(table, records):
 @pytest.mark.parametrize("seed", range(6))
 def test_no_secret_word_reaches_another_seat(client, seed):
     params = {"players": 2 + seed % 2}
-    table, records = play_recorded(client, "secret_words", params, seed)
-    check_messages(table, records)
+    table, records, tokens = play_recorded(client, "secret_words", params, seed)
+    check_messages(table, records, tokens)
     words = table.state.words
     for viewer, texts in records.items():
         for text in texts:
@@ -149,14 +155,17 @@ HIDDEN = [g for g in list_games() if game_class(g).information == "imperfect"]
 def test_registered_hidden_information_games_leak_nothing(client, game_name, seed):
     configurations = game_class(game_name).configurations()
     params = configurations[seed % len(configurations)]
-    table, records = play_recorded(client, game_name, params, seed)
-    check_messages(table, records)
+    table, records, tokens = play_recorded(client, game_name, params, seed)
+    check_messages(table, records, tokens)
 
 
 def test_an_unfinished_game_exports_only_what_a_spectator_sees(client):
     service = client.app.state.service
-    table = service.create("secret_words", {"players": 3}, [{"kind": "person"}] * 3)
-    service.start(table, 0, table.record.seats[0].token)
+    created = client.portal.call(
+        service.create, "secret_words", {"players": 3}, [{"kind": "person"}] * 3
+    )
+    table = created.table
+    client.portal.call(service.start, table, 0, created.tokens[0])
     export = client.get(f"/api/games/{table.id}/export").json()
     text = json.dumps(export)
     assert export["seed"] is None and table.record.seed not in text

@@ -1,18 +1,25 @@
-"""The load script: runs, counts, stops by itself, and talks to loopback only."""
+"""The load script: runs, counts, measures round trips, stops by itself, talks to loopback only."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from tminus.server.load import loopback_only, main
 
 
-def test_the_load_script_plays_bot_games_and_reports_moves_per_second(capsys):
-    figures = main(["--games", "3", "--seconds", "2", "--bots", "random,greedy", "--json"])
+def test_the_load_script_plays_games_and_reports_moves_per_second_and_round_trips(capsys):
+    started = time.monotonic()
+    figures = main(["--games", "3", "--seconds", "5", "--bots", "person,greedy", "--json"])
+    assert time.monotonic() - started < 60  # its own bound (5 s) plus the server's start
     assert figures["games_concurrent"] == 3
     assert figures["moves"] > 0 and figures["actions"] > figures["moves"]
-    assert figures["moves_per_second"] > 0 and figures["errors"] == []
-    assert 2 <= figures["seconds"] < 30
+    assert figures["moves_per_second"] > 0 and figures["errors"] == 0
+    assert figures["round_trips"] > 0
+    assert 0 < figures["round_trip_ms_p50"] <= figures["round_trip_ms_p99"]
+    assert figures["server_cpu_ms_per_move"] > 0
+    assert figures["seconds"] <= 5
     assert '"moves_per_second"' in capsys.readouterr().out
 
 

@@ -11,33 +11,56 @@ import os
 import pytest
 
 from tminus.server.fairness import verify_export
-from tminus.server.service import GameService
+from tminus.server.service import GameError, GameService
 from tminus.server.storage import FINISHED, Base, Store
 
-from .helpers import join_all, play_out, seats, step
+from .helpers import create, join_all, play_out, seats, step, token
 
 URL = os.environ.get("TMINUS_TEST_DATABASE_URL")
-pytestmark = pytest.mark.skipif(not URL, reason="set TMINUS_TEST_DATABASE_URL to test PostgreSQL")
+pytestmark = [
+    pytest.mark.skipif(not URL, reason="set TMINUS_TEST_DATABASE_URL to test PostgreSQL"),
+    pytest.mark.anyio,
+]
 
 
 @pytest.fixture
-def store():
+async def store():
     store = Store(URL)
-    Base.metadata.drop_all(store.engine)
-    Base.metadata.create_all(store.engine)
+    await store.open()
+    async with store.engine.begin() as connection:
+        await connection.run_sync(Base.metadata.drop_all)
+        await connection.run_sync(Base.metadata.create_all)
     yield store
-    store.close()
+    await store.close()
 
 
-def test_games_are_stored_rebuilt_and_verified_on_postgresql(store):
+async def test_games_are_stored_rebuilt_and_verified_on_postgresql(store):
     service = GameService(store)
-    table = service.create("four_way", {"players": 3}, seats("person", "greedy", "random"))
-    join_all(service, table)
+    table = await create(service, "four_way", {"players": 3}, seats("person", "greedy", "random"))
+    await join_all(service, table)
     for _ in range(20):
-        step(service, table)
-    rebuilt = GameService(Store(URL)).get(table.id)
+        await step(service, table)
+    other = await Store(URL).open()
+    rebuilt = await GameService(other).get(table.id)
     assert rebuilt.state.history() == table.state.history()
-    play_out(service, table)
-    assert store.load(table.id).status == FINISHED
+    await play_out(service, table)
+    assert (await store.load(table.id)).status == FINISHED
     assert verify_export(service.export(table)).ok
-    assert service.recent(5)[0]["id"] == table.id
+    assert (await service.recent(5))[0]["id"] == table.id
+    await other.close()
+
+
+async def test_a_move_claimed_twice_on_postgresql_is_applied_once(store):
+    service = GameService(store)
+    mine = await create(service, "four_way", {}, seats("person", "person"))
+    await join_all(service, mine)
+    other = await Store(URL).open()
+    theirs = await GameService(other).get(mine.id)
+    seat = mine.state.current_player()
+    legal = mine.state.legal_actions()
+    await service.move(theirs, seat, token(mine, seat), theirs.move_number, legal[0])
+    with pytest.raises(GameError) as info:
+        await service.move(mine, seat, token(mine, seat), mine.move_number, legal[-1])
+    assert info.value.code == "stale"
+    assert (await store.load(mine.id)).actions == theirs.state.history()
+    await other.close()

@@ -2,40 +2,59 @@
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
+
 import pytest
 
 from tminus.server.service import GameError, catalog
 from tminus.server.storage import FINISHED, PLAYING, WAITING
 
-from .helpers import join_all, new_service, play_out, seats, step, token
+from .helpers import create, join_all, new_service, play_out, seats, step, token
+
+pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def service(tmp_path):
-    return new_service(tmp_path / "games.db")
+async def service(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    yield service
+    await service.store.close()
 
 
-def snapshot(service, table):
+async def snapshot(service, table):
     """Everything a refused request must leave alone: memory and the store."""
-    stored = service.store.load(table.id)
+    stored = await service.store.load(table.id)
     return (table.status, table.state.history(), stored.status, stored.actions)
 
 
-def test_create_stores_the_game_and_waits_for_persons(service):
-    table = service.create("four_way", {"players": 3}, seats("person", "greedy", "random"))
-    stored = service.store.load(table.id)
+async def test_create_stores_the_game_and_waits_for_persons(service):
+    table = await create(service, "four_way", {"players": 3}, seats("person", "greedy", "random"))
+    stored = await service.store.load(table.id)
     assert stored.status == WAITING and stored.actions == []
     assert stored.params == {"players": 3, "variant": "adult", "max_turns": 5000}
+    assert stored.rules_version == table.game.rules_version
     assert [s.kind for s in stored.seats] == ["person", "bot", "bot"]
-    assert stored.seats[0].token and len(stored.seats[0].token) >= 30
-    assert stored.seats[1].token is None and stored.seats[1].bot == "greedy"
+    assert stored.seats[1].token_hash is None and stored.seats[1].bot == "greedy"
     assert len(stored.commitment) == 64 and stored.commitment != stored.seed
 
 
-def test_every_person_gets_a_different_token(service):
-    table = service.create("four_way", {"players": 4}, seats(*["person"] * 4))
-    tokens = {s.token for s in table.record.seats}
-    assert len(tokens) == 4
+async def test_tokens_are_stored_only_as_their_hashes(service, tmp_path):
+    table = await create(service, "four_way", {"players": 4}, seats(*["person"] * 4))
+    tokens = [token(table, seat) for seat in range(4)]
+    assert len(set(tokens)) == 4 and all(len(t) >= 30 for t in tokens)
+    stored = await service.store.load(table.id)
+    assert [s.token_hash for s in stored.seats] == [
+        hashlib.sha256(t.encode()).hexdigest() for t in tokens
+    ]
+    raw = (tmp_path / "games.db").read_bytes() + (tmp_path / "games.db-wal").read_bytes()
+    assert not any(t.encode() in raw for t in tokens)
+
+
+async def test_the_database_file_is_readable_by_its_owner_only(service, tmp_path):
+    await create(service, "four_way", {}, seats("person", "person"))
+    for name in ("games.db", "games.db-wal"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
 
 
 @pytest.mark.parametrize(
@@ -45,7 +64,7 @@ def test_every_person_gets_a_different_token(service):
         ("four_way", {"players": 7}, ("person",) * 7, "must be one of 2, 3, 4"),
         ("four_way", {"colour": "red"}, ("person", "person"), "unknown parameter 'colour'"),
         ("four_way", {"players": 3}, ("person", "person"), "has 3 seats; 2 were given"),
-        ("four_way", {}, ("person", "mcts:simulations=99999999"), "no bot"),
+        ("four_way", {}, ("person", "mcts:simulations=99999999"), "Player 2: no bot"),
         ("four_way", {}, ("person", "genius"), "no bot 'genius'"),
         (
             "count_down",
@@ -55,152 +74,180 @@ def test_every_person_gets_a_different_token(service):
         ),
     ],
 )
-def test_bad_creation_is_refused_and_stores_nothing(service, game, params, kinds, words):
+async def test_bad_creation_is_refused_and_stores_nothing(service, game, params, kinds, words):
     with pytest.raises(GameError, match=words) as info:
-        service.create(game, params, seats(*kinds))
+        await service.create(game, params, seats(*kinds))
     assert info.value.code == "bad_request"
-    assert service.store.ids() == []
+    assert await service.store.ids() == []
 
 
-def test_a_bot_only_game_starts_at_once(service):
-    table = service.create("four_way", {}, seats("random", "greedy"))
+async def test_bots_are_named_by_their_level(service):
+    kinds = seats("person", "mcts:simulations=100", "mcts:simulations=100", "greedy")
+    table = await create(service, "four_way", {"players": 4}, kinds)
+    names = [s.name for s in table.record.seats]
+    assert names == ["Player 1", "Search (hard) 1", "Search (hard) 2", "Greedy (medium)"]
+
+
+async def test_a_bot_only_game_starts_at_once(service):
+    table = await create(service, "four_way", {}, seats("random", "greedy"))
     assert table.status == PLAYING
     assert table.state.current_player() >= 0  # the roll-off was drawn
 
 
-def test_the_game_starts_when_every_person_has_joined(service):
-    table = service.create("four_way", {"players": 3}, seats("person", "person", "greedy"))
-    service.join(table, 0, token(table, 0), "Ada")
+async def test_the_game_starts_when_every_person_has_joined(service):
+    table = await create(service, "four_way", {"players": 3}, seats("person", "person", "greedy"))
+    await service.join(table, 0, token(table, 0), "Ada")
     assert table.status == WAITING and table.move_number == 0
-    service.join(table, 1, token(table, 1))
+    await service.join(table, 1, token(table, 1))
     assert table.status == PLAYING and table.move_number > 0
-    assert service.store.load(table.id).seats[0].name == "Ada"
+    assert (await service.store.load(table.id)).seats[0].name == "Ada"
 
 
-def test_a_person_may_start_without_the_others(service):
-    table = service.create("four_way", {}, seats("person", "person"))
-    service.start(table, 1, token(table, 1))
+async def test_a_person_may_start_without_the_others(service):
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    await service.start(table, 1, token(table, 1))
     assert table.status == PLAYING
     with pytest.raises(GameError, match="already started"):
-        service.start(table, 1, token(table, 1))
+        await service.start(table, 1, token(table, 1))
 
 
-def started(service, *kinds, **params):
-    table = service.create("four_way", params, seats(*kinds))
-    join_all(service, table)
+async def started(service, *kinds, **params):
+    table = await create(service, "four_way", params, seats(*kinds))
+    await join_all(service, table)
     return table
 
 
-def person_to_move(service, table):
-    while table.state.current_player() in table.bots:
-        step(service, table)
+async def person_to_move(service, table):
+    while table.record.seats[table.state.current_player()].kind == "bot":
+        await step(service, table)
     return table.state.current_player()
 
 
-def test_a_move_is_committed_before_the_call_returns(service):
-    table = started(service, "person", "person")
+async def test_a_move_is_committed_before_the_call_returns(service):
+    table = await started(service, "person", "person")
     seat = table.state.current_player()
     action = table.state.legal_actions()[0]
     before = table.move_number
-    service.move(table, seat, token(table, seat), before, action)
-    stored = service.store.load(table.id).actions
+    await service.move(table, seat, token(table, seat), before, action)
+    stored = (await service.store.load(table.id)).actions
     assert stored == table.state.history()
     assert stored[before] == action and len(stored) > before + 1  # and the next roll
 
 
-def test_bad_token_is_refused_and_changes_nothing(service):
-    table = started(service, "person", "person")
+async def test_bad_token_is_refused_with_the_seats_name_and_changes_nothing(service):
+    table = await started(service, "person", "person")
     seat = table.state.current_player()
-    before = snapshot(service, table)
+    name = table.record.seats[seat].name
+    before = await snapshot(service, table)
     for wrong in ("nope", token(table, 1 - seat), "", None, 5):
-        with pytest.raises(GameError, match="wrong token") as info:
-            service.move(table, seat, wrong, table.move_number, table.state.legal_actions()[0])
+        with pytest.raises(GameError) as info:
+            await service.move(
+                table, seat, wrong, table.move_number, table.state.legal_actions()[0]
+            )
         assert info.value.code == "forbidden"
-    assert snapshot(service, table) == before
+        assert info.value.message == f"this invite link is not valid for {name}'s seat"
+    assert await snapshot(service, table) == before
 
 
-def test_a_bots_seat_cannot_be_played_by_a_person(service):
-    table = started(service, "person", "greedy")
-    with pytest.raises(GameError, match="played by a bot"):
-        service.move(table, 1, "anything", table.move_number, 0)
+async def test_a_bots_seat_cannot_be_played_by_a_person(service):
+    table = await started(service, "person", "greedy")
+    with pytest.raises(GameError, match="Greedy \\(medium\\) is a bot"):
+        await service.move(table, 1, "anything", table.move_number, 0)
 
 
-def test_unknown_seat_and_game_are_refused(service):
-    table = started(service, "person", "person")
-    before = snapshot(service, table)
+async def test_unknown_seat_and_game_are_refused(service):
+    table = await started(service, "person", "person")
+    before = await snapshot(service, table)
     for seat in (2, -1, "0"):
         with pytest.raises(GameError) as info:
-            service.move(table, seat, token(table, 0), table.move_number, 0)
+            await service.move(table, seat, token(table, 0), table.move_number, 0)
         assert info.value.code in ("unknown_seat", "bad_request")
     with pytest.raises(GameError, match="no game 'missing'") as info:
-        service.get("missing")
+        await service.get("missing")
     assert info.value.code == "not_found"
-    assert snapshot(service, table) == before
+    assert await snapshot(service, table) == before
 
 
-def test_out_of_turn_is_refused_and_changes_nothing(service):
-    table = started(service, "person", "person")
-    other = 1 - table.state.current_player()
-    before = snapshot(service, table)
-    with pytest.raises(GameError, match="not your turn") as info:
-        service.move(table, other, token(table, other), table.move_number, 0)
+async def test_out_of_turn_is_refused_naming_whose_turn_it_is(service):
+    table = await started(service, "person", "person")
+    to_move = table.state.current_player()
+    other = 1 - to_move
+    before = await snapshot(service, table)
+    with pytest.raises(GameError) as info:
+        await service.move(table, other, token(table, other), table.move_number, 0)
     assert info.value.code == "not_your_turn"
-    assert snapshot(service, table) == before
+    assert info.value.message == f"not your turn: it is Player {to_move + 1}'s turn"
+    assert await snapshot(service, table) == before
 
 
-def test_a_stale_move_number_is_refused_and_changes_nothing(service):
-    table = started(service, "person", "person")
+async def test_a_stale_move_number_is_refused_and_changes_nothing(service):
+    table = await started(service, "person", "person")
     seat = table.state.current_player()
     action = table.state.legal_actions()[0]
-    before = snapshot(service, table)
+    before = await snapshot(service, table)
     for number in (table.move_number - 1, table.move_number + 1, 0):
         with pytest.raises(GameError, match="stale move") as info:
-            service.move(table, seat, token(table, seat), number, action)
+            await service.move(table, seat, token(table, seat), number, action)
         assert info.value.code == "stale"
     with pytest.raises(GameError, match="move_number must be an integer"):
-        service.move(table, seat, token(table, seat), "3", action)
-    assert snapshot(service, table) == before
+        await service.move(table, seat, token(table, seat), "3", action)
+    assert await snapshot(service, table) == before
 
 
-def test_an_illegal_move_is_refused_with_the_legal_ones(service):
-    table = started(service, "person", "person")
+async def test_an_illegal_move_is_refused_with_the_legal_ones(service):
+    table = await started(service, "person", "person")
     seat = table.state.current_player()
     legal = table.state.legal_actions()
     illegal = next(a for a in range(31) if a not in legal)
-    before = snapshot(service, table)
+    names = [s.name for s in table.record.seats]
+    before = await snapshot(service, table)
     for action in (illegal, 99, -1, "flip 3", 1.0, True):
         with pytest.raises(GameError, match="illegal move") as info:
-            service.move(table, seat, token(table, seat), table.move_number, action)
+            await service.move(table, seat, token(table, seat), table.move_number, action)
         assert info.value.code == "illegal"
-        assert table.state.action_to_string(legal[0]) in info.value.message
-    assert snapshot(service, table) == before
+        assert table.state.move_label(legal[0], names) in info.value.message
+    assert await snapshot(service, table) == before
 
 
-def test_no_moves_before_the_start_or_after_the_end(service):
-    table = service.create("four_way", {}, seats("person", "person"))
+async def test_no_moves_before_the_start_or_after_the_end(service):
+    table = await create(service, "four_way", {}, seats("person", "person"))
     with pytest.raises(GameError, match="not started"):
-        service.move(table, 0, token(table, 0), 0, 0)
-    service.start(table, 0, token(table, 0))
-    play_out(service, table)
+        await service.move(table, 0, token(table, 0), 0, 0)
+    await service.start(table, 0, token(table, 0))
+    await play_out(service, table)
     assert table.status == FINISHED
     with pytest.raises(GameError, match="ended"):
-        service.move(table, 0, token(table, 0), table.move_number, 0)
+        await service.move(table, 0, token(table, 0), table.move_number, 0)
 
 
-def test_a_bot_move_for_an_old_position_is_dropped(service):
-    table = started(service, "person", "greedy")
-    seat = person_to_move(service, table)
-    assert not service.bot_move(table, 1 - seat, table.move_number, 0)  # not the bot's turn
-    step(service, table)
-    bot = table.state.current_player()
-    if bot == 1:
-        assert not service.bot_move(table, bot, table.move_number - 1, 0)
+async def test_a_bot_move_for_an_old_position_is_dropped(service):
+    table = await started(service, "person", "greedy")
+    seat = await person_to_move(service, table)
+    assert not await service.bot_move(table, 1 - seat, table.move_number, 0)  # not its turn
+    await step(service, table)
+    if table.state.current_player() == 1:
+        assert not await service.bot_move(table, 1, table.move_number - 1, 0)
 
 
-def test_a_finished_game_records_its_result_and_reveals_the_seed(service):
-    table = started(service, "greedy", "person", players=2)
-    play_out(service, table)
-    stored = service.store.load(table.id)
+async def test_a_bots_note_is_said_in_the_log_and_kept(service, tmp_path):
+    table = await started(service, "person", "random")
+    await person_to_move(service, table)
+    await step(service, table)
+    while table.state.current_player() != 1 and table.status == PLAYING:
+        await step(service, table)
+    note = "Random (easy) ran out of time and played a random move."
+    assert await service.bot_move(table, 1, table.move_number, table.state.legal_actions()[0], note)
+    entry = next(e for e in service.view(table, 0)["log"] if e["actor"] == 1 and note in e["text"])
+    assert entry["text"].startswith(note + " Random (easy)")
+    again = await new_service(tmp_path / "games.db")
+    rebuilt = await again.get(table.id)
+    assert service.view(rebuilt, None)["log"] == service.view(table, None)["log"]
+
+
+async def test_a_finished_game_records_its_result_and_reveals_the_seed(service):
+    table = await started(service, "greedy", "person", players=2)
+    await play_out(service, table)
+    stored = await service.store.load(table.id)
     assert stored.status == FINISHED
     returns = table.state.returns()
     assert stored.result["returns"] == returns
@@ -209,30 +256,30 @@ def test_a_finished_game_records_its_result_and_reveals_the_seed(service):
     assert view["seed"] == stored.seed and view["legal"] == [] and view["to_move"] is None
 
 
-def test_resigning_ends_the_game_and_the_others_win(service):
-    table = started(service, "person", "person", "greedy", players=3)
-    service.resign(table, 1, token(table, 1))
+async def test_resigning_ends_the_game_and_the_others_win(service):
+    table = await started(service, "person", "person", "greedy", players=3)
+    await service.resign(table, 1, token(table, 1))
     assert table.status == FINISHED
     assert table.record.result == {"reason": "resigned", "resigned": 1, "winners": [0, 2]}
-    assert service.store.load(table.id).result == table.record.result
+    assert (await service.store.load(table.id)).result == table.record.result
     with pytest.raises(GameError, match="already over"):
-        service.resign(table, 0, token(table, 0))
-    with pytest.raises(GameError, match="wrong token"):
-        service.resign(table, 0, "forged")
+        await service.resign(table, 0, token(table, 0))
+    with pytest.raises(GameError, match="not valid"):
+        await service.resign(table, 0, "forged")
 
 
-def test_views_hide_the_seed_and_tokens_until_the_end(service):
-    table = started(service, "person", "person")
+async def test_views_hide_the_seed_and_tokens_until_the_end(service):
+    table = await started(service, "person", "person")
     for seat in (0, 1, None):
         text = repr(service.view(table, seat)) + repr(service.summary(table))
         text += repr(service.export(table))
         assert table.record.seed not in text
         for s in table.record.seats:
-            assert s.token not in text
+            assert token(table, s.seat) not in text and s.token_hash not in text
 
 
-def test_a_seat_sees_its_legal_moves_only_on_its_turn(service):
-    table = started(service, "person", "person")
+async def test_a_seat_sees_its_legal_moves_only_on_its_turn(service):
+    table = await started(service, "person", "person")
     seat = table.state.current_player()
     mine = service.view(table, seat)
     assert [m["action"] for m in mine["legal"]] == table.state.legal_actions()
@@ -243,45 +290,137 @@ def test_a_seat_sees_its_legal_moves_only_on_its_turn(service):
     assert service.view(table, seat)["observation"] == table.state.observation(seat)
 
 
-def test_the_log_is_sent_from_where_the_socket_left_off(service):
-    table = started(service, "person", "person")
+async def test_the_log_is_sent_from_where_the_socket_left_off(service):
+    table = await started(service, "person", "person")
     full = service.view(table, 0)["log"]
     assert [e["index"] for e in full] == list(range(table.move_number))
     tail = service.view(table, 0, log_from=2)["log"]
     assert tail == full[2:]
 
 
-def test_a_rebuilt_game_is_the_same_game(service, tmp_path):
-    table = started(service, "person", "greedy", "random", players=3)
+async def test_a_rebuilt_game_is_the_same_game(service, tmp_path):
+    table = await started(service, "person", "greedy", "random", players=3)
     for _ in range(15):
-        step(service, table)
-    again = new_service(tmp_path / "games.db")
-    rebuilt = again.get(table.id)
+        await step(service, table)
+    again = await new_service(tmp_path / "games.db")
+    rebuilt = await again.get(table.id)
     assert rebuilt.state.history() == table.state.history()
     assert str(rebuilt.state) == str(table.state)
     assert rebuilt.status == PLAYING
     assert [e.seen for e in rebuilt.log] == [e.seen for e in table.log]
-    play_out(again, rebuilt)
-    assert again.store.load(table.id).status == FINISHED
+    await play_out(again, rebuilt)
+    assert (await again.store.load(table.id)).status == FINISHED
 
 
-def test_resume_all_rebuilds_every_unfinished_game(service, tmp_path):
-    playing = started(service, "person", "greedy")
-    waiting = service.create("four_way", {}, seats("person", "person"))
-    done = started(service, "person", "person")
-    service.resign(done, 0, token(done, 0))
-    again = new_service(tmp_path / "games.db")
-    resumed = {t.id for t in again.resume_all()}
-    assert resumed == {playing.id, waiting.id}
+async def test_resume_rebuilds_the_games_in_play_only(service, tmp_path):
+    """Waiting and finished games stay in the store until someone asks for them."""
+    playing = await started(service, "person", "greedy")
+    waiting = await create(service, "four_way", {}, seats("person", "person"))
+    done = await started(service, "person", "person")
+    await service.resign(done, 0, token(done, 0))
+    again = await new_service(tmp_path / "games.db")
+    resumed, broken = await again.resume()
+    assert [t.id for t in resumed] == [playing.id] and broken == {}
+    assert set(again.tables) == {playing.id}
+    assert (await again.get(waiting.id)).status == WAITING  # rebuilt when asked for
 
 
-def test_replay_shows_every_step_once_the_game_is_over(service):
-    table = started(service, "person", "greedy")
+async def test_a_game_that_no_longer_replays_is_marked_broken_and_the_others_resume(
+    service, tmp_path
+):
+    healthy = await started(service, "person", "greedy")
+    other = await started(service, "greedy", "person")
+    doomed = await started(service, "person", "person")
+    for _ in range(4):
+        await step(service, doomed)
+    await service.store.close()
+    # A rule changed: the log's 4th action is no longer legal where it stands.
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute('UPDATE actions SET action = 99 WHERE game_id = ? AND "index" = 3', (doomed.id,))
+    again = await new_service(tmp_path / "games.db")
+    resumed, broken = await again.resume()
+    assert {t.id for t in resumed} == {healthy.id, other.id}
+    assert list(broken) == [doomed.id]
+    assert "does not replay under the rules installed now" in broken[doomed.id]
+    assert "action 99" in broken[doomed.id]
+    record = await again.store.load(doomed.id)
+    assert record.status == "broken" and record.problem == broken[doomed.id]
+    with pytest.raises(GameError) as info:
+        await again.get(doomed.id)
+    assert info.value.code == "broken" and "cannot go on" in info.value.message
+    export = await again.export_broken(doomed.id)
+    assert export["status"] == "broken" and export["problem"] == broken[doomed.id]
+    assert [a["action"] for a in export["actions"]][3] == 99
+    assert export["rules_version"] == doomed.game.rules_version and export["seed"]
+    summary = (await again.recent(10))[0]
+    assert {s["id"]: s["status"] for s in await again.recent(10)}[doomed.id] == "broken"
+    assert summary["rules_version"] == doomed.game.rules_version
+
+
+async def test_idle_games_leave_memory_and_come_back_from_the_store(tmp_path):
+    service = await new_service(tmp_path / "games.db", cache_size=4)
+    tables = [await create(service, "sputnik", {"radius": 8}, seats("person", "person"))
+              for _ in range(12)]  # fmt: skip
+    pinned = tables[0]
+    service.pin(pinned)
+    for table in tables[1:]:
+        await service.join(table, 0, token(table, 0))
+    assert len(service.tables) <= 4 + 1 and pinned.id in service.tables
+    again = await service.get(tables[1].id)
+    assert again.record.seats[0].joined and again.id in service.tables
+    service.unpin(pinned)
+    assert len(service.tables) <= 4
+    await service.store.close()
+
+
+async def test_a_claim_lost_to_another_writer_is_stale_and_nothing_changes(service, tmp_path):
+    """Two copies of one game (two processes): the store lets only one move at a place."""
+    mine = await started(service, "person", "person")
+    theirs = await (await new_service(tmp_path / "games.db")).get(mine.id)
+    seat = mine.state.current_player()
+    legal = mine.state.legal_actions()
+    await service.move(theirs, seat, token(mine, seat), theirs.move_number, legal[0])
+    before = mine.state.history()
+    with pytest.raises(GameError) as info:
+        await service.move(mine, seat, token(mine, seat), len(before), legal[-1])
+    assert info.value.code == "stale"
+    assert mine.state.history() == before  # memory never ran ahead of the store
+    fresh = await service.get(mine.id)
+    assert fresh.state.history() == theirs.state.history()
+
+
+async def test_a_locked_store_is_a_clear_retryable_error_and_changes_nothing(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    service.store.busy_timeout = 0.1
+    await service.store.close()
+    await service.store.open()
+    table = await started(service, "person", "person")
+    seat = table.state.current_player()
+    before = table.state.history()
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(GameError) as info:
+            await service.move(
+                table, seat, token(table, seat), table.move_number, table.state.legal_actions()[0]
+            )
+        assert info.value.code == "unavailable"
+        assert "database is locked" in info.value.message and "try again" in info.value.message
+        assert table.state.history() == before
+        with pytest.raises(GameError, match="try again"):
+            await service.create("four_way", {}, seats("person", "person"))
+    await service.move(
+        table, seat, token(table, seat), table.move_number, table.state.legal_actions()[0]
+    )
+    assert len((await service.store.load(table.id)).actions) > len(before)
+    await service.store.close()
+
+
+async def test_replay_shows_every_step_once_the_game_is_over(service):
+    table = await started(service, "person", "greedy")
     with pytest.raises(GameError, match="once the game is over"):
-        service.replay(table)
-    play_out(service, table)
-    replay = service.replay(table)
-    frames = replay["frames"]
+        service.replay_frames(table)
+    await play_out(service, table)
+    frames = list(service.replay_frames(table))
     assert len(frames) == table.move_number + 1
     assert frames[-1]["public"] == table.state.public_observation()
     names = [seat.name for seat in table.record.seats]
@@ -289,29 +428,13 @@ def test_replay_shows_every_step_once_the_game_is_over(service):
     for frame, action in zip(frames[1:], table.state.history(), strict=True):
         assert frame["text"] == state.narrate(action, names, reveal=True)
         state.apply_action(action)
+    assert list(service.replay_frames(table, 5, 9)) == frames[5:9]
 
 
-def test_the_catalog_lists_games_parameters_and_bots():
+async def test_the_catalog_lists_games_parameters_and_bots():
     games = {g["name"]: g for g in catalog()}
     four_way = games["four_way"]
     assert four_way["params"]["players"]["choices"] == [2, 3, 4]
     specs = [b["spec"] for b in four_way["bots"]]
     assert specs[0] == "random" and "greedy" in specs and "mcts:simulations=100" in specs
-
-
-def test_a_failed_commit_leaves_memory_no_further_than_the_store(service, monkeypatch):
-    table = started(service, "person", "person")
-    seat = table.state.current_player()
-    before = table.state.history()
-
-    def broken(*args, **kwargs):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(service.store, "save", broken)
-    with pytest.raises(OSError):
-        service.move(
-            table, seat, token(table, seat), table.move_number, table.state.legal_actions()[0]
-        )
-    monkeypatch.undo()
-    rebuilt = service.get(table.id)
-    assert rebuilt is not table and rebuilt.state.history() == before
+    assert four_way["rules_version"] >= 1

@@ -77,7 +77,10 @@ def new_page(browser):
     def make(viewport=None):
         phone = viewport is not None and viewport["width"] < 600
         context = browser.new_context(
-            viewport=viewport or {"width": 1300, "height": 950}, has_touch=phone, is_mobile=phone
+            viewport=viewport or {"width": 1300, "height": 950},
+            has_touch=phone,
+            is_mobile=phone,
+            bypass_csp=True,  # Playwright's string predicates and axe-core are scripts the CSP refuses
         )
         contexts.append(context)
         page = context.new_page()

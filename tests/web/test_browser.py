@@ -56,7 +56,7 @@ def test_a_person_plays_four_way_to_the_end_against_bots(server, new_page):
     moves = play_by_clicking(page)
     assert moves > 0
     banner = page.inner_text(".banner.over")
-    assert re.search(r"You win|Winner: (Bot|you)", banner), banner
+    assert re.search(r"You win|Winner: ", banner), banner
     seat_rows = page.locator(".four-way .side")
     assert seat_rows.count() == 3
     assert page.locator(".four-way .side.winner").count() == 1

@@ -125,7 +125,7 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     counts = play_three_two_one(page)
     assert counts["moves"] > 0 and counts["discards"] > 0
     banner = page.inner_text(".banner.over")
-    assert re.search(r"You win|Winner: (Bot|you)", banner), banner
+    assert re.search(r"You win|Winner: ", banner), banner
     # The end: every hand of the last round revealed, and the winner marked.
     assert page.locator(f"{TTT} .last-round .reveal").count() == 4
     assert re.search(r"wins? the game|share the win", page.inner_text("#board"))
@@ -178,7 +178,7 @@ def test_a_person_plays_sputnik_on_the_hex_board_to_the_end(server, new_page):
         assert page.locator(f"{SP} .cell.galaxy.protected").count() > 0  # by my unmoved base
     assert play_sputnik(page)["moves"] > 0
     banner = page.inner_text(".banner.over")
-    assert re.search(r"You win|Winner: (Bot|you)|Draw", banner), banner
+    assert re.search(r"You win|Winner: |Draw", banner), banner
     if "Draw" not in banner:
         assert page.locator(f"{SP} .player.out").count() == 2
         assert re.search(r"wins?!", page.inner_text("#board"))

@@ -1,4 +1,9 @@
-"""Save a state as JSON (game, parameters, history) and rebuild it by replay."""
+"""Save a state as JSON (game, parameters, rules version, history) and rebuild it by replay.
+
+A save names the version of the rules it was played under (``Game.rules_version``). A save
+from other rules is still loaded if its history replays under the rules installed now;
+if it does not, the error says which versions differ.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "version": VERSION,
         "game": state.game.name,
         "params": dict(state.game.params),
+        "rules_version": state.game.rules_version,
         "history": state.history(),
     }
 
@@ -30,11 +36,21 @@ def state_from_dict(data: dict[str, Any]) -> State:
     for key, kind in (("game", str), ("params", dict), ("history", list)):
         if not isinstance(data.get(key), kind):
             raise ValueError(f"saved state: {key!r} must be a {kind.__name__}")
-    state = load_game(data["game"], **data["params"]).new_initial_state()
+    game = load_game(data["game"], **data["params"])
+    saved = data.get("rules_version", game.rules_version)
+    state = game.new_initial_state()
     for index, action in enumerate(data["history"]):
         if isinstance(action, bool) or not isinstance(action, int):
             raise ValueError(f"saved state: history[{index}] is not an integer: {action!r}")
-        state.apply_action(action)
+        try:
+            state.apply_action(action)
+        except ValueError as error:
+            if saved == game.rules_version:
+                raise
+            raise ValueError(
+                f"saved under rules version {saved} of {data['game']}, which are now version "
+                f"{game.rules_version}: history[{index}] no longer replays ({error})"
+            ) from None
     return state
 
 

@@ -1,29 +1,45 @@
-"""The FastAPI app: the lobby's HTTP API, the WebSocket of each game, bots, static client.
+"""The FastAPI app: the lobby's HTTP API, the WebSocket of each game, the static client.
 
-One process owns the live games (their states and sockets are in memory; the store keeps
-them durable). Every change happens under the game's lock: the action is committed, then
-every socket of the game is sent its own view.
+The service (``tminus.server.service``) keeps the games and tells the app of each committed
+change; the app holds the sockets. Each socket has its own bounded queue and a writer task:
+a change only marks the sockets of the game (nothing is sent under a game's lock), and a
+socket that does not read within ``send_timeout`` or lets its queue fill is closed. Bots
+think in worker processes (``tminus.server.bots``). Every limit is in ``Limits``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import json
 import logging
-import secrets
+import re
+from collections import Counter, OrderedDict, deque
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+from starlette.websockets import WebSocketState
 
 from tminus.core.registry import rules_text
+from tminus.server.bots import BotPlayer, BotPool
+from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
     CreateGame,
     Hello,
@@ -35,265 +51,532 @@ from tminus.server.protocol import (
     client_message,
     error,
 )
-from tminus.server.service import GameError, GameService, Table, catalog
-from tminus.server.storage import DEFAULT_URL, FINISHED, PERSON, Store
+from tminus.server.service import GameError, GameService, Table, catalog, is_search
+from tminus.server.storage import DEFAULT_URL, Store
 
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
 MAX_MESSAGE = 4096
-HTTP_STATUS = {"not_found": 404, "forbidden": 403, "bad_state": 409, "bad_request": 400}
+REPLAY_CACHE = 16 * 2**20  # bytes of replay pages kept
+HTTP_STATUS = {
+    "not_found": 404, "forbidden": 403, "unknown_seat": 403, "bad_state": 409, "broken": 409,
+    "bad_request": 400, "too_large": 413, "rate_limited": 429, "busy": 429, "unavailable": 503,
+    "internal": 500,
+}  # fmt: skip
+RETRY_AFTER = {"unavailable": 1}
+SOCKET_CLOSE = {"forbidden": 4403, "unknown_seat": 4403, "not_found": 4404, "broken": 4409}
 
 
-@dataclass(eq=False)
+class Error(BaseModel):
+    """Every error, over HTTP and over the socket: nothing was changed."""
+
+    type: str = "error"
+    code: str
+    message: str
+
+
+class Refused(Exception):
+    """An HTTP request over a limit: answered 429 with Retry-After."""
+
+    def __init__(self, code: str, message: str, seconds: float) -> None:
+        super().__init__(message)
+        self.code, self.message, self.seconds = code, message, seconds
+
+
+def error_response(code: str, message: str, retry: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": retry_after(retry)} if retry is not None else None
+    return JSONResponse(error(code, message), HTTP_STATUS.get(code, 400), headers=headers)
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route documents in the OpenAPI schema."""
+    return {status: {"model": Error, "description": "error"} for status in statuses}
+
+
+# -- sockets -------------------------------------------------------------------------------
+STATE = object()  # in a socket's queue: "send this seat's view as it is now"
+
+
 class Connection:
-    socket: WebSocket
-    seat: int | None
-    sent: int = 0  # log entries this socket has been sent
+    """One socket: its seat, its bounded queue of messages and the writer that sends them."""
+
+    def __init__(self, socket: WebSocket, hub: Hub, client: str) -> None:
+        self.socket = socket
+        self.hub = hub
+        self.client = client
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.sent = 0  # log entries this socket has been sent
+        self.queue: deque[Any] = deque()
+        self.ready = asyncio.Event()
+        self.state_queued = False
+        self.closed = asyncio.Event()  # closed at once (it does not read)
+        self.finishing = False  # closing once what is queued is sent
+        self.reason = ""
+        self.close_code = 1000
+        self.token: str | None = None
+
+    def push(self, message: Any) -> None:
+        """Queue a message (or STATE); a socket whose queue is full is not reading: close it."""
+        if self.closed.is_set():
+            return
+        if len(self.queue) >= self.hub.limits.send_queue:
+            self.close("it does not read what it is sent")
+            return
+        self.queue.append(message)
+        self.ready.set()
+
+    def push_state(self, table: Table) -> None:
+        """The seat's view is sent once the writer gets to it, as the game is then."""
+        self.table = table
+        if not self.state_queued:
+            self.state_queued = True
+            self.push(STATE)
+
+    def close(self, reason: str) -> None:
+        """Stop sending now: the socket is closed as soon as its handler sees this."""
+        self.reason = reason
+        self.close_code = 1008
+        self.closed.set()
+        self.ready.set()
+
+    def finish(self) -> None:
+        """Send what is queued, then stop."""
+        self.finishing = True
+        self.ready.set()
+
+    async def writer(self) -> None:
+        """Send queued messages, each within ``send_timeout``; close the socket if one is not."""
+        timeout = self.hub.limits.send_timeout
+        try:
+            while not self.closed.is_set():
+                await self.ready.wait()
+                self.ready.clear()
+                while self.queue and not self.closed.is_set():
+                    item = self.queue.popleft()
+                    if item is STATE:
+                        self.state_queued = False
+                        text = self.hub.render(self.table, self.seat, self.sent)
+                        self.sent = self.table.move_number
+                    else:
+                        text = json.dumps(item)
+                    await asyncio.wait_for(self.socket.send_text(text), timeout)
+                if self.finishing:
+                    return
+        except TimeoutError:
+            self.close(f"a message took more than {timeout:g} s to be sent")
+        except Exception:  # the socket went away
+            self.close("the socket closed")
 
 
 class Hub:
-    """Live games: their locks, their sockets and their bots."""
+    """The sockets of each game, told of every change the service commits."""
 
-    def __init__(self, service: GameService, bot_delay: float) -> None:
+    def __init__(self, service: GameService, limits: Limits) -> None:
         self.service = service
-        self.bot_delay = bot_delay
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.limits = limits
         self.connections: dict[str, set[Connection]] = {}
-        self.bot_tasks: dict[str, asyncio.Task] = {}
+        self.per_client: Counter[str] = Counter()
+        self.sockets = 0
+        # Views already rendered, by game version, seat and log start: spectators share them.
+        self.rendered: OrderedDict[tuple, str] = OrderedDict()
+        service.listen(self.changed)
 
-    def lock(self, game_id: str) -> asyncio.Lock:
-        return self.locks.setdefault(game_id, asyncio.Lock())
+    def changed(self, table: Table) -> None:
+        for connection in self.connections.get(table.id, ()):
+            connection.push_state(table)
 
-    async def send(self, connection: Connection, table: Table) -> None:
-        message = self.service.view(table, connection.seat, connection.sent)
-        connection.sent = table.move_number
-        await connection.socket.send_text(json.dumps(message))
+    def render(self, table: Table, seat: int | None, log_from: int) -> str:
+        key = (table.id, id(table), table.version, seat, log_from)
+        text = self.rendered.get(key)
+        if text is None:
+            text = json.dumps(self.service.view(table, seat, log_from))
+            self.rendered[key] = text
+            if len(self.rendered) > 256:
+                self.rendered.popitem(last=False)
+        return text
 
-    async def broadcast(self, table: Table) -> None:
-        """Every socket of the game gets its own view (called under the game's lock)."""
-        for connection in list(self.connections.get(table.id, ())):
-            try:
-                await self.send(connection, table)
-            except Exception:  # a socket that went away
-                self.connections[table.id].discard(connection)
+    def admit(self, client: str) -> str | None:
+        """Count a new socket in, or say why it is refused."""
+        limits = self.limits
+        if self.sockets >= limits.max_sockets:
+            return f"the server has {limits.max_sockets} sockets open: try again later"
+        if self.per_client[client] >= limits.sockets_per_client:
+            return (
+                f"too many sockets from your address ({limits.sockets_per_client} at most): "
+                "close some game pages"
+            )
+        self.sockets += 1
+        self.per_client[client] += 1
+        return None
 
-    async def changed(self, table: Table) -> None:
-        await self.broadcast(table)
-        self.schedule_bots(table)
+    def leave(self, client: str) -> None:
+        self.sockets -= 1
+        self.per_client[client] -= 1
+        if self.per_client[client] <= 0:
+            del self.per_client[client]
 
-    def schedule_bots(self, table: Table) -> None:
-        task = self.bot_tasks.get(table.id)
-        if table.bot_to_move() is not None and (task is None or task.done()):
-            self.bot_tasks[table.id] = asyncio.create_task(self.play_bots(table))
+    def attach(self, connection: Connection, table: Table) -> str | None:
+        sockets = self.connections.setdefault(table.id, set())
+        if len(sockets) >= self.limits.sockets_per_game:
+            return f"this game has {self.limits.sockets_per_game} sockets open: try again later"
+        sockets.add(connection)
+        connection.table = table
+        self.service.pin(table)
+        return None
 
-    async def play_bots(self, table: Table) -> None:
-        """Bots move while it is a bot's turn, each after a short visible delay."""
-        while (seat := table.bot_to_move()) is not None:
-            await asyncio.sleep(self.bot_delay)
-            move_number = table.move_number
-            if table.bot_to_move() != seat:
-                continue
-            snapshot = table.state.clone()
-            try:
-                action = int(await asyncio.to_thread(table.bots[seat].step, snapshot))
-                if not snapshot.is_legal(action):
-                    raise ValueError(f"the bot chose the illegal action {action}")
-            except Exception:
-                # A broken bot must not stall the game: it plays a random legal move instead.
-                log.exception("bot in seat %s of game %s failed", seat, table.id)
-                action = secrets.choice(snapshot.legal_actions())
-            async with self.lock(table.id):
-                if self.service.bot_move(table, seat, move_number, action):
-                    await self.broadcast(table)
-
-    def release(self, table: Table, connection: Connection) -> None:
-        """A socket closed; a finished game nobody watches leaves memory (the store keeps it)."""
-        connections = self.connections.get(table.id, set())
-        connections.discard(connection)
-        if not connections and table.status == FINISHED:
-            self.connections.pop(table.id, None)
-            self.locks.pop(table.id, None)
-            self.bot_tasks.pop(table.id, None)
-            self.service.forget(table.id)
-
-    async def stop(self) -> None:
-        for task in self.bot_tasks.values():
-            task.cancel()
-        for task in self.bot_tasks.values():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    def detach(self, connection: Connection) -> None:
+        table = connection.table
+        sockets = self.connections.get(table.id) if table else None
+        if sockets and connection in sockets:
+            sockets.discard(connection)
+            if not sockets:
+                del self.connections[table.id]
+            self.service.unpin(table)
 
 
-def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
-    store = Store(db_url)
-    service = GameService(store)
-    hub = Hub(service, bot_delay)
+def create_app(
+    db_url: str = DEFAULT_URL, bot_delay: float = 0.6, limits: Limits | None = None
+) -> FastAPI:
+    limits = limits or Limits()
+    store = Store(db_url, busy_timeout=limits.busy_timeout)
+    service = GameService(store, cache_size=limits.cache_size)
+    hub = Hub(service, limits)
+    pool = BotPool(limits.bot_workers or None, limits.bot_budget)
+    bots = BotPlayer(service, pool, bot_delay)
+    creations = RateLimiter(limits.creates_per_minute / 60, max(1, limits.creates_per_minute))
+    replays = asyncio.Semaphore(limits.replays_at_once)
+    replay_pages = BytesCache(REPLAY_CACHE)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        for table in service.resume_all():
-            hub.schedule_bots(table)
+        await store.open()
+        pool.start()
+        resumed, broken = await service.resume()
+        for game_id, problem in broken.items():
+            log.error("game %s cannot resume and is marked broken: %s", game_id, problem)
+        for table in resumed:
+            bots.changed(table)
         yield
-        await hub.stop()
-        store.close()
+        await bots.stop()
+        await store.close()
 
-    app = FastAPI(title="T-minus", lifespan=lifespan)
+    app = FastAPI(
+        title="T-minus",
+        summary="Play countdown games online: lobby, games, exports and replays.",
+        lifespan=lifespan,
+    )
     app.state.service = service
     app.state.hub = hub
+    app.state.bots = bots
+    app.state.limits = limits
+    app.state.replay_pages = replay_pages
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, max_body=limits.max_body)
 
-    def table_or_404(game_id: str) -> Table:
-        try:
-            return service.get(game_id)
-        except GameError as e:
-            raise HTTPException(404, e.message) from None
-
+    # -- one shape for every error -----------------------------------------------------------
     @app.exception_handler(GameError)
     async def game_error(_request, e: GameError) -> JSONResponse:
-        return JSONResponse(error(e.code, e.message), status_code=HTTP_STATUS.get(e.code, 400))
+        return error_response(e.code, e.message, RETRY_AFTER.get(e.code))
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_request, e: HTTPException) -> JSONResponse:
-        return JSONResponse(error("http", str(e.detail)), status_code=e.status_code)
+    @app.exception_handler(Refused)
+    async def refused(_request, e: Refused) -> JSONResponse:
+        return error_response(e.code, e.message, e.seconds)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "bad_request"}.get(e.status_code, "bad_request")
+        response = JSONResponse(error(code, str(e.detail)), status_code=e.status_code)
+        if e.headers:
+            response.headers.update(e.headers)
+        if e.status_code == 405:  # every method of the path, not only the first route's
+            response.headers["Allow"] = ", ".join(allowed_methods(app, request))
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def request_error(_request, e: RequestValidationError) -> JSONResponse:
-        return JSONResponse(error("bad_request", describe(e.errors())), status_code=400)
+        return error_response("bad_request", describe(e.errors()))
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request, e: Exception) -> JSONResponse:
+        log.exception("internal error")
+        return error_response("internal", "the server failed on this request; it was logged")
 
     # -- HTTP API --------------------------------------------------------------------------
     @app.get("/api/catalog")
     def get_catalog() -> list[dict[str, Any]]:
         return catalog()
 
-    @app.get("/api/rules/{game}", response_class=PlainTextResponse)
+    @app.get("/api/rules/{game}", response_class=PlainTextResponse, responses=documented(404))
     def get_rules(game: str) -> str:
         try:
             return rules_text(game)
         except ValueError as e:
-            raise HTTPException(404, str(e)) from None
+            raise GameError("not_found", str(e)) from None
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(request: CreateGame) -> dict[str, Any]:
-        seats = [seat.model_dump() for seat in request.seats]
-        table = service.create(request.game, request.params, seats)
-        async with hub.lock(table.id):
-            await hub.changed(table)
+    @app.get("/api/limits")
+    def get_limits() -> dict[str, Any]:
+        """The limits this server enforces (see the README)."""
+        return {name: getattr(limits, name) for name in Limits.documented()}
+
+    @app.post("/api/games", status_code=201, responses=documented(400, 413, 429, 503))
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else "unknown"
+        wait = creations.take(client)
+        if wait:
+            raise Refused(
+                "rate_limited",
+                f"too many games created from your address ({limits.creates_per_minute:g} a "
+                f"minute at most): try again in {retry_after(wait)} s",
+                wait,
+            )
+        seats = [seat.model_dump() for seat in body.seats]
+        admit_bots(seats)
+        created = await service.create(body.game, body.params, seats)
+        table = created.table
+        bots.changed(table)
         return {
             **service.summary(table),
             "spectate": f"/game/{table.id}",
             "invites": [
                 {
-                    "seat": s.seat,
-                    "token": s.token,
-                    "url": f"/game/{table.id}#seat={s.seat}&token={s.token}",
+                    "seat": seat,
+                    "name": table.record.seats[seat].name,
+                    "token": token,
+                    "url": f"/game/{table.id}#seat={seat}&token={token}",
                 }
-                for s in table.record.seats
-                if s.kind == PERSON
+                for seat, token in created.tokens.items()
             ],
         }
 
-    @app.get("/api/games")
-    def list_games(limit: int = 30) -> list[dict[str, Any]]:
-        return service.recent(min(max(limit, 1), 200))
+    def admit_bots(seats: list[dict[str, Any]]) -> None:
+        """Refuse new bots while the server's bots already use what it allows."""
+        specs = [s.get("bot") or "random" for s in seats if s.get("kind") == "bot"]
+        if not specs:
+            return
+        thinking = bots.thinking()
+        if len(thinking) >= limits.max_bot_games:
+            raise Refused(
+                "busy",
+                f"the server is busy: {len(thinking)} games have bots playing: try again in "
+                "a minute",
+                60,
+            )
+        searching = sum(
+            is_search(s.bot) for t in thinking for s in t.record.seats if s.kind == "bot"
+        )
+        wanted = sum(is_search(spec) for spec in specs)
+        if wanted and searching + wanted > limits.max_search_bots:
+            raise Refused(
+                "busy",
+                f"the server is busy: {searching} search bots are playing (at most "
+                f"{limits.max_search_bots}): pick a lighter bot or try again in a minute",
+                60,
+            )
 
-    @app.get("/api/games/{game_id}")
-    def get_game(game_id: str) -> dict[str, Any]:
-        return service.summary(table_or_404(game_id))
+    @app.get("/api/games", responses=documented(400, 503))
+    async def list_games(
+        limit: int = Query(30, ge=1, le=200, description="how many of the newest games"),
+    ) -> list[dict[str, Any]]:
+        return await service.recent(limit)
 
-    @app.get("/api/games/{game_id}/export")
-    def export_game(game_id: str) -> dict[str, Any]:
-        return service.export(table_or_404(game_id))
+    @app.get("/api/games/{game_id}", responses=documented(404, 503))
+    async def get_game(game_id: str) -> dict[str, Any]:
+        return service.summary(await service.record(game_id))
 
-    @app.get("/api/games/{game_id}/replay")
-    def replay_game(game_id: str) -> dict[str, Any]:
-        return service.replay(table_or_404(game_id))
+    @app.get("/api/games/{game_id}/export", responses=documented(404, 503))
+    async def export_game(game_id: str) -> dict[str, Any]:
+        return await service.export_broken(game_id)
 
-    @app.get("/api/games/{game_id}/layout")
-    def game_layout(game_id: str) -> dict[str, Any]:
+    @app.get(
+        "/api/games/{game_id}/replay",
+        responses={
+            **documented(400, 404, 409, 503),
+            200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+        },
+        response_class=StreamingResponse,
+    )
+    async def replay_game(
+        game_id: str,
+        start: int = Query(0, ge=0, description="the first frame"),
+        count: int | None = Query(None, ge=1, le=1000, description="frames (default: all)"),
+    ) -> Response:
+        """A finished game step by step, streamed as it is made; or one page of it (kept in
+        a small cache: a finished game's pages never change)."""
+        table = await service.get(game_id)
+        frames = service.replay_frames(table, start, None if count is None else start + count)
+        head = {**service.summary(table), "start": start, "total": table.move_number + 1}
+        if count is None:
+            return StreamingResponse(stream_replay(head, frames), media_type="application/json")
+        key = (game_id, start, count)
+        page = replay_pages.get(key)
+        if page is None:
+            page = "".join([text async for text in stream_replay(head, frames)]).encode()
+            replay_pages.put(key, page)
+        return Response(page, media_type="application/json")
+
+    async def stream_replay(head: dict[str, Any], frames):
+        """The replay's JSON in pieces, each made in a worker thread, a few at a time."""
+        async with replays:
+            yield json.dumps(head)[:-1] + ', "frames": ['
+            first = True
+            while True:
+                chunk = await asyncio.to_thread(encoded, frames, 16)
+                if chunk:
+                    yield ("" if first else ",") + chunk
+                    first = False
+                else:
+                    break
+            yield "]}"
+
+    @app.get("/api/games/{game_id}/layout", responses=documented(404, 409, 503))
+    async def game_layout(game_id: str) -> dict[str, Any]:
         """The game's printed board (e.g. Count Down's track), if it has one: public data."""
-        layout = getattr(table_or_404(game_id).game, "layout", None)
+        layout = getattr((await service.get(game_id)).game, "layout", None)
         return layout() if callable(layout) else {}
 
-    @app.get("/api/games/{game_id}/verify")
-    def verify_game(game_id: str) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/verify", responses=documented(404, 503))
+    async def verify_game(game_id: str) -> dict[str, Any]:
         from tminus.server.fairness import verify_export
 
-        result = verify_export(service.export(table_or_404(game_id)))
+        export = await service.export_broken(game_id)
+        result = await asyncio.to_thread(verify_export, export)
         return {"ok": result.ok, "chance_checked": result.chance_checked,
                 "moves_checked": result.moves_checked, "problems": result.problems}  # fmt: skip
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(socket: WebSocket, game_id: str) -> None:
+        client = socket.client.host if socket.client else "unknown"
         await socket.accept()
+        refusal = hub.admit(client)
+        if refusal:
+            await refuse(socket, "rate_limited", refusal, 4429)
+            return
         try:
-            table = service.get(game_id)
+            await service.record(game_id)
         except GameError as e:
-            await socket.send_json(error(e.code, e.message))
-            await socket.close(code=4404)
+            hub.leave(client)
+            await refuse(socket, e.code, e.message, SOCKET_CLOSE.get(e.code, 4400))
             return
-        connection = await hello(socket, table)
-        if connection is None:
-            return
+        connection = Connection(socket, hub, client)
+        writer = asyncio.create_task(connection.writer())
         try:
-            while True:
-                text = await socket.receive_text()
-                await handle(connection, table, text)
-        except (WebSocketDisconnect, RuntimeError):  # closed, or found closed by a broadcast
-            pass
+            await converse(connection, game_id)
         finally:
-            hub.release(table, connection)
+            hub.detach(connection)
+            hub.leave(client)
+            connection.finish()
+            # Let the writer send what is queued (an error, a last view) before closing.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, limits.send_timeout)
+            writer.cancel()
+            if connection.closed.is_set():
+                log.info("socket of game %s closed: %s", game_id, connection.reason)
+            if socket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(
+                        socket.close(code=connection.close_code, reason=connection.reason), 1
+                    )
 
-    async def hello(socket: WebSocket, table: Table) -> Connection | None:
-        """The first message says who is there; a wrong token closes the socket."""
-        try:
-            message = parse(await socket.receive_text())
-            if not isinstance(message, Hello):
-                raise GameError("bad_request", "the first message must be a hello")
-            async with hub.lock(table.id):
-                if message.seat is not None:
-                    service.join(table, message.seat, message.token, message.name)
-                connection = Connection(socket, message.seat)
-                hub.connections.setdefault(table.id, set()).add(connection)
-                await hub.changed(table)
-            return connection
-        except GameError as e:
-            await socket.send_json(error(e.code, e.message))
-            await socket.close(code=4403 if e.code in ("forbidden", "unknown_seat") else 4400)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        return None
+    async def refuse(socket: WebSocket, code: str, message: str, close_code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(socket.send_json(error(code, message)), limits.send_timeout)
+            await asyncio.wait_for(socket.close(code=close_code), 1)
 
-    async def handle(connection: Connection, table: Table, text: str) -> None:
-        try:
-            message = parse(text)
-            if isinstance(message, Ping):
-                await connection.socket.send_json({"type": "pong"})
+    async def converse(connection: Connection, game_id: str) -> None:
+        """The hello, then the seat's messages, until the socket closes or is closed."""
+        socket = connection.socket
+        rate = RateLimiter(limits.messages_per_second, limits.message_burst)
+        first = True
+        while not connection.closed.is_set():
+            receive = asyncio.ensure_future(socket.receive())
+            closed = asyncio.ensure_future(connection.closed.wait())
+            timeout = limits.hello_timeout if first else None
+            done, _ = await asyncio.wait(
+                {receive, closed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            closed.cancel()
+            if receive not in done:
+                receive.cancel()
+                if first and not connection.closed.is_set():
+                    connection.push(error("bad_request", "no hello within "
+                                          f"{limits.hello_timeout:g} s"))  # fmt: skip
+                    connection.close_code = 4408
+                    connection.reason = "no hello"
                 return
-            if isinstance(message, Hello):
-                raise GameError("bad_request", "already said hello")
-            if connection.seat is None:
-                raise GameError("forbidden", "spectators watch; they do not play")
-            token = table.record.seats[connection.seat].token
-            async with hub.lock(table.id):
-                if isinstance(message, Move):
-                    service.move(table, connection.seat, token, message.move_number, message.action)
-                elif isinstance(message, Start):
-                    service.start(table, connection.seat, token)
-                elif isinstance(message, Resign):
-                    service.resign(table, connection.seat, token)
-                elif isinstance(message, Rename):
-                    service.join(table, connection.seat, token, message.name)
-                await hub.changed(table)
-        except GameError as e:
-            await connection.socket.send_json(error(e.code, e.message))
+            event = receive.result()
+            if event["type"] == "websocket.disconnect":
+                return
+            try:
+                text = event.get("text")
+                if text is None:
+                    connection.close_code = 1003
+                    raise GameError("bad_request", "binary frames are not accepted: send JSON text")
+                if not first and rate.take("socket"):
+                    raise GameError(
+                        "rate_limited",
+                        f"too many messages ({limits.messages_per_second:g} a second at most): "
+                        "this one was dropped",
+                    )
+                message = parse(text)
+                if first:
+                    await hello(connection, game_id, message)
+                    first = False
+                else:
+                    await handle(connection, message)
+            except GameError as e:
+                connection.push(error(e.code, e.message))
+                if first or connection.close_code == 1003:
+                    connection.close_code = SOCKET_CLOSE.get(e.code, connection.close_code)
+                    if connection.close_code == 1000:
+                        connection.close_code = 4400
+                    return
+
+    async def hello(connection: Connection, game_id: str, message: Any) -> None:
+        """The first message says who is there; it is answered to this socket only, unless
+        a person took their seat (then everyone sees them arrive)."""
+        if not isinstance(message, Hello):
+            raise GameError("bad_request", "the first message must be a hello")
+        table = await service.get(game_id)
+        if message.seat is not None:
+            service.authorize(table, message.seat, message.token)
+        refusal = hub.attach(connection, table)
+        if refusal:
+            raise GameError("rate_limited", refusal)
+        connection.seat, connection.token = message.seat, message.token
+        changed = False
+        if message.seat is not None:
+            changed = await service.join(table, message.seat, message.token, message.name)
+        if not changed:
+            connection.push_state(await service.get(game_id))
+
+    async def handle(connection: Connection, message: Any) -> None:
+        if isinstance(message, Ping):
+            connection.push({"type": "pong"})
+            return
+        if isinstance(message, Hello):
+            raise GameError("bad_request", "already said hello")
+        if connection.seat is None:
+            raise GameError("forbidden", "spectators watch; they do not play")
+        table = await service.get(connection.table.id)
+        seat, token = connection.seat, connection.token
+        if isinstance(message, Move):
+            await service.move(table, seat, token, message.move_number, message.action)
+        elif isinstance(message, Start):
+            await service.start(table, seat, token)
+        elif isinstance(message, Resign):
+            await service.resign(table, seat, token)
+        elif isinstance(message, Rename):
+            await service.join(table, seat, token, message.name)
 
     def parse(text: str):
         if len(text) > MAX_MESSAGE:
             raise GameError("bad_request", f"message longer than {MAX_MESSAGE} characters")
         try:
             return client_message.validate_python(json.loads(text))
-        except json.JSONDecodeError:
-            raise GameError("bad_request", "a message is a JSON object") from None
+        except (json.JSONDecodeError, RecursionError):
+            raise GameError("bad_request", "a message is a JSON object, not too deep") from None
         except ValidationError as e:
             raise GameError("bad_request", describe(e.errors())) from None
 
@@ -311,7 +594,73 @@ def create_app(db_url: str = DEFAULT_URL, bot_delay: float = 0.6) -> FastAPI:
         return FileResponse(str(WEB / "rules.html"))
 
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
+    app.openapi = lambda: openapi_schema(app)
     return app
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    methods: set[str] = set()
+    for route in app.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE and getattr(route, "methods", None):
+            methods |= route.methods
+    return sorted(methods)
+
+
+def encoded(frames, n: int) -> str:
+    """The next ``n`` frames of an iterator as JSON, comma-separated ("" at its end)."""
+    chunk = []
+    for frame in frames:
+        chunk.append(json.dumps(frame))
+        if len(chunk) == n:
+            break
+    return ",".join(chunk)
+
+
+class BytesCache:
+    """The most recently used answers, up to ``budget`` bytes in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.items: OrderedDict[Any, bytes] = OrderedDict()
+        self.size = 0
+
+    def get(self, key: Any) -> bytes | None:
+        if key in self.items:
+            self.items.move_to_end(key)
+        return self.items.get(key)
+
+    def put(self, key: Any, value: bytes) -> None:
+        if len(value) > self.budget:
+            return
+        self.items[key] = value
+        self.size += len(value)
+        while self.size > self.budget:
+            _, dropped = self.items.popitem(last=False)
+            self.size -= len(dropped)
+
+
+def openapi_schema(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema, saying what this server answers: 400 (not 422) for a bad request."""
+    if app.openapi_schema is None:
+        schema = get_openapi(title=app.title, version="1", summary=app.summary, routes=app.routes)
+        for path in schema["paths"].values():
+            for operation in path.values():
+                responses = operation.get("responses", {})
+                for status, answer in responses.items():
+                    content = answer.get("content", {})
+                    if status[0] in "45" and "text/plain" in content:  # errors are JSON
+                        content["application/json"] = content.pop("text/plain")
+                if responses.pop("422", None) is not None and "400" not in responses:
+                    error_schema = {"$ref": "#/components/schemas/Error"}
+                    responses["400"] = {
+                        "description": "error",
+                        "content": {"application/json": {"schema": error_schema}},
+                    }
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema.get("components", {}).get("schemas", {}).pop(name, None)
+        app.openapi_schema = schema
+    return app.openapi_schema
 
 
 def describe(errors) -> str:
@@ -320,3 +669,85 @@ def describe(errors) -> str:
         f"{'.'.join(str(p) for p in d['loc']) or 'message'}: {d['msg']}" for d in errors
     )
     return f"malformed message: {problems}"
+
+
+# -- middleware (pure ASGI: it must not hold up streamed answers or sockets) ----------------
+def inline_script_hashes() -> list[str]:
+    """The CSP hashes of the inline scripts of the pages served (so only they may run)."""
+    hashes = []
+    for page in ("index.html", "game.html", "rules.html"):
+        html = (WEB / page).read_text(encoding="utf-8")
+        for body in re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, re.S):
+            digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+            hashes.append(f"'sha256-{digest}'")
+    return hashes
+
+
+class SecurityHeaders:
+    """Content-Security-Policy, X-Frame-Options, nosniff and Referrer-Policy on every answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        scripts = " ".join(["'self'", *inline_script_hashes()])
+        policy = (
+            f"default-src 'self'; script-src {scripts}; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'"
+        )
+        self.headers = [
+            (b"content-security-policy", policy.encode()),
+            (b"x-frame-options", b"DENY"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+        ]
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.headers]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class BodyLimit:
+    """Refuse a request body over ``max_body`` bytes (413) before reading more of it."""
+
+    def __init__(self, app, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = error_response(
+            "too_large", f"the request body is over {self.max_body} bytes: nothing was read"
+        )
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await too_large(scope, receive, send)
+            return
+        seen = 0
+        answered = False  # the 413 went out: whatever the app answers later is dropped
+
+        async def counted():
+            nonlocal seen, answered
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body and not answered:
+                    answered = True
+                    await too_large(scope, receive, send)
+                    return {"type": "http.disconnect"}  # the app stops reading
+            return message
+
+        async def unless_answered(message) -> None:
+            if not answered:
+                await send(message)
+
+        await self.app(scope, counted, unless_answered)

@@ -52,6 +52,7 @@ class Verification:
     chance_checked: int = 0
     moves_checked: int = 0
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth knowing, not a failure
 
 
 def verify_export(export: dict[str, Any]) -> Verification:
@@ -71,10 +72,17 @@ def verify_export(export: dict[str, Any]) -> Verification:
         result.problems.append("the seed is not hexadecimal")
         return result
     try:
-        state = load_game(export["game"], **export["params"]).new_initial_state()
+        game = load_game(export["game"], **export["params"])
     except (KeyError, TypeError, ValueError) as error:
         result.problems.append(f"cannot load the game: {error}")
         return result
+    played = export.get("rules_version", game.rules_version)
+    if played != game.rules_version:
+        result.notes.append(
+            f"played under rules version {played}; checked under version {game.rules_version}, "
+            "the rules installed here"
+        )
+    state = game.new_initial_state()
     for index, entry in enumerate(export.get("actions", [])):
         action = entry.get("action") if isinstance(entry, dict) else None
         if state.is_terminal():

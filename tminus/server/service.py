@@ -1,21 +1,29 @@
-"""The game service: create, join, start, move, resign, rebuild after a restart, export.
+"""The game service: create, join, start, move, resign, resume after a restart, export.
 
-Synchronous and free of the web: the app (``tminus.server.app``) wraps it with locks,
-WebSockets and bot scheduling. Every accepted action is committed to the store before the
-method returns, and so before anyone is told of it.
+Asynchronous and free of the web: the app (``tminus.server.app``) holds the sockets and
+listens for changes (``GameService.listen``). The store is the one truth and the games in
+memory are a cache of it: a change is worked out on a draft of the game, committed (the
+store's primary key (game, index) claims each place in the log), and only then put in memory
+and announced. A claim lost to another writer is a ``stale`` move; a store that cannot be
+used is an ``unavailable`` error, and in both cases nothing changed.
+
+Games leave memory when nobody needs them: a game with sockets open or a bot thinking is
+pinned; the others stay in a small cache of recently used games and are rebuilt from the
+store by replay when asked for again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import re
 import secrets
-from contextlib import contextmanager
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tminus.agents.base import Agent
-from tminus.agents.registry import list_agents, make_agent
+from tminus.agents.registry import list_agents
 from tminus.core.game import CHANCE, Game, State
 from tminus.core.registry import game_class, list_games, load_game
 from tminus.server.fairness import (
@@ -26,16 +34,21 @@ from tminus.server.fairness import (
     draw_chance,
     new_seed,
 )
+from tminus.server.limits import CACHE_SIZE
 from tminus.server.storage import (
     BOT,
+    BROKEN,
     FINISHED,
     PERSON,
     PLAYING,
     WAITING,
+    ClaimLost,
     Seat,
     Store,
     StoredGame,
+    StoreError,
     now,
+    token_hash,
 )
 
 SPECTATOR = None
@@ -78,6 +91,18 @@ def bot_levels(game_name: str) -> list[dict[str, str]]:
     return levels
 
 
+def is_search(spec: str | None) -> bool:
+    """A bot that searches (and so costs real CPU per move)."""
+    return bool(spec) and spec.split(":")[0] in ("mcts", "ismcts", "alphabeta", "solver")
+
+
+def title_of(game_name: str) -> str:
+    try:
+        return game_class(game_name).title
+    except ValueError:  # a game no longer installed
+        return game_name
+
+
 def catalog() -> list[dict[str, Any]]:
     """Every game with its parameters and bots, for the lobby."""
     games = []
@@ -98,6 +123,7 @@ def catalog() -> list[dict[str, Any]]:
                 "name": name,
                 "title": cls.title,
                 "information": cls.information,
+                "rules_version": cls.rules_version,
                 "params": params,
                 "bots": bot_levels(name),
             }
@@ -112,21 +138,20 @@ class LogEntry:
     action: int
     text: str  # the full truth, for people: shown to no one before the end
     seen: list[str]  # how each seat saw it, then (last) how a spectator saw it
-    # (Both narrated with seat marks for names: see ``put_names``.)
+    note: str | None = None  # said before it (a bot that fell back on a random move)
+    # (All narrated with seat marks for names: see ``put_names``.)
 
 
 @dataclass
 class Table:
-    """A live game: its stored record, its state rebuilt from the log, and its bots."""
+    """A game in memory: its stored record, its state rebuilt from the log, and its lock."""
 
     record: StoredGame
     game: Game
     state: State
     log: list[LogEntry] = field(default_factory=list)
-    bots: dict[int, Agent] = field(default_factory=dict)
-    # Changes not yet committed: (index, action, seat) rows, and whether the status changed.
-    unsaved: list[tuple[int, int, int]] = field(default_factory=list)
-    status_changed: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int = 0  # counts the changes seen in memory (views rendered once per version)
 
     @property
     def id(self) -> str:
@@ -148,13 +173,75 @@ class Table:
         return None
 
 
+@dataclass
+class Draft:
+    """A change being worked out on a copy of a game, put in memory only once committed."""
+
+    state: State
+    start: int  # the log's length when the draft began
+    entries: list[LogEntry] = field(default_factory=list)
+    status: str | None = None
+    result: dict[str, Any] | None = None
+
+    @property
+    def move_number(self) -> int:
+        return self.start + len(self.entries)
+
+
+@dataclass
+class Created:
+    table: Table
+    tokens: dict[int, str]  # each person's seat token: told once, stored only hashed
+
+
 class GameService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
-        self.tables: dict[str, Table] = {}
+        self.cache_size = cache_size
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.pins: Counter[str] = Counter()
+        self.listeners: list[Callable[[Table], None]] = []
+
+    # -- who is told of changes ------------------------------------------------------------
+    def listen(self, listener: Callable[[Table], None]) -> None:
+        """``listener(table)`` is called after each committed change of a game."""
+        self.listeners.append(listener)
+
+    def _changed(self, table: Table) -> None:
+        table.version += 1
+        for listener in self.listeners:
+            listener(table)
+
+    # -- memory: pinned games and a small cache of the others -------------------------------
+    def pin(self, table: Table) -> None:
+        """Keep ``table`` in memory until as many ``unpin`` calls (a socket, a thinking bot)."""
+        self.pins[table.id] += 1
+        self.tables[table.id] = table
+
+    def unpin(self, table: Table) -> None:
+        self.pins[table.id] -= 1
+        if self.pins[table.id] <= 0:
+            del self.pins[table.id]
+        self._evict()
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it is rebuilt from the store when asked for again)."""
+        self.tables.pop(game_id, None)
+
+    def _keep(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.tables.move_to_end(table.id)
+        self._evict()
+
+    def _evict(self) -> None:
+        idle = [game_id for game_id in self.tables if game_id not in self.pins]
+        for game_id in idle[: max(0, len(idle) - self.cache_size)]:
+            del self.tables[game_id]
 
     # -- creating and finding games --------------------------------------------------------
-    def create(self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]]) -> Table:
+    async def create(
+        self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]]
+    ) -> Created:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...}."""
         try:
             refuse_local_only(game_name, params)
@@ -167,170 +254,227 @@ class GameService:
                 f"{game_class(game_name).title} with these parameters has {game.num_players} "
                 f"seats; {len(seats)} were given",
             )
-        offered = {level["spec"] for level in bot_levels(game_name)}
-        made = []
+        made, tokens = self._seats(game_name, seats)
+        seed = new_seed()
+        record = StoredGame(
+            id=secrets.token_hex(8), game=game_name, params=dict(game.params),
+            rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
+            status=WAITING, seats=made, actions=[], result=None, created=now(),
+        )  # fmt: skip
+        await self._store(self.store.create(record))
+        table = Table(record=record, game=game, state=game.new_initial_state())
+        self._keep(table)
+        if all(s.kind == BOT for s in made):
+            async with table.lock:
+                await self._start(table)
+        return Created(table, tokens)
+
+    def _seats(self, game_name: str, seats: list[dict[str, Any]]):
+        levels = {level["spec"]: level["label"] for level in bot_levels(game_name)}
+        bots = [s.get("bot") or "random" for s in seats if s.get("kind") == BOT]
+        labels = Counter(levels.get(spec) for spec in bots)
+        numbered: Counter[str] = Counter()
+        made, tokens = [], {}
         for number, seat in enumerate(seats):
             kind = seat.get("kind")
             name = str(seat.get("name") or "").strip()[:40]
             if kind == PERSON:
+                token = secrets.token_urlsafe(24)
+                tokens[number] = token
                 name = name or f"Player {number + 1}"
-                made.append(Seat(number, PERSON, None, secrets.token_urlsafe(24), name))
+                made.append(Seat(number, PERSON, None, token_hash(token), name))
             elif kind == BOT:
                 spec = seat.get("bot") or "random"
-                if spec not in offered:
+                if spec not in levels:
                     raise GameError(
                         "bad_request",
-                        f"seat {number}: no bot {spec!r} for {game_name}; bots: "
-                        + ", ".join(sorted(offered)),
+                        f"Player {number + 1}: no bot {spec!r} for {title_of(game_name)}; bots: "
+                        + ", ".join(sorted(levels)),
                     )
-                name = name or f"Bot {number + 1} ({spec})"
+                # Bots are called by their level; two of one level are told apart by number.
+                label = levels[spec]
+                numbered[label] += 1
+                if not name:
+                    name = label if labels[label] == 1 else f"{label} {numbered[label]}"
                 made.append(Seat(number, BOT, spec, None, name, joined=True))
             else:
-                raise GameError("bad_request", f"seat {number}: kind must be 'person' or 'bot'")
-        seed = new_seed()
-        record = StoredGame(
-            id=secrets.token_hex(8), game=game_name, params=dict(game.params),
-            commitment=commitment(seed), seed=seed, status=WAITING, seats=made,
-            actions=[], result=None, created=now(),
-        )  # fmt: skip
-        self.store.create(record)
-        table = self._table(record, game)
-        self.tables[record.id] = table
-        if all(s.kind == BOT for s in made):
-            with self._saving(table):
-                self._start(table)
+                raise GameError(
+                    "bad_request", f"Player {number + 1}: kind must be 'person' or 'bot'"
+                )
+        return made, tokens
+
+    async def get(self, game_id: Any) -> Table:
+        """The game ``game_id``, from memory or rebuilt from the store by replay."""
+        table = self.tables.get(game_id) if isinstance(game_id, str) else None
+        if table is not None:
+            self.tables.move_to_end(game_id)
+            return table
+        record = await self.record(game_id, actions=True)
+        if record.status == BROKEN:
+            raise broken_error(record)
+        try:
+            table = self.rebuild(record)
+        except Unreplayable as error:
+            record.status, record.problem = BROKEN, str(error)
+            await self._store(self.store.mark_broken(record.id, str(error)))
+            raise broken_error(record) from None
+        if record.rules_version != table.game.rules_version:
+            # The log still replays under today's rules: the game goes on under them.
+            await self._store(self.store.set_rules_version(record.id, table.game.rules_version))
+            record.rules_version = table.game.rules_version
+        if game_id in self.tables:  # rebuilt meanwhile by another request: keep one copy
+            return self.tables[game_id]
+        self._keep(table)
         return table
 
-    def get(self, game_id: str) -> Table:
-        """The live game ``game_id``, rebuilt from the store by replay if not in memory."""
-        table = self.tables.get(game_id)
+    async def record(self, game_id: Any, actions: bool = False) -> StoredGame:
+        """The stored game (from memory if there), or a ``not_found`` error."""
+        table = self.tables.get(game_id) if isinstance(game_id, str) else None
         if table is not None:
-            return table
-        record = self.store.load(game_id) if isinstance(game_id, str) else None
+            return table.record
+        record = None
+        if isinstance(game_id, str) and len(game_id) <= 32:
+            record = await self._store(self.store.load(game_id, actions=actions))
         if record is None:
             raise GameError("not_found", f"no game {game_id!r}")
-        table = self._table(record, load_game(record.game, **record.params))
-        for action in record.actions:
-            self._apply(table, action, store=False)
-        self.tables[game_id] = table
+        return record
+
+    def rebuild(self, record: StoredGame) -> Table:
+        """Replay the stored log. A log that no longer replays raises ``Unreplayable``."""
+        try:
+            game = load_game(record.game, **record.params)
+            table = Table(record=record, game=game, state=game.new_initial_state())
+            draft = Draft(table.state, 0)
+            for action, note in zip(record.actions, record.notes, strict=True):
+                self._apply(table, draft, action, note)
+        except Exception as error:
+            version = record.rules_version
+            raise Unreplayable(
+                f"the stored log of {title_of(record.game)} (rules version {version}) does not "
+                f"replay under the rules installed now ({rules_version_of(record.game)}): "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        table.log = draft.entries
+        record.actions, record.actors, record.notes = [], [], []  # the log holds them now
         return table
 
-    def forget(self, game_id: str) -> None:
-        """Drop a game from memory (it is rebuilt from the store when asked for again)."""
-        self.tables.pop(game_id, None)
+    async def recent(self, limit: int) -> list[dict[str, Any]]:
+        """Summaries of the newest games, from the store (nothing is replayed)."""
+        return [self._summary(record) for record in await self._store(self.store.recent(limit))]
 
-    def recent(self, limit: int) -> list[dict[str, Any]]:
-        """Summaries of the newest games, from memory or the store (without replaying)."""
-        summaries = []
-        for game_id in self.store.ids(limit=limit):
-            table = self.tables.get(game_id)
-            record = table.record if table else self.store.load(game_id)
-            moves = table.move_number if table else len(record.actions)
-            summaries.append(self._summary(record, moves))
-        return summaries
+    async def resume(self) -> tuple[list[Table], dict[str, str]]:
+        """After a restart: rebuild each game in play, each on its own, and finish its chance.
 
-    def resume_all(self) -> list[Table]:
-        """Rebuild every unfinished game (after a restart) and, if needed, finish its chance."""
-        tables = [self.get(game_id) for game_id in self.store.ids((WAITING, PLAYING))]
-        for table in tables:
-            if table.status == PLAYING:
-                with self._saving(table):
-                    self._advance(table)
-        return tables
-
-    def _table(self, record: StoredGame, game: Game) -> Table:
-        table = Table(record=record, game=game, state=game.new_initial_state())
-        for seat in record.seats:
-            if seat.kind == BOT:
-                table.bots[seat.seat] = make_agent(seat.bot, game, seed=secrets.randbits(64))
-        return table
+        A game whose log no longer replays is marked broken with the reason; the others
+        resume. Waiting and finished games stay in the store until someone asks for them.
+        Returns the resumed tables and {game id: problem} of those found broken.
+        """
+        resumed, broken = [], {}
+        for game_id in await self._store(self.store.ids((PLAYING,))):
+            try:
+                table = await self.get(game_id)
+            except GameError as error:
+                if error.code != "broken":
+                    raise
+                broken[game_id] = error.problem
+                continue
+            async with table.lock:
+                draft = self._draft(table)
+                self._advance(table, draft)
+                await self._commit(table, draft)
+            resumed.append(table)
+        return resumed, broken
 
     # -- seats -----------------------------------------------------------------------------
+    @staticmethod
+    def names(table: Table | StoredGame) -> list[str]:
+        """What people call each seat: the names they chose ("Player 2" if they did not)."""
+        record = table.record if isinstance(table, Table) else table
+        return [s.name for s in record.seats]
+
     def authorize(self, table: Table, seat: Any, token: Any) -> int:
         """The seat if ``token`` is its token; GameError otherwise."""
+        seats = table.record.seats
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise GameError("bad_request", f"a seat is a number, not {seat!r}")
-        if not 0 <= seat < len(table.record.seats):
+        if not 0 <= seat < len(seats):
             raise GameError(
                 "unknown_seat",
-                f"seat {seat} does not exist: seats are 0 to {len(table.record.seats) - 1}",
+                f"this link names a seat the game does not have: it has {len(seats)} players",
             )
-        expected = table.record.seats[seat].token
+        expected = seats[seat].token_hash
         if expected is None:
-            raise GameError("forbidden", f"seat {seat} is played by a bot")
-        if not isinstance(token, str) or not hmac.compare_digest(expected, token):
-            raise GameError("forbidden", f"wrong token for seat {seat}")
+            raise GameError("forbidden", f"{seats[seat].name} is a bot: nobody takes that seat")
+        if not isinstance(token, str) or not hmac.compare_digest(expected, token_hash(token)):
+            raise GameError(
+                "forbidden", f"this invite link is not valid for {seats[seat].name}'s seat"
+            )
         return seat
 
-    def join(self, table: Table, seat: int, token: str, name: str | None = None) -> None:
-        """A person takes their seat; the game starts once every person has joined."""
-        self.authorize(table, seat, token)
-        entry = table.record.seats[seat]
-        name = (name or "").strip()[:40] or None
-        if not entry.joined or (name and name != entry.name):
-            self.store.set_joined(table.id, seat, name)
-            entry.joined = True
-            entry.name = name or entry.name
-        if table.status == WAITING and all(s.joined for s in table.record.seats):
-            with self._saving(table):
-                self._start(table)
+    async def join(self, table: Table, seat: int, token: str, name: str | None = None) -> bool:
+        """A person takes their seat; the game starts once every person has joined.
 
-    def start(self, table: Table, seat: int, token: str) -> None:
+        Returns whether anything changed that others should see."""
+        self.authorize(table, seat, token)
+        async with table.lock:
+            entry = table.record.seats[seat]
+            name = (name or "").strip()[:40] or None
+            changed = not entry.joined or bool(name and name != entry.name)
+            if changed:
+                await self._store(self.store.set_joined(table.id, seat, name))
+                entry.joined = True
+                entry.name = name or entry.name
+            if table.status == WAITING and all(s.joined for s in table.record.seats):
+                await self._start(table)
+                return True
+        if changed:
+            self._changed(table)
+        return changed
+
+    async def start(self, table: Table, seat: int, token: str) -> None:
         """Start now, without waiting for the persons who have not joined yet."""
         self.authorize(table, seat, token)
-        if table.status != WAITING:
-            raise GameError("bad_state", f"the game has already {self._status_words(table)}")
-        with self._saving(table):
-            self._start(table)
+        async with table.lock:
+            if table.status != WAITING:
+                raise GameError("bad_state", f"the game has already {status_words(table)}")
+            await self._start(table)
 
-    def _start(self, table: Table) -> None:
-        table.record.status = PLAYING
-        table.status_changed = True
-        self._advance(table)
-
-    @contextmanager
-    def _saving(self, table: Table):
-        """Commit what the block changed, in one transaction, before anyone is told.
-
-        If the commit fails, the game is dropped from memory: the next request rebuilds it
-        from the store, so memory is never ahead of what is stored.
-        """
-        try:
-            yield
-            if table.unsaved or table.status_changed:
-                status = table.record.status if table.status_changed else None
-                self.store.save(table.id, table.unsaved, status, table.record.result)
-        except GameError:
-            raise
-        except Exception:
-            self.tables.pop(table.id, None)
-            raise
-        finally:
-            table.unsaved = []
-            table.status_changed = False
+    async def _start(self, table: Table) -> None:
+        draft = self._draft(table)
+        draft.status = PLAYING
+        self._advance(table, draft)
+        await self._commit(table, draft)
 
     # -- moves -----------------------------------------------------------------------------
-    def move(self, table: Table, seat: int, token: str, move_number: Any, action: Any) -> None:
+    async def move(self, table: Table, seat: int, token: str, move_number: Any, action: Any):
         """A person's move, made for the position after ``move_number`` actions."""
         self.authorize(table, seat, token)
-        self._check_move(table, seat, move_number, action)
-        with self._saving(table):
-            self._apply(table, action)
-            self._advance(table)
+        async with table.lock:
+            self._check_move(table, seat, move_number, action)
+            await self._play(table, action)
 
-    def bot_move(self, table: Table, seat: int, move_number: int, action: int) -> bool:
-        """Apply a bot's move if the position is still the one it thought about."""
-        if table.bot_to_move() != seat or move_number != table.move_number:
-            return False
-        self._check_move(table, seat, move_number, action)
-        with self._saving(table):
-            self._apply(table, action)
-            self._advance(table)
+    async def bot_move(
+        self, table: Table, seat: int, move_number: int, action: int, note: str | None = None
+    ) -> bool:
+        """Apply a bot's move if the position is still the one it thought about.
+
+        ``note`` is said in the log before the move (e.g. that the bot ran out of time)."""
+        async with table.lock:
+            if table.bot_to_move() != seat or move_number != table.move_number:
+                return False
+            self._check_move(table, seat, move_number, action)
+            await self._play(table, action, note)
         return True
+
+    async def _play(self, table: Table, action: int, note: str | None = None) -> None:
+        draft = self._draft(table)
+        self._apply(table, draft, action, note)
+        self._advance(table, draft)
+        await self._commit(table, draft)
 
     def _check_move(self, table: Table, seat: int, move_number: Any, action: Any) -> None:
         if table.status != PLAYING:
-            raise GameError("bad_state", f"no moves now: the game has {self._status_words(table)}")
+            raise GameError("bad_state", f"no moves now: the game has {status_words(table)}")
         if isinstance(move_number, bool) or not isinstance(move_number, int):
             raise GameError("bad_request", f"move_number must be an integer, not {move_number!r}")
         if move_number != table.move_number:
@@ -341,58 +485,90 @@ class GameService:
             )
         to_move = table.state.current_player()
         if to_move != seat:
-            who = f"seat {to_move}" if to_move >= 0 else "chance"
-            raise GameError("not_your_turn", f"not your turn: it is {who}'s turn")
+            who = f"{self.names(table)[to_move]}'s" if to_move >= 0 else "chance's"
+            raise GameError("not_your_turn", f"not your turn: it is {who} turn")
         is_int = isinstance(action, int) and not isinstance(action, bool)
         if not (is_int and table.state.is_legal(action)):
+            names = self.names(table)
             legal = ", ".join(
-                f"{a} ({table.state.action_to_string(a)})" for a in table.state.legal_actions()
+                f"{a} ({table.state.move_label(a, names)})" for a in table.state.legal_actions()
             )
             raise GameError("illegal", f"illegal move {action!r}; legal moves: {legal}")
 
-    def resign(self, table: Table, seat: int, token: str) -> None:
+    async def resign(self, table: Table, seat: int, token: str) -> None:
         """A person gives up: the game ends, the others win together."""
         self.authorize(table, seat, token)
-        if table.status == FINISHED:
-            raise GameError("bad_state", "the game is already over")
-        others = [s for s in range(len(table.record.seats)) if s != seat]
-        with self._saving(table):
-            self._finish(table, {"reason": "resigned", "resigned": seat, "winners": others})
+        async with table.lock:
+            if table.status == FINISHED:
+                raise GameError("bad_state", "the game is already over")
+            others = [s for s in range(len(table.record.seats)) if s != seat]
+            draft = self._draft(table)
+            self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
+            await self._commit(table, draft)
 
-    def _apply(self, table: Table, action: int, store: bool = True) -> None:
-        state = table.state
+    # -- drafts: worked out on a copy, committed, then put in memory ------------------------
+    @staticmethod
+    def _draft(table: Table) -> Draft:
+        return Draft(table.state.clone(), table.move_number)
+
+    def _apply(self, table: Table, draft: Draft, action: int, note: str | None = None) -> None:
+        state = draft.state
         actor = state.current_player()
         marks = seat_marks(table.game.num_players)
         viewers = [*range(table.game.num_players), None]
         seen = [state.narrate(action, marks, v) for v in viewers]
         text = state.narrate(action, marks, reveal=True)
-        index = len(table.log)
-        if store:
-            table.unsaved.append((index, action, actor))
         state.apply_action(action)
-        table.log.append(LogEntry(index, actor, action, text, seen))
+        draft.entries.append(LogEntry(draft.move_number, actor, action, text, seen, note))
 
-    def _advance(self, table: Table) -> None:
+    def _advance(self, table: Table, draft: Draft) -> None:
         """Draw chance outcomes from the seed until a player must move or the game ends."""
-        state = table.state
+        state = draft.state
         while state.current_player() == CHANCE:
-            outcome = draw_chance(table.record.seed, len(table.log), state.chance_outcomes())
-            self._apply(table, outcome)
+            outcome = draw_chance(table.record.seed, draft.move_number, state.chance_outcomes())
+            self._apply(table, draft, outcome)
         if state.is_terminal() and table.status != FINISHED:
             returns = state.returns()
             best = max(returns)
             winners = [s for s, r in enumerate(returns) if r == best] if best > min(returns) else []
             reason = "turn cap" if state.ended_by_turn_cap() else "game over"
-            self._finish(table, {"reason": reason, "returns": returns, "winners": winners})
-
-    def _finish(self, table: Table, result: dict[str, Any]) -> None:
-        table.record.status = FINISHED
-        table.record.result = result
-        table.status_changed = True
+            self._finish(draft, {"reason": reason, "returns": returns, "winners": winners})
 
     @staticmethod
-    def _status_words(table: Table) -> str:
-        return {WAITING: "not started", PLAYING: "started", FINISHED: "ended"}[table.status]
+    def _finish(draft: Draft, result: dict[str, Any]) -> None:
+        draft.status = FINISHED
+        draft.result = result
+
+    async def _commit(self, table: Table, draft: Draft) -> None:
+        """Commit the draft (its log rows claim their places), then put it in memory."""
+        if not draft.entries and draft.status is None:
+            return
+        rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
+        try:
+            await self._store(self.store.save(table.id, rows, draft.status, draft.result))
+        except ClaimLost:
+            # The store is ahead of this copy: those watching get the game as stored.
+            self.forget(table.id)
+            self._changed(await self.get(table.id))
+            raise GameError(
+                "stale", "stale move: another move was accepted first; here is the game now"
+            ) from None
+        table.state = draft.state
+        table.log.extend(draft.entries)
+        if draft.status is not None:
+            table.record.status = draft.status
+            table.record.result = draft.result or table.record.result
+        self._changed(table)
+
+    @staticmethod
+    async def _store(work):
+        """Await the store; a store that cannot be used is a clear, retryable error."""
+        try:
+            return await work
+        except StoreError as error:
+            raise GameError(
+                "unavailable", f"{error}. Nothing was changed: try again in a moment."
+            ) from None
 
     # -- what each seat may see ------------------------------------------------------------
     def view(self, table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
@@ -417,7 +593,7 @@ class GameService:
             "type": "state",
             "id": record.id,
             "game": record.game,
-            "title": game_class(record.game).title,
+            "title": table.game.title,
             "params": record.params,
             "status": record.status,
             "seat": seat,
@@ -427,101 +603,155 @@ class GameService:
             "legal": legal,
             "log_from": log_from,
             "log": [
-                {"index": e.index, "actor": e.actor, "text": put_names(e.seen[viewer], names)}
+                {"index": e.index, "actor": e.actor, "text": said(e, e.seen[viewer], names)}
                 for e in table.log[log_from:]
             ],
-            "seats": self.public_seats(table),
+            "seats": public_seats(record),
             "commitment": record.commitment,
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
         }
 
-    @staticmethod
-    def names(table: Table) -> list[str]:
-        """What people call each seat: the names they chose ("Player 2" if they did not)."""
-        return [s.name for s in table.record.seats]
+    def summary(self, table: Table | StoredGame) -> dict[str, Any]:
+        record = table.record if isinstance(table, Table) else table
+        summary = self._summary(record)
+        if isinstance(table, Table):
+            summary["move_number"] = table.move_number
+        return summary
 
-    @staticmethod
-    def public_seats(game: Table | StoredGame) -> list[dict[str, Any]]:
-        record = game.record if isinstance(game, Table) else game
-        return [
-            {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "joined": s.joined}
-            for s in record.seats
-        ]
-
-    def summary(self, table: Table) -> dict[str, Any]:
-        return self._summary(table.record, table.move_number)
-
-    def _summary(self, record: StoredGame, move_number: int) -> dict[str, Any]:
+    def _summary(self, record: StoredGame) -> dict[str, Any]:
         return {
             "id": record.id,
             "game": record.game,
-            "title": game_class(record.game).title,
+            "title": title_of(record.game),
             "params": record.params,
+            "rules_version": record.rules_version,
             "status": record.status,
-            "seats": self.public_seats(record),
-            "move_number": move_number,
+            "seats": public_seats(record),
+            "move_number": record.moves,
             "commitment": record.commitment,
-            "seed": record.seed if record.status == FINISHED else None,
+            "seed": record.seed if record.status in (FINISHED, BROKEN) else None,
             "result": record.result,
+            "problem": record.problem,
             "created": record.created.isoformat(),
         }
 
-    def export(self, table: Table) -> dict[str, Any]:
-        """The game for ``tminus verify``: the seed only once the game is over."""
-        finished = table.status == FINISHED
-        names = self.names(table)
+    def export(self, table: Table | StoredGame) -> dict[str, Any]:
+        """The game for ``tminus verify``: the seed only once the game is over.
+
+        A broken game (its log no longer replays) is over too: its export has the raw log."""
+        record = table.record if isinstance(table, Table) else table
+        over = record.status in (FINISHED, BROKEN)
+        names = self.names(record)
+        if isinstance(table, Table):
+            # Before the end only what a spectator may see: no action ids (a card dealt is
+            # an id), the spectator's strings.
+            actions = [
+                {"index": e.index, "actor": e.actor, "action": e.action,
+                 "text": said(e, e.text, names)}
+                if over
+                else {"index": e.index, "actor": e.actor, "text": said(e, e.seen[-1], names)}
+                for e in table.log
+            ]  # fmt: skip
+        else:
+            actions = [
+                {"index": index, "actor": actor, "action": action}
+                for index, (action, actor) in enumerate(
+                    zip(record.actions, record.actors, strict=True)
+                )
+            ]
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
-            "id": table.id,
-            "game": table.record.game,
-            "params": table.record.params,
-            "status": table.status,
-            "result": table.record.result,
-            "seats": [
-                {k: v for k, v in s.items() if k != "joined"} for s in self.public_seats(table)
-            ],
-            "commitment": table.record.commitment,
-            "seed": table.record.seed if finished else None,
+            "id": record.id,
+            "game": record.game,
+            "params": record.params,
+            "rules_version": record.rules_version,
+            "status": record.status,
+            "result": record.result,
+            "problem": record.problem,
+            "seats": [{k: v for k, v in s.items() if k != "joined"} for s in public_seats(record)],
+            "commitment": record.commitment,
+            "seed": record.seed if over else None,
             "draw_rule": DRAW_RULE,
-            # Before the end only what a spectator may see: no action ids (a card dealt is
-            # an id), the spectator's strings.
-            "actions": [
-                {
-                    "index": e.index,
-                    "actor": e.actor,
-                    "action": e.action,
-                    "text": put_names(e.text, names),
-                }
-                if finished
-                else {"index": e.index, "actor": e.actor, "text": put_names(e.seen[-1], names)}
-                for e in table.log
-            ],
+            "actions": actions,
         }
 
-    def replay(self, table: Table) -> dict[str, Any]:
-        """A finished game step by step: every view, for every seat, after every action."""
+    async def export_broken(self, game_id: str) -> dict[str, Any]:
+        """The export of a game whether or not it still replays."""
+        try:
+            return self.export(await self.get(game_id))
+        except GameError as error:
+            if error.code != "broken":
+                raise
+        return self.export(await self.record(game_id, actions=True))
+
+    def replay_frames(self, table: Table, start: int = 0, stop: int | None = None) -> Iterator:
+        """A finished game step by step: every view, for every seat, after each action.
+
+        Frame 0 is the start; frame i follows action i - 1. Made one at a time (a long
+        game's replay is large), from a fresh copy of the game."""
         if table.status != FINISHED:
             raise GameError("bad_state", "a replay is shown once the game is over")
-        state = table.game.new_initial_state()
+        log = table.log
+        stop = len(log) + 1 if stop is None else min(stop, len(log) + 1)
         n = table.game.num_players
         names = self.names(table)
 
-        def frame(entry: LogEntry | None) -> dict[str, Any]:
-            return {
-                "index": None if entry is None else entry.index,
-                "actor": None if entry is None else entry.actor,
-                "text": None if entry is None else put_names(entry.text, names),
-                "public": state.public_observation(),
-                "seats": [state.observation(s) for s in range(n)],
-            }
+        def frames() -> Iterator[dict[str, Any]]:
+            state = table.game.new_initial_state()
+            for index in range(stop):
+                entry = log[index - 1] if index else None
+                if entry is not None:
+                    state.apply_action(entry.action)
+                if index >= start:
+                    yield {
+                        "index": None if entry is None else entry.index,
+                        "actor": None if entry is None else entry.actor,
+                        "text": None if entry is None else said(entry, entry.text, names),
+                        "public": state.public_observation(),
+                        "seats": [state.observation(s) for s in range(n)],
+                    }
 
-        frames = [frame(None)]
-        for entry in table.log:
-            state.apply_action(entry.action)
-            frames.append(frame(entry))
-        return {**self.summary(table), "frames": frames}
+        return frames()
+
+
+class Unreplayable(Exception):
+    """A stored game whose log does not replay under the rules installed now."""
+
+
+def rules_version_of(game_name: str) -> str:
+    try:
+        return f"version {game_class(game_name).rules_version}"
+    except ValueError:
+        return "the game is not installed"
+
+
+def broken_error(record: StoredGame) -> GameError:
+    error = GameError(
+        "broken",
+        f"this game cannot go on: {record.problem or 'its log no longer replays'}. "
+        "Its export still has the whole log.",
+    )
+    error.problem = record.problem
+    return error
+
+
+def status_words(table: Table) -> str:
+    return {WAITING: "not started", PLAYING: "started", FINISHED: "ended"}[table.status]
+
+
+def said(entry: LogEntry, text: str, names: list[str]) -> str:
+    """A log line as people read it: the note first, if any, and names put in."""
+    line = f"{entry.note} {text}" if entry.note else text
+    return put_names(line, names)
+
+
+def public_seats(record: StoredGame) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "joined": s.joined}
+        for s in record.seats
+    ]
 
 
 def refuse_local_only(game_name: str, params: dict[str, Any]) -> None:

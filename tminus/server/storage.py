@@ -1,14 +1,25 @@
-"""Durable games with SQLAlchemy 2: SQLite by default, PostgreSQL by a database URL.
+"""Durable games with SQLAlchemy's asyncio engine: SQLite by default, PostgreSQL by a URL.
 
-A game is its parameters, its seed (secret until the end) with the commitment to it, its
-seats and its action log. Each accepted action is one row, committed before anyone is told
-of it, so that a game is rebuilt after a crash by replaying its log.
+A game is its parameters, the version of the rules it is played under, its seed (secret
+until the end) with the commitment to it, its seats and its action log. Each accepted
+action is one row whose primary key (game, index) claims that place in the log: a second
+claim on it fails, so two writers can never both apply a move there. Rows are committed
+before anyone is told of them, so a game is rebuilt after a crash by replaying its log.
+
+The store is the one truth; the server's games in memory are a cache of it. Nothing here
+blocks the event loop (aiosqlite for SQLite, psycopg's async driver for PostgreSQL). A seat's
+token is kept only as its SHA-256, and a SQLite file is created readable by its owner only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import hashlib
+import os
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -17,20 +28,42 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    create_engine,
+    Text,
     event,
+    func,
+    insert,
+    inspect,
     select,
+    text,
+    update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+from tminus.server.limits import BUSY_TIMEOUT
+
+WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
 PERSON, BOT = "person", "bot"
 DEFAULT_URL = "sqlite:///tminus.db"
 
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat's token: its SHA-256, compared in constant time."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class StoreError(Exception):
+    """The store cannot be used now (locked, unreachable, damaged); nothing was changed."""
+
+
+class ClaimLost(Exception):
+    """Another writer claimed the same place in a game's log first."""
 
 
 class Base(DeclarativeBase):
@@ -43,16 +76,16 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules_version: Mapped[int] = mapped_column(Integer, default=1)
     commitment: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), index=True)
     # How a finished game ended: {"returns": [...], "winners": [...], "reason": ...}.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # Why a broken game cannot go on (its log no longer replays under today's rules).
+    problem: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    seats: Mapped[list[SeatRow]] = relationship(
-        back_populates="game_row", order_by="SeatRow.seat", cascade="all, delete-orphan"
-    )
 
 
 class SeatRow(Base):
@@ -62,10 +95,9 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     joined: Mapped[bool] = mapped_column(default=False)
-    game_row: Mapped[GameRow] = relationship(back_populates="seats")
 
 
 class ActionRow(Base):
@@ -75,6 +107,8 @@ class ActionRow(Base):
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)  # the player, or -1 for chance
+    # Said in the log before the action (a bot that fell back on a random move).
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -83,7 +117,7 @@ class Seat:
     seat: int
     kind: str
     bot: str | None
-    token: str | None
+    token_hash: str | None
     name: str
     joined: bool = False
 
@@ -93,6 +127,7 @@ class StoredGame:
     id: str
     game: str
     params: dict[str, Any]
+    rules_version: int
     commitment: str
     seed: str
     status: str
@@ -100,14 +135,44 @@ class StoredGame:
     actions: list[int]
     result: dict[str, Any] | None
     created: datetime
+    problem: str | None = None
+    moves: int = 0  # the log's length (also when ``actions`` were not loaded)
+    actors: list[int] = field(default_factory=list)  # who made each action (-1: chance)
+    notes: list[str | None] = field(default_factory=list)  # said before each action
 
 
-def make_engine(url: str = DEFAULT_URL) -> Engine:
-    """An engine for ``url``; SQLite gets write-ahead logging (commits survive a killed process)."""
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+def async_url(url: str) -> str:
+    """The URL with the asyncio driver: aiosqlite for SQLite, psycopg for PostgreSQL."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    driver = {"sqlite": "aiosqlite", "postgresql": "psycopg"}.get(backend)
+    if driver is None:
+        raise StoreError(f"unsupported database {url!r}: use sqlite:///FILE or postgresql://...")
+    return parsed.set(drivername=f"{backend}+{driver}").render_as_string(hide_password=False)
 
-        @event.listens_for(engine, "connect")
+
+def sqlite_path(url: str) -> Path | None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def make_engine(url: str, busy_timeout: float = BUSY_TIMEOUT) -> AsyncEngine:
+    """An engine for ``url``. SQLite gets write-ahead logging (commits survive a killed
+    process) and gives up on a locked file after ``busy_timeout`` seconds."""
+    if make_url(url).get_backend_name() == "sqlite":
+        # One connection: SQLite takes one writer at a time, and writers that wait for each
+        # other sleep in SQLite's busy handler (milliseconds each) instead of queueing here.
+        engine = create_async_engine(
+            async_url(url),
+            connect_args={"timeout": busy_timeout},
+            pool_size=1,
+            max_overflow=0,
+            pool_timeout=busy_timeout + 5,
+        )
+
+        @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(connection, _record) -> None:
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -116,85 +181,293 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_async_engine(async_url(url), pool_pre_ping=True)
+
+
+def private_file(path: Path) -> None:
+    """Create the SQLite file readable and writable by its owner only (it holds the seeds)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+
+
+def unavailable(error: DBAPIError, url: str) -> StoreError:
+    """A database error in words, with the database named and no password shown."""
+    reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+    where = make_url(url).render_as_string(hide_password=True)
+    return StoreError(f"the game store {where} cannot be used: {reason}")
 
 
 class Store:
-    """Every read and write of games; each method is one transaction."""
+    """Every read and write of games; each method is one transaction. Call ``open`` first."""
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
-        self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+    def __init__(self, url: str = DEFAULT_URL, busy_timeout: float = BUSY_TIMEOUT) -> None:
+        self.url = url
+        self.busy_timeout = busy_timeout
+        self.engine: AsyncEngine | None = None
+        self.pending: list = []  # saves waiting for the next group commit
+        self.writer: asyncio.Task | None = None
 
-    def close(self) -> None:
-        self.engine.dispose()
+    async def open(self) -> Store:
+        """Connect, create the tables (and the SQLite file, 0600) and bring old files up to date.
 
-    def create(self, game: StoredGame) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = GameRow(
-                id=game.id, game=game.game, params=game.params, commitment=game.commitment,
-                seed=game.seed, status=game.status, result=None, created=game.created,
+        A damaged or foreign file raises StoreError with a sentence, not a traceback."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            private_file(path)
+        self.engine = make_engine(self.url, self.busy_timeout)
+        try:
+            async with self.engine.begin() as connection:
+                await connection.run_sync(Base.metadata.create_all)
+                await connection.run_sync(upgrade_schema)
+        except DBAPIError as error:
+            await self.engine.dispose()
+            hint = " (is it a T-minus database? move it away or restore a backup)" * bool(path)
+            raise StoreError(str(unavailable(error, self.url)) + hint) from None
+        return self
+
+    async def check(self) -> None:
+        """Open and close: StoreError with a sentence if the database cannot be used."""
+        await self.open()
+        await self.close()
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+
+    async def _run(self, work, *, write: bool = True):
+        """One transaction; database errors become StoreError, a lost claim ClaimLost."""
+        try:
+            context = self.engine.begin() if write else self.engine.connect()
+            async with context as connection:
+                return await work(connection)
+        except IntegrityError:
+            raise ClaimLost() from None
+        except DBAPIError as error:
+            raise unavailable(error, self.url) from None
+        except OSError as error:
+            raise StoreError(f"the game store cannot be used: {error}") from None
+
+    async def create(self, game: StoredGame) -> None:
+        async def work(connection) -> None:
+            await connection.execute(
+                insert(GameRow),
+                [
+                    {
+                        "id": game.id, "game": game.game, "params": game.params,
+                        "rules_version": game.rules_version, "commitment": game.commitment,
+                        "seed": game.seed, "status": game.status, "result": None,
+                        "created": game.created,
+                    }
+                ],
             )  # fmt: skip
-            row.seats = [
-                SeatRow(seat=s.seat, kind=s.kind, bot=s.bot, token=s.token, name=s.name)
-                for s in game.seats
-            ]
-            session.add(row)
+            await connection.execute(
+                insert(SeatRow),
+                [
+                    {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+                     "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
+                    for s in game.seats
+                ],
+            )  # fmt: skip
 
-    def save(
+        await self._run(work)
+
+    async def save(
         self,
         game_id: str,
-        actions: list[tuple[int, int, int]],
+        actions: list[tuple[int, int, int, str | None]],
         status: str | None = None,
         result: dict[str, Any] | None = None,
     ) -> None:
-        """Commit new actions (index, action, seat) and the status, in one transaction.
+        """Commit new actions (index, action, seat, note) and the status.
 
-        The primary key (game, index) refuses a second action at the same index.
+        The primary key (game, index) refuses a second action at the same index: ClaimLost.
+        Saves that arrive while one is being written are committed together, in one
+        transaction (a group commit); each returns once its rows are committed.
         """
-        with Session(self.engine) as session, session.begin():
-            session.add_all(
-                ActionRow(game_id=game_id, index=index, action=action, seat=seat)
-                for index, action, seat in actions
+        done = asyncio.get_running_loop().create_future()
+        self.pending.append(((game_id, actions, status, result), done))
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                await self._run(partial(write_saves, batch=batch))
+            except ClaimLost:  # one of them lost its claim: find which, each on its own
+                for item in batch:
+                    await self._settle([item])
+            except StoreError as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(StoreError(str(error)))
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def _settle(self, batch) -> None:
+        ((_, done),) = batch
+        try:
+            await self._run(partial(write_saves, batch=batch))
+        except (ClaimLost, StoreError) as error:
+            if not done.done():
+                done.set_exception(error)
+        else:
+            if not done.done():
+                done.set_result(None)
+
+    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> None:
+        values: dict[str, Any] = {"joined": True}
+        if name:
+            values["name"] = name
+
+        async def work(connection) -> None:
+            await connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(**values)
             )
-            if status is not None:
-                row = session.get(GameRow, game_id)
-                row.status = status
-                if result is not None:
-                    row.result = result
-                if status == FINISHED:
-                    row.finished = now()
 
-    def set_joined(self, game_id: str, seat: int, name: str | None = None) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(SeatRow, (game_id, seat))
-            row.joined = True
-            if name:
-                row.name = name
+        await self._run(work)
 
-    def load(self, game_id: str) -> StoredGame | None:
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                return None
-            actions = session.scalars(
-                select(ActionRow.action)
-                .where(ActionRow.game_id == game_id)
-                .order_by(ActionRow.index)
-            ).all()
-            return StoredGame(
-                id=row.id, game=row.game, params=dict(row.params), commitment=row.commitment,
-                seed=row.seed, status=row.status,
-                seats=[Seat(s.seat, s.kind, s.bot, s.token, s.name, s.joined) for s in row.seats],
-                actions=list(actions), result=row.result, created=row.created,
-            )  # fmt: skip
+    async def mark_broken(self, game_id: str, problem: str) -> None:
+        """The game's log no longer replays: it stops here, with the reason kept."""
 
-    def ids(self, statuses: tuple[str, ...] | None = None, limit: int | None = None) -> list[str]:
+        async def work(connection) -> None:
+            await connection.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(status=BROKEN, problem=problem[:2000])
+            )
+
+        await self._run(work)
+
+    async def set_rules_version(self, game_id: str, version: int) -> None:
+        async def work(connection) -> None:
+            await connection.execute(
+                update(GameRow).where(GameRow.id == game_id).values(rules_version=version)
+            )
+
+        await self._run(work)
+
+    async def load(self, game_id: str, actions: bool = True) -> StoredGame | None:
+        """A game with its seats and (unless ``actions`` is false) its whole log."""
+        games = await self._records(select(GameRow).where(GameRow.id == game_id), actions)
+        return games[0] if games else None
+
+    async def recent(self, limit: int) -> list[StoredGame]:
+        """The newest games, without their logs (``moves`` says how long each is)."""
+        return await self._records(select(GameRow).order_by(GameRow.created.desc()).limit(limit))
+
+    async def ids(self, statuses: tuple[str, ...] | None = None, limit: int | None = None):
         """Game ids, newest first (only those with one of ``statuses`` if given)."""
         query = select(GameRow.id).order_by(GameRow.created.desc())
         if statuses:
             query = query.where(GameRow.status.in_(statuses))
         if limit:
             query = query.limit(limit)
-        with Session(self.engine) as session:
-            return list(session.scalars(query).all())
+
+        async def work(connection) -> list[str]:
+            return list((await connection.scalars(query)).all())
+
+        return await self._run(work, write=False)
+
+    async def _records(self, query, with_actions: bool = False) -> list[StoredGame]:
+        async def work(connection) -> list[StoredGame]:
+            rows = (await connection.execute(query)).mappings().all()
+            ids = [row["id"] for row in rows]
+            if not ids:
+                return []
+            seats: dict[str, list[Seat]] = {game_id: [] for game_id in ids}
+            seat_rows = await connection.execute(
+                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+            )
+            for s in seat_rows.mappings():
+                seats[s["game_id"]].append(
+                    Seat(s["seat"], s["kind"], s["bot"], s["token_hash"], s["name"], s["joined"])
+                )
+            counts = dict(
+                (
+                    await connection.execute(
+                        select(ActionRow.game_id, func.count())
+                        .where(ActionRow.game_id.in_(ids))
+                        .group_by(ActionRow.game_id)
+                    )
+                ).all()
+            )
+            logs: dict[str, tuple[list, list, list]] = {g: ([], [], []) for g in ids}
+            if with_actions:
+                actions = await connection.execute(
+                    select(ActionRow.game_id, ActionRow.action, ActionRow.seat, ActionRow.note)
+                    .where(ActionRow.game_id.in_(ids))
+                    .order_by(ActionRow.game_id, ActionRow.index)
+                )
+                for game_id, action, seat, note in actions:
+                    log = logs[game_id]
+                    log[0].append(action)
+                    log[1].append(seat)
+                    log[2].append(note)
+            return [
+                stored_game(row, seats[row["id"]], counts.get(row["id"], 0), *logs[row["id"]])
+                for row in rows
+            ]
+
+        return await self._run(work, write=False)
+
+
+async def write_saves(connection, batch) -> None:
+    """The rows and status changes of several saves, in the caller's transaction."""
+    at = now()
+    rows = [
+        {"game_id": game_id, "index": index, "action": action, "seat": seat, "note": note,
+         "at": at}
+        for (game_id, actions, _, _), _ in batch
+        for index, action, seat, note in actions
+    ]  # fmt: skip
+    if rows:
+        await connection.execute(insert(ActionRow), rows)
+    for (game_id, _, status, result), _ in batch:
+        if status is not None:
+            values: dict[str, Any] = {"status": status}
+            if result is not None:
+                values["result"] = result
+            if status == FINISHED:
+                values["finished"] = at
+            await connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+
+def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
+    return StoredGame(
+        id=row["id"], game=row["game"], params=dict(row["params"]),
+        rules_version=row["rules_version"], commitment=row["commitment"], seed=row["seed"],
+        status=row["status"], seats=seats, actions=actions, result=row["result"],
+        created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
+    )  # fmt: skip
+
+
+def upgrade_schema(connection) -> None:
+    """Bring a database made by an older T-minus up to date: new columns, tokens hashed."""
+    columns = {c["name"] for c in inspect(connection).get_columns("games")}
+    if "rules_version" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN rules_version INTEGER DEFAULT 1"))
+    if "problem" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
+    if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
+        connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
+    seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}
+    if "token_hash" not in seat_columns:
+        connection.execute(text("ALTER TABLE seats ADD COLUMN token_hash VARCHAR(64)"))
+    if "token" in seat_columns:  # plain tokens of old files: keep only their hashes
+        rows = connection.execute(
+            text("SELECT game_id, seat, token FROM seats WHERE token IS NOT NULL")
+        )
+        for game_id, seat, token in rows.all():
+            connection.execute(
+                text("UPDATE seats SET token_hash = :h, token = NULL "
+                     "WHERE game_id = :g AND seat = :s"),
+                {"h": token_hash(token), "g": game_id, "s": seat},
+            )  # fmt: skip

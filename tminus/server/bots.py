@@ -1,0 +1,312 @@
+"""Bots think in worker processes, never in the event loop's process, within a CPU budget.
+
+``BotPool`` sends each bot's turn (the game, its log, the seat and the bot's spec) to a
+worker process. A worker keeps the games it has seen, so a turn costs it only the actions
+since the last one. A game always goes to the same worker (its lane), so that cache hits.
+A worker stops a bot that spends more than ``budget`` seconds of CPU on one move; a bot
+that crashes, runs out of time or answers an illegal move is replaced, for that move, by a
+random legal move, and the log says so ("Search (hard) ran out of time and played a random
+move."). A worker that hangs or dies is replaced.
+
+``BotPlayer`` listens to the service and plays the bots of every game whose turn is a bot's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import os
+import secrets
+import signal
+import sys
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from multiprocessing.reduction import ForkingPickler
+from typing import Any
+
+from tminus.agents.registry import make_agent
+from tminus.core.game import Game, State
+from tminus.server.limits import BUDGET
+from tminus.server.service import GameError, GameService, Table
+
+log = logging.getLogger("tminus.server.bots")
+WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a worker needs to think about one move (the game class goes by reference)."""
+
+    game_id: str
+    game: type[Game]
+    params: dict[str, Any]
+    history: tuple[int, ...]
+    seat: int
+    spec: str
+    seed: int
+
+
+@dataclass
+class Thought:
+    action: int
+    problem: str | None = None  # why the bot's own choice was not played
+
+
+class OutOfTime(Exception):
+    pass
+
+
+# -- in the worker process -----------------------------------------------------------------
+_games: OrderedDict[tuple[str, int], tuple[State, Any]] = OrderedDict()
+
+
+def _out_of_time(_signum, _frame) -> None:
+    raise OutOfTime()
+
+
+def think(turn: Turn, budget: float) -> int | None:
+    """The bot's action, or None if it spent its CPU budget (runs in a worker process)."""
+    key = (turn.game_id, turn.seat)
+    state, agent = _games.pop(key, (None, None))
+    known = state.history() if state is not None else None
+    if known is None or list(turn.history[: len(known)]) != known:
+        game = turn.game(**turn.params)
+        state, agent = game.new_initial_state(), make_agent(turn.spec, game, seed=turn.seed)
+        known = []
+    for action in turn.history[len(known) :]:
+        state.apply_action(action)
+    _games[key] = (state, agent)
+    while len(_games) > WORKER_CACHE:
+        _games.popitem(last=False)
+    signal.signal(signal.SIGPROF, _out_of_time)
+    signal.setitimer(signal.ITIMER_PROF, budget)  # counts this process's CPU time
+    try:
+        return int(agent.step(state.clone()))
+    except OutOfTime:
+        _games.pop(key, None)  # the agent was stopped mid-thought: start it afresh
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def serve_turns(connection) -> None:
+    """A worker process: answer turns from the pipe, one at a time, until it closes."""
+    import tminus.agents.mcts  # noqa: F401  (what search bots need, imported once)
+
+    while True:
+        try:
+            turn, budget = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer = ("action", think(turn, budget))
+        except Exception as error:
+            answer = ("error", f"{type(error).__name__}: {error}")
+        connection.send(answer)
+
+
+# -- in the server process -----------------------------------------------------------------
+class BrokenWorker(Exception):
+    pass
+
+
+class Lane:
+    """One worker process, a pipe to it, and the turns it was sent, answered in order.
+
+    The event loop writes turns to the pipe and is woken when an answer is there (no thread,
+    nothing waits on the loop). Turns are queued in the pipe, so the worker never waits
+    for the loop between two turns; but never more than ``PIPE_ROOM`` bytes of them, so a
+    write always fits in the pipe and never holds up the loop."""
+
+    PIPE_ROOM = 48 * 1024  # (a Linux pipe holds 64 KiB)
+
+    def __init__(self) -> None:
+        self.process = None
+        self.connection = None
+        self.waiting: deque[tuple[asyncio.Future, int]] = deque()  # (answer, bytes sent)
+        self.queued = 0  # bytes of the turns not answered yet
+        self.freed = asyncio.Event()
+
+    def start(self) -> None:
+        if self.process is not None:
+            return
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+        context = multiprocessing.get_context(method)
+        mine, theirs = context.Pipe()
+        self.process = context.Process(target=serve_turns, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.connection = mine
+        asyncio.get_running_loop().add_reader(mine.fileno(), self._answered)
+
+    async def ask(self, turn: Turn, budget: float) -> tuple[asyncio.Future, int]:
+        """Send a turn once there is room in the pipe: its answer to come, and how many
+        turns are before it."""
+        data = ForkingPickler.dumps((turn, budget))
+        size = len(data) + 4
+        while self.waiting and self.queued + size > self.PIPE_ROOM:
+            self.freed.clear()
+            await self.freed.wait()
+        self.start()
+        answer = asyncio.get_running_loop().create_future()
+        ahead = len(self.waiting)
+        try:
+            self.connection.send_bytes(data)
+        except OSError as error:
+            self.stop(f"the worker's pipe broke: {error}")
+            answer.set_exception(BrokenWorker(str(error)))
+            return answer, ahead
+        self.waiting.append((answer, size))
+        self.queued += size
+        return answer, ahead
+
+    def _answered(self) -> None:
+        try:
+            kind, value = self.connection.recv()
+        except (EOFError, OSError):
+            self.stop("the worker died")
+            return
+        answer, size = self.waiting.popleft()
+        self.queued -= size
+        self.freed.set()
+        if not answer.done():
+            if kind == "action":
+                answer.set_result(value)
+            else:
+                answer.set_exception(RuntimeError(value))
+
+    def stop(self, reason: str = "stopped") -> None:
+        """Kill the worker; every turn it had not answered fails (the next turn starts one)."""
+        if self.process is None:
+            return
+        process, connection = self.process, self.connection
+        self.process = self.connection = None
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(connection.fileno())
+        connection.close()
+        process.kill()
+        process.join(timeout=0)
+        waiting, self.waiting, self.queued = self.waiting, deque(), 0
+        self.freed.set()
+        for answer, _ in waiting:
+            if not answer.done():
+                answer.set_exception(BrokenWorker(reason))
+
+
+class BotPool:
+    def __init__(self, workers: int | None = None, budget: float = BUDGET):
+        workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.budget = budget
+        self.lanes = [Lane() for _ in range(workers)]
+
+    def start(self) -> None:
+        """Start the workers now, so that the first bot does not wait for them."""
+        for lane in self.lanes:
+            lane.start()
+
+    def deadline(self, ahead: int) -> float:
+        """Wall seconds after which a worker is taken for hung: the turns before this one
+        and this one have spent their CPU budgets by then, even on a busy machine."""
+        return 3 * self.budget * (ahead + 1) + 5
+
+    async def think(self, turn: Turn, legal: list[int], name: str) -> Thought:
+        """The bot's move; a random legal one (with the reason) if the bot failed."""
+        lane = self.lanes[hash(turn.game_id) % len(self.lanes)]
+        problem = "failed"
+        for attempt in range(2):
+            try:
+                answer, ahead = await lane.ask(turn, self.budget)
+                action = await asyncio.wait_for(answer, self.deadline(ahead))
+            except BrokenWorker:
+                if attempt == 0:
+                    continue  # perhaps another game's bot broke the worker: try once more
+            except TimeoutError:
+                lane.stop("a turn took too long")
+                problem = "ran out of time"
+            except Exception:
+                log.exception("bot %s (%s) in game %s failed", name, turn.spec, turn.game_id)
+            else:
+                if action is None:
+                    problem = "ran out of time"
+                elif action not in legal:
+                    problem = f"chose the illegal move {action}"
+                else:
+                    return Thought(action)
+            break
+        log.warning("%s in game %s %s and played a random move", name, turn.game_id, problem)
+        return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
+
+    def stop(self) -> None:
+        for lane in self.lanes:
+            lane.stop()
+
+
+def bot_seed(game_seed: str, seat: int) -> int:
+    """A bot's own random seed: from the game's secret seed, so nobody can foresee it."""
+    return int.from_bytes(hashlib.sha256(f"bot {seat} {game_seed}".encode()).digest()[:8], "big")
+
+
+class BotPlayer:
+    """Plays the bots of every game whose turn is a bot's, one task per game."""
+
+    def __init__(self, service: GameService, pool: BotPool, delay: float) -> None:
+        self.service = service
+        self.pool = pool
+        self.delay = delay
+        self.tasks: dict[str, asyncio.Task] = {}
+        service.listen(self.changed)
+
+    def changed(self, table: Table) -> None:
+        task = self.tasks.get(table.id)
+        if table.bot_to_move() is not None and (task is None or task.done()):
+            self.tasks[table.id] = asyncio.get_running_loop().create_task(self.play(table))
+
+    def thinking(self) -> list[Table]:
+        """The games whose bots are playing now."""
+        return [t for t in self.service.tables.values() if t.id in self.tasks]
+
+    async def play(self, table: Table) -> None:
+        """Bots move while it is a bot's turn, each after a short visible delay."""
+        game_id = table.id
+        self.service.pin(table)
+        try:
+            while (seat := table.bot_to_move()) is not None:
+                await asyncio.sleep(self.delay)
+                table = await self.service.get(game_id)  # the one copy in memory
+                move_number = table.move_number
+                if table.bot_to_move() != seat:
+                    continue
+                entry = table.record.seats[seat]
+                seed = bot_seed(table.record.seed, seat)
+                turn = Turn(
+                    game_id, type(table.game), dict(table.game.params),
+                    tuple(table.state.history()), seat, entry.bot, seed,
+                )  # fmt: skip
+                thought = await self.pool.think(turn, table.state.legal_actions(), entry.name)
+                try:
+                    await self.service.bot_move(
+                        table, seat, move_number, thought.action, thought.problem
+                    )
+                except GameError as error:
+                    if error.code == "unavailable":
+                        await asyncio.sleep(1)  # the store is busy: think again in a moment
+                    elif error.code != "stale":  # (stale: the game moved on; look again)
+                        raise
+                table = await self.service.get(game_id)
+        except GameError as error:
+            log.warning("bots of game %s stopped: %s", game_id, error.message)
+        finally:
+            self.tasks.pop(game_id, None)
+            self.service.unpin(table)
+
+    async def stop(self) -> None:
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.pool.stop()
