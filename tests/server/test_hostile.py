@@ -105,13 +105,13 @@ def process_cpu(pid: int) -> float:
 def test_bots_think_outside_the_servers_process_and_are_limited(tmp_path):
     deep = {"kind": "bot", "bot": "mcts:simulations=400"}
     with app_client(tmp_path / "games.db", max_search_bots=4, bot_workers=1) as client:
-        started = time.process_time()
         create(client, [deep] * 4, players=4)
         refused = client.post("/api/games", json={"game": "four_way", "seats": [PERSON, deep]})
         assert refused.status_code == 429 and refused.json()["code"] == "busy"
         assert "search bots" in refused.json()["message"] and refused.headers["Retry-After"]
         worker = client.app.state.bots.pool.lanes[0].process.pid
         thought = process_cpu(worker)
+        started = time.process_time()  # this process: the server, and the test asking it
         latencies = []
         deadline = time.monotonic() + 120
         while process_cpu(worker) - thought < 1.5:
@@ -119,7 +119,7 @@ def test_bots_think_outside_the_servers_process_and_are_limited(tmp_path):
             began = time.perf_counter()
             assert client.get("/api/catalog").status_code == 200
             latencies.append(time.perf_counter() - began)
-            time.sleep(0.02)
+            time.sleep(0.1)  # a few questions a second: the asking costs next to nothing
         bots_cpu = process_cpu(worker) - thought
         server_cpu = time.process_time() - started
         latencies.sort()
