@@ -1,0 +1,280 @@
+"""Sputnik endgames solved: every two-player position with at most N galaxies left.
+
+The table covers the 2-player, one-rocket game on a board of a given radius (3 by default)
+at the start of a turn (``sputnik_kernel`` positions), for every position with at most
+``max_galaxies`` galaxies on the board. Such a position is far past the start (every turn
+but a base help removes a galaxy), so both rockets have left their bases long ago; each
+player's base is either still unused at its corner (the rocket on a galaxy or back on the
+base) or used, and galaxies may lie anywhere else.
+
+Positions are solved once for each class under the board's four symmetries that keep the
+pair of bases (identity, the mirror through both bases, the half turn that swaps them, and
+the two combined; the canonical key is the smallest of the four). The table keeps every
+image of the positions that the player to move wins, as a sorted ``uint64`` array (a key
+fits 63 bits on radius 3), so a lookup is one binary search with no transform: a covered
+position is won when its key is there, lost otherwise.
+
+Building goes up by galaxies left, 0 to N. A turn removes a galaxy, so most children are
+in a level already solved; the few that are not (a base help adds a galaxy, a step with
+nothing to remove keeps the count) are searched, memoised for the level. The full table is
+built by a command and cached on disk, never in tests:
+
+    nice python -m tminus.agents.solvers.sputnik_endgame build [N]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
+
+DEFAULT_GALAXIES = 5  # the N of the cached table: see the README's figures
+RADIUS = 3
+
+
+def images(k: Kernel, key: int) -> tuple[int, int, int, int]:
+    """The position under the four symmetries (some may coincide)."""
+    turned = k.transform(key, k.half_turn_cells)
+    return key, k.mirror(key), turned, k.mirror(turned)
+
+
+def canonical(k: Kernel, key: int) -> int:
+    """The smallest key of the position's class under the four symmetries."""
+    return min(images(k, key))
+
+
+def galaxies_left(k: Kernel, key: int) -> int:
+    return (key & k.galaxy_mask).bit_count()
+
+
+def mask_images(k: Kernel, mask: int) -> list[int]:
+    """A galaxy mask under the four symmetries."""
+    def image(value: int, chunks: list[list[int]]) -> int:
+        return sum(table[value >> (10 * i) & 1023] for i, table in enumerate(chunks))
+
+    turned = image(mask, k.half_turn_cells[1])
+    return [mask, image(mask, k.mirror_cells[1]), turned, image(turned, k.mirror_cells[1])]
+
+
+def positions(k: Kernel, galaxies: int) -> Iterator[int]:
+    """One position of each symmetry class with exactly ``galaxies`` galaxies, both rockets
+    gone from home at least once: the galaxy mask is the smallest of its images, and when
+    a symmetry keeps that mask, the smallest key among the position's images."""
+    a, b = k.corners
+    for chosen in combinations(range(k.cells), galaxies):
+        mask = sum(1 << c for c in chosen)
+        masks = mask_images(k, mask)
+        if min(masks) != mask:
+            continue
+        symmetric = masks.count(mask) > 1
+        for mover_base, other_base in _base_pairs(a, b, k.used):
+            # An unused base stays at its corner, which then holds no galaxy.
+            if (mask & k.bit[mover_base]) or (mask & k.bit[other_base]):
+                continue
+            for mover_cell in _rocket_cells(chosen, mover_base, k.used):
+                for other_cell in _rocket_cells(chosen, other_base, k.used):
+                    if other_cell == mover_cell:
+                        continue
+                    key = k.pack(
+                        mask, (mover_cell, mover_base, False), (other_cell, other_base, False)
+                    )
+                    if not symmetric or key == min(
+                        i for i in images(k, key) if i & k.galaxy_mask == mask
+                    ):
+                        yield key
+
+
+def _base_pairs(a: int, b: int, used: int) -> list[tuple[int, int]]:
+    """The mover's and the opponent's bases: each at its own corner or used."""
+    return [(m, o) for m in (a, b, used) for o in (a, b, used) if m == o == used or m != o]
+
+
+def _rocket_cells(galaxies: tuple[int, ...], base: int, used: int) -> tuple[int, ...]:
+    """A rocket stands on a galaxy, or on its own unused base."""
+    return galaxies if base == used else (*galaxies, base)
+
+
+@dataclass
+class EndgameTable:
+    """The positions of ``radius`` with at most ``max_galaxies`` galaxies that the player
+    to move wins (sorted keys)."""
+
+    radius: int
+    max_galaxies: int
+    won: np.ndarray  # sorted uint64 keys: every image of every won position
+    positions: int  # classes of positions covered (won or lost), one per symmetry class
+    build_seconds: float
+
+    def __post_init__(self) -> None:
+        self.kernel = kernel(self.radius)
+
+    def covers(self, key: int) -> bool:
+        """Whether ``key`` is in the table (few enough galaxies, both rockets gone from home)."""
+        w = self.kernel.width
+        flags = key >> (self.kernel.shift + 4 * w)
+        return flags == 0 and galaxies_left(self.kernel, key) <= self.max_galaxies
+
+    def wins(self, key: int) -> bool:
+        """Whether the player to move wins ``key`` with perfect play (it must be covered)."""
+        if not self.covers(key):
+            raise ValueError(f"position {key} has more than {self.max_galaxies} galaxies")
+        target = np.uint64(key)
+        index = int(np.searchsorted(self.won, target))
+        return index < len(self.won) and self.won[index] == target
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.won.nbytes)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".part.npz")
+        np.savez(
+            temporary,
+            won=self.won,
+            meta=np.array([self.radius, self.max_galaxies, self.positions]),
+            build_seconds=np.array([self.build_seconds]),
+        )
+        os.replace(temporary, path)
+
+    @classmethod
+    def load(cls, path: Path) -> EndgameTable:
+        with np.load(path) as data:
+            radius, max_galaxies, count = (int(v) for v in data["meta"])
+            return cls(radius, max_galaxies, data["won"], count, float(data["build_seconds"][0]))
+
+
+class _LevelSolver:
+    """Won/lost for positions of the level being built, looking solved levels up; the few
+    children outside them (base helps, steps with nothing to remove) are memoised."""
+
+    def __init__(self, k: Kernel, known: Callable[[int], bool | None]) -> None:
+        self.kernel = k
+        self.known = known  # a solved level's value, or None
+        self.memo: dict[int, bool] = {}
+
+    def solve(self, key: int) -> bool:
+        k = self.kernel
+        return k.wins_at_once(key) or any(not self.wins(c) for c in k.successors(key))
+
+    def wins(self, key: int) -> bool:
+        value = self.known(key)
+        if value is None:
+            value = self.memo.get(key)
+        if value is None:
+            value = self.memo[key] = self.solve(key)
+        return value
+
+
+def build(
+    radius: int = RADIUS,
+    max_galaxies: int = DEFAULT_GALAXIES,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> EndgameTable:
+    """Solve every position with at most ``max_galaxies`` galaxies; ``progress(level,
+    positions so far, seconds)`` after each level."""
+    k = kernel(radius)
+    started = time.perf_counter()
+    won: set[int] = set()  # every image of each won position of the solved levels
+    flags_shift = k.shift + 4 * k.width
+    solved_below = -1  # levels 0 .. solved_below are final in ``won``
+
+    def known(key: int) -> bool | None:
+        if key >> flags_shift or galaxies_left(k, key) > solved_below:
+            return None
+        return key in won
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20 * k.cells + 1000))
+    count = 0
+    try:
+        for level in range(max_galaxies + 1):
+            solver = _LevelSolver(k, known)
+            for key in positions(k, level):
+                count += 1
+                if solver.solve(key):
+                    won.update(images(k, key))
+            solved_below = level
+            if progress:
+                progress(level, count, time.perf_counter() - started)
+    finally:
+        sys.setrecursionlimit(limit)
+    keys = np.array(sorted(won), dtype=np.uint64)
+    return EndgameTable(radius, max_galaxies, keys, count, time.perf_counter() - started)
+
+
+def cache_path(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> Path:
+    root = Path(os.environ.get("TMINUS_CACHE", Path.home() / ".cache" / "tminus"))
+    return root / f"sputnik_endgame_r{radius}_g{max_galaxies}.npz"
+
+
+@cache
+def cached_table(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> EndgameTable | None:
+    """The table built by the command, from the cache on disk (None: not built)."""
+    path = cache_path(radius, max_galaxies)
+    return EndgameTable.load(path) if path.exists() else None
+
+
+def lookups_a_second(table: EndgameTable, samples: int = 20_000, seed: int = 0) -> float:
+    """How many random covered positions the table answers a second."""
+    rng = np.random.default_rng(seed)
+    k = table.kernel
+    keys = []
+    for _ in range(samples):
+        level = int(rng.integers(2, table.max_galaxies + 1))
+        cells = rng.choice(k.cells, size=level, replace=False)
+        mask = sum(1 << int(c) for c in cells)
+        mover, other = (int(c) for c in cells[:2])
+        keys.append(k.pack(mask, (mover, k.used, False), (other, k.used, False)))
+    start = time.perf_counter()
+    for key in keys:
+        table.wins(key)
+    return samples / (time.perf_counter() - start)
+
+
+def bench_figures(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> dict[str, float]:
+    """N, positions, size, build time and lookup speed of the cached table (built if
+    missing), for ``tminus bench``."""
+    table = cached_table(radius, max_galaxies)
+    if table is None:
+        table = build(radius, max_galaxies)
+        table.save(cache_path(radius, max_galaxies))
+        cached_table.cache_clear()
+    return {
+        "radius": radius,
+        "max_galaxies": table.max_galaxies,
+        "positions": table.positions,
+        "won": len(table.won),
+        "megabytes": table.nbytes / 1e6,
+        "build_seconds": table.build_seconds,
+        "lookups_per_second": lookups_a_second(table),
+    }
+
+
+def main(arguments: list[str]) -> None:
+    if not arguments or arguments[0] not in ("build", "bench"):
+        raise SystemExit("usage: python -m tminus.agents.solvers.sputnik_endgame build|bench [N]")
+    n = int(arguments[1]) if len(arguments) > 1 else DEFAULT_GALAXIES
+    if arguments[0] == "build":
+
+        def report(level: int, count: int, seconds: float) -> None:
+            print(f"level {level}: {count:,} positions, {seconds:.1f} s", flush=True)
+
+        table = build(RADIUS, n, report)
+        table.save(cache_path(RADIUS, n))
+        print(f"saved {cache_path(RADIUS, n)}: {table.nbytes / 1e6:.1f} MB")
+    for name, value in bench_figures(RADIUS, n).items():
+        print(f"{name}: {value:,.2f}" if isinstance(value, float) else f"{name}: {value:,}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
