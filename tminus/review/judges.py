@@ -78,51 +78,25 @@ class ExactSputnik:
     name = "the Sputnik solver (exact)"
 
     def __init__(self, game: Game, table: Any = None) -> None:
-        from tminus.agents.solvers.sputnik import shared_solver
-        from tminus.agents.solvers.sputnik_endgame import cached_table
+        from tminus.agents.solvers.sputnik_endgame import oracle_for
 
-        if game.name != "sputnik" or game.num_players != 2 or game.rockets_per_player != 1:
-            raise ValueError("the Sputnik solver judges 2-player games with one rocket each")
-        radius = game.board.radius
-        if radius == 2:
-            solver = shared_solver(2)
-            self.kernel = solver.kernel
-            self._covers, self._wins = (lambda key: True), solver.wins
-        else:
-            table = table if table is not None else cached_table(radius)
-            if table is None or table.radius != radius:
-                raise ValueError(f"no Sputnik endgame table for radius {radius}: build it first")
-            self.kernel = table.kernel
-            self._covers, self._wins = table.covers, table.wins
+        self.oracle = oracle_for(game, table)
+        if self.oracle is None:
+            raise ValueError("no exact Sputnik values for this game (2 players, radius 2 or a table)")
 
     def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]] | None:
+        from tminus.agents.solvers.sputnik_endgame import chance_to_win
+
         mover = state.current_player()
         values = {}
         for action in actions:
             after = state.clone()
             after.apply_action(action)
-            value = self.chance(after, mover)
+            value = chance_to_win(self.oracle, after, mover)
             if value is None:
                 return None
             values[action] = [value]
         return values
-
-    def chance(self, state: State, seat: int) -> float | None:
-        """``seat``'s chance to win with perfect play (None: not covered)."""
-        if state.is_terminal():
-            return share_of_win(state, seat)
-        if state.phase() == "move":
-            key = self.kernel.position_of(state)
-            if not self._covers(key):
-                return None
-            wins = self._wins(key)
-            return float(wins if state.current_player() == seat else not wins)
-        # The mover still has a galaxy to remove: its best removal.
-        values = self.values(state, state.legal_actions())
-        if values is None:
-            return None
-        best = max(v[0] for v in values.values())
-        return best if state.current_player() == seat else 1.0 - best
 
 
 class Playouts:

@@ -1,0 +1,142 @@
+"""The lobby's levels per game, weakest first: easy, medium, hard, expert.
+
+Each level is an agent spec with the time a move it stays under on the development
+machine (2 shared cores): "hard" at most 0.5 s a move, "expert" at most 2 s, measured as the
+90th percentile of processor time a decision by ``scripts/calibrate_levels.py`` (the
+figures are in the README, "Levels"). Search counts, not clocks, fix the budgets, so that a
+level plays the same on any machine and a game replays from its seed.
+
+Choices where a game has several candidates:
+- Sputnik's expert is the winner of the head-to-head of ``alphabeta`` and ``mcts`` at the
+  expert budget (README, "Levels"); inside the endgame table it plays perfectly, once the
+  ``endgame`` agent (``tminus.agents.solvers.sputnik_endgame``) is registered.
+- 4-Way CountDown's expert with two players is the exact ``solver`` (the solved duel); with
+  three or four, MCTS at the expert budget.
+- Games with hidden cards search with ``ismcts`` (it never reads hidden cards).
+
+``levels(game_name)`` has the shape of the server's ``bot_levels``: [{"spec", "label"}].
+``levels_tournament`` plays every level against every other in every seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tminus.agents.registry import list_agents
+from tminus.sim.stats import wilson_interval
+
+HARD_SECONDS = 0.5
+EXPERT_SECONDS = 2.0
+NAMES = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str  # easy, medium, hard, expert
+    label: str  # what the lobby shows
+    spec: str  # the agent
+    seconds: float | None  # the time a move it stays under here (None: instant)
+
+
+def _levels(hard: str, expert: str, expert_label: str = "Deep search (expert)") -> list[Level]:
+    return [
+        Level("easy", "Random (easy)", "random", None),
+        Level("medium", "Greedy (medium)", "greedy", None),
+        Level("hard", "Search (hard)", hard, HARD_SECONDS),
+        Level("expert", expert_label, expert, EXPERT_SECONDS),
+    ]
+
+
+# Calibrated on the development machine: see the README ("Levels") for the figures.
+SPUTNIK_HARD = "mcts:simulations=300"
+SPUTNIK_EXPERT_CANDIDATES = ("mcts:simulations=1200", "alphabeta:max_nodes=20000")
+SPUTNIK_EXPERT = "mcts:simulations=1200"  # won the head-to-head (README, "Levels")
+FOUR_WAY_HARD = "mcts:simulations=400"
+FOUR_WAY_EXPERT_MANY = "mcts:simulations=1500"
+THREE_TWO_ONE = ("ismcts:simulations=200", "ismcts:simulations=800")
+COUNT_DOWN = ("ismcts:simulations=100", "ismcts:simulations=400")
+
+
+def level_table(game_name: str, players: int | None = None) -> list[Level]:
+    """The levels of ``game_name`` (with ``players``, when the expert depends on it)."""
+    if game_name == "sputnik":
+        expert = SPUTNIK_EXPERT
+        if "endgame" in list_agents("sputnik"):  # perfect play inside the endgame table
+            search, _, options = SPUTNIK_EXPERT.partition(":")
+            expert = f"endgame:search={search}" + (f":{options}" if options else "")
+        return _levels(SPUTNIK_HARD, expert)
+    if game_name == "four_way":
+        if players in (None, 2):
+            return _levels(FOUR_WAY_HARD, "solver", "Solver (expert, perfect with two)")
+        return _levels(FOUR_WAY_HARD, FOUR_WAY_EXPERT_MANY)
+    if game_name == "three_two_one":
+        return _levels(*THREE_TWO_ONE)
+    if game_name == "count_down":
+        return _levels(*COUNT_DOWN)
+    raise ValueError(f"no levels for {game_name!r}")
+
+
+def levels(game_name: str, players: int | None = None) -> list[dict[str, str]]:
+    """The bots a lobby offers for a game, weakest first: [{"spec", "label"}]."""
+    return [{"spec": level.spec, "label": level.label} for level in level_table(game_name, players)]
+
+
+def levels_tournament(
+    game_name: str,
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    workers: int | None = 1,
+    progress: Any = None,
+) -> Any:
+    """Every level against every other, every seat (``tminus.sim.tournament``)."""
+    from tminus.core.registry import load_game
+    from tminus.sim.tournament import tournament
+
+    game = load_game(game_name, **({"players": players} if players else {}))
+    specs = [level.spec for level in level_table(game_name, game.num_players)]
+    return tournament(game, specs, games, seed=seed, workers=workers, progress=progress)
+
+
+def format_levels_table(result: Any, names: list[str] | None = None) -> str:
+    """A Markdown table: each level's games won (95% interval) and its score against the
+    level below it (wins / decided games, 95% interval), weakest level first."""
+    names = names or list(NAMES)
+    by_spec = {r.agent: r for r in result.ratings}
+    lines = [
+        f"{result.game} {result.params}, {result.games} games, seed {result.seed}",
+        "",
+        "| level | agent | games won (95% interval) | against the level below: won / decided "
+        "(95% interval) |",
+        "|---|---|---|---|",
+    ]
+    for index, spec in enumerate(result.agents):
+        rating = by_spec[spec]
+        low, high = wilson_interval(rating.wins, rating.games)
+        won = f"{rating.win_rate:.3f} ({low:.3f}–{high:.3f}) of {rating.games}"
+        below = "—"
+        if index:
+            wins, losses, _ = result.head_to_head[spec][result.agents[index - 1]]
+            decided = wins + losses
+            if decided:
+                lo, hi = wilson_interval(wins, decided)
+                below = f"{wins}/{decided} = {wins / decided:.3f} ({lo:.3f}–{hi:.3f})"
+        label = names[index] if index < len(names) else spec
+        lines.append(f"| {label} | `{spec}` | {won} | {below} |")
+    return "\n".join(lines)
+
+
+def main(arguments: list[str]) -> None:
+    """python -m tminus.agents.levels GAME GAMES [SEED]: the levels tournament, printed."""
+    if len(arguments) < 2:
+        raise SystemExit("usage: python -m tminus.agents.levels GAME GAMES [SEED]")
+    game, games = arguments[0], int(arguments[1])
+    seed = int(arguments[2]) if len(arguments) > 2 else 0
+    print(format_levels_table(levels_tournament(game, games, seed)))
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
