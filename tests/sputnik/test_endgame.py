@@ -22,7 +22,9 @@ def table():
 
 
 def sample_positions(table, count, seed=0):
-    every = [key for level in range(table.max_galaxies + 1) for key in positions(table.kernel, level)]
+    every = [
+        key for level in range(table.max_galaxies + 1) for key in positions(table.kernel, level)
+    ]
     picks = np.random.default_rng(seed).choice(len(every), size=count, replace=False)
     return [every[i] for i in picks]
 

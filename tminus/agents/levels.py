@@ -50,12 +50,12 @@ def _levels(hard: str, expert: str, expert_label: str = "Deep search (expert)") 
 
 # Calibrated on the development machine: see the README ("Levels") for the figures.
 SPUTNIK_HARD = "mcts:simulations=300"
-SPUTNIK_EXPERT_CANDIDATES = ("mcts:simulations=1200", "alphabeta:max_nodes=20000")
-SPUTNIK_EXPERT = "mcts:simulations=1200"  # won the head-to-head (README, "Levels")
-FOUR_WAY_HARD = "mcts:simulations=400"
-FOUR_WAY_EXPERT_MANY = "mcts:simulations=1500"
-THREE_TWO_ONE = ("ismcts:simulations=200", "ismcts:simulations=800")
-COUNT_DOWN = ("ismcts:simulations=100", "ismcts:simulations=400")
+SPUTNIK_EXPERT_CANDIDATES = ("mcts:simulations=1200", "alphabeta:max_nodes=35000")
+SPUTNIK_EXPERT = "mcts:simulations=1200"  # the head-to-head: README, "Levels"
+FOUR_WAY_HARD = "mcts:simulations=800"
+FOUR_WAY_EXPERT_MANY = "mcts:simulations=3000"
+THREE_TWO_ONE = ("ismcts:simulations=100", "ismcts:simulations=400")
+COUNT_DOWN = ("ismcts:simulations=100", "ismcts:simulations=400")  # not yet timed: README
 
 
 def level_table(game_name: str, players: int | None = None) -> list[Level]:

@@ -82,7 +82,9 @@ class ExactSputnik:
 
         self.oracle = oracle_for(game, table)
         if self.oracle is None:
-            raise ValueError("no exact Sputnik values for this game (2 players, radius 2 or a table)")
+            raise ValueError(
+                "no exact Sputnik values for this game (2 players, radius 2 or a table)"
+            )
 
     def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]] | None:
         from tminus.agents.solvers.sputnik_endgame import chance_to_win

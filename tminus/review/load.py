@@ -55,7 +55,10 @@ def read_record(data: Any) -> GameRecord:
     seats = data.get("seats")
     names = default_names(game)
     if isinstance(seats, list) and len(seats) == game.num_players:
-        names = [str(s.get("name") or n) if isinstance(s, dict) else n for s, n in zip(seats, names)]
+        names = [
+            str(s.get("name") or n) if isinstance(s, dict) else n
+            for s, n in zip(seats, names, strict=True)
+        ]
     return GameRecord(game, history, names)
 
 

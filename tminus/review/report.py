@@ -55,9 +55,7 @@ def summary(review: Review) -> list[str]:
         mine = [m for m in review.moves if m.seat == seat]
         if not mine:
             continue
-        counts = ", ".join(
-            f"{sum(m.grade == g for m in mine)} {g}s" for g, _ in GRADES
-        )
+        counts = ", ".join(f"{sum(m.grade == g for m in mine)} {g}s" for g, _ in GRADES)
         mean = sum(m.loss.mean for m in mine) / len(mine)
         lines.append(f"{name}: {len(mine)} decisions, {counts}; mean loss {percent(mean)}")
     return lines
@@ -75,7 +73,8 @@ def curve_svg(review: Review) -> str:
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="chance to win through the game">',
+        f'width="{WIDTH}" height="{HEIGHT}" role="img" '
+        'aria-label="chance to win through the game">',
         f'<rect x="{PAD}" y="{PAD}" width="{WIDTH - 2 * PAD}" height="{HEIGHT - 2 * PAD}" '
         'fill="#fafafa" stroke="#ccc"/>',
     ]

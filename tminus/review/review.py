@@ -90,7 +90,9 @@ def judge_decision(state: State, action: int, judges: list[Judge], viewer: int |
     seat = state.current_player()
 
     def text(a: int) -> str:
-        return state.action_to_string(a) if viewer is None else state.action_to_string_for(viewer, a)
+        return (
+            state.action_to_string(a) if viewer is None else state.action_to_string_for(viewer, a)
+        )
 
     fields = dict(
         seat=seat,
@@ -168,9 +170,7 @@ def review_seat(
     game = state.game
     names = names or [f"Player {s + 1}" for s in range(game.num_players)]
     judges = judges_for(game, samples, seed, seat, table)
-    return _review(
-        game, state.history(), names, seat, judges, lambda s: s.current_player() == seat
-    )
+    return _review(game, state.history(), names, seat, judges, lambda s: s.current_player() == seat)
 
 
 def review_position(

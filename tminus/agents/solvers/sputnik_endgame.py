@@ -60,6 +60,7 @@ def galaxies_left(k: Kernel, key: int) -> int:
 
 def mask_images(k: Kernel, mask: int) -> list[int]:
     """A galaxy mask under the four symmetries."""
+
     def image(value: int, chunks: list[list[int]]) -> int:
         return sum(table[value >> (10 * i) & 1023] for i, table in enumerate(chunks))
 

@@ -1,0 +1,43 @@
+"""The lobby's levels: four per game, weakest first, every spec an agent that exists."""
+
+import pytest
+
+from tminus import list_games, load_game
+from tminus.agents.levels import format_levels_table, level_table, levels, levels_tournament
+from tminus.agents.registry import list_agents, make_agent
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_every_game_has_four_levels_whose_specs_make_agents(name):
+    table = level_table(name)
+    assert [level.name for level in table] == ["easy", "medium", "hard", "expert"]
+    game = load_game(name)
+    for level in table:
+        if level.spec == "solver":  # solving the duel takes seconds: just that it exists
+            assert "solver" in list_agents(name)
+        else:
+            make_agent(level.spec, game, seed=0)
+    assert levels(name) == [{"spec": lv.spec, "label": lv.label} for lv in table]
+    assert [lv.seconds for lv in table] == [None, None, 0.5, 2.0]
+
+
+def test_four_way_expert_is_the_solver_with_two_players_only():
+    assert level_table("four_way", 2)[-1].spec == "solver"
+    assert level_table("four_way", 3)[-1].spec.startswith("mcts")
+
+
+def test_an_unknown_game_has_no_levels():
+    with pytest.raises(ValueError, match="no levels"):
+        levels("chess")
+
+
+def test_the_levels_tournament_prints_every_level_with_intervals(monkeypatch):
+    import tminus.agents.levels as module
+
+    # The real budgets take seconds a move; the table's shape is the point here.
+    monkeypatch.setattr(module, "FOUR_WAY_HARD", "mcts:simulations=4")
+    result = levels_tournament("four_way", games=12, seed=1)
+    table = format_levels_table(result)
+    lines = [line for line in table.splitlines() if line.startswith("| ")][1:]
+    assert [line.split("|")[1].strip() for line in lines] == ["easy", "medium", "hard", "expert"]
+    assert "(" in lines[-1] and "/" in lines[-1]  # an interval and a head-to-head score

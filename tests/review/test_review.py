@@ -1,0 +1,158 @@
+"""Game review: exact values where solved, estimates elsewhere, nothing hidden during play."""
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tests.sputnik.helpers import arrange
+from tminus import load_game
+from tminus.agents.solvers.four_way_duel import solve
+from tminus.agents.solvers.sputnik_endgame import build
+from tminus.cli import app
+from tminus.core.serialize import state_to_dict
+from tminus.review import (
+    ExactSputnik,
+    grade,
+    read_record,
+    review_game,
+    review_position,
+    review_seat,
+)
+from tminus.review.report import html_report
+from tminus.sim.runner import make_agents, play_game
+
+
+def recorded(name, agents, seed=1, **params):
+    game = load_game(name, **params)
+    return game, play_game(game, make_agents(agents, game, [seed]), [seed]).history
+
+
+def duel_chance_after(state, action, duel):
+    """The mover's chance to win after ``action``, read straight from the duel table."""
+    me = state.current_player()
+    after = state.clone()
+    after.apply_action(action)
+    if after.is_terminal():
+        return 1.0
+    return 1.0 - duel[after.keys_mask(1 - me), after.keys_mask(me)]
+
+
+def test_a_four_way_duel_review_matches_the_exact_duel_values_at_every_move():
+    game, history = recorded("four_way", ["greedy", "random"])
+    duel = solve(False)
+    review = review_game(game, history)
+    assert review.moves and all(m.exact for m in review.moves)
+    state = game.new_initial_state()
+    reviewed = iter(review.moves)
+    for index, action in enumerate(history):
+        if not state.is_chance_node() and len(state.legal_actions()) > 1:
+            move = next(reviewed)
+            assert move.index == index and move.played == action
+            values = {a: duel_chance_after(state, a, duel) for a in state.legal_actions()}
+            assert round(move.after.mean, 4) == round(values[action], 4)
+            assert round(move.before.mean, 4) == round(max(values.values()), 4)
+            assert round(move.loss.mean, 4) == round(max(values.values()) - values[action], 4)
+        state.apply_action(action)
+    assert next(reviewed, None) is None
+    # The random player gave chances away; the review says so.
+    assert any(m.loss.mean > 0.01 for m in review.moves if m.seat == 1)
+
+
+def test_grades_follow_the_documented_thresholds():
+    assert grade(0.30) == "blunder"
+    assert grade(0.15) == "mistake"
+    assert grade(0.05) == "inaccuracy"
+    assert grade(0.049) is None
+    assert grade(0.4, error=0.25) is None  # within two standard errors: noise
+    assert grade(0.4, error=0.1) == "blunder"
+
+
+@pytest.fixture(scope="module")
+def three_two_one_midgame():
+    game = load_game("three_two_one", players=2)
+    _, history = recorded("three_two_one", ["greedy", "greedy"], seed=3, players=2)
+    state = game.new_initial_state()
+    for action in history:
+        mine = not state.is_chance_node() and state.current_player() == 0
+        if mine and len(state.history()) > 40 and len(state.legal_actions()) > 1:
+            return state
+        state.apply_action(action)
+    raise AssertionError("no decision for seat 0 after move 40")
+
+
+def test_a_review_during_play_reads_nothing_the_seat_cannot_see(three_two_one_midgame):
+    state = three_two_one_midgame
+    other = state.resample_hidden(0, np.random.default_rng(7))  # seat 0 cannot tell them apart
+    assert str(other) != str(state)  # the other hand (or the draw pile) differs
+    a = review_position(state, 0, samples=6, seed=1)
+    b = review_position(other, 0, samples=6, seed=1)
+    assert a == b and len(a) > 1
+
+
+def test_a_seat_review_covers_only_its_own_moves(three_two_one_midgame):
+    review = review_seat(three_two_one_midgame, 1, samples=2)
+    assert review.viewer == 1 and "only what Player 2 can see" in review.knowledge
+    assert review.moves and {m.seat for m in review.moves} == {1}
+    assert all(not m.exact and m.loss.error >= 0 for m in review.moves)
+
+
+def test_sputnik_inside_the_endgame_table_is_exact():
+    table = build(radius=3, max_galaxies=2)
+    game = load_game("sputnik")
+    home = game.start[0]
+    state = arrange(2, [game.board.names[game.board.neighbours[home][0]], "d4"], helped=(1,))
+    values = ExactSputnik(game, table).values(state, state.legal_actions())
+    assert max(v[0] for v in values.values()) == 1.0  # the step home wins
+    assert {v[0] for v in values.values()} <= {0.0, 1.0}
+    assert ExactSputnik(game, table).values(load_game("sputnik").new_initial_state(), [0]) is None
+
+
+def test_records_are_read_from_exports_and_saves_and_bad_ones_refused():
+    game, history = recorded("four_way", ["greedy", "greedy"])
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    assert read_record(state_to_dict(state)).history == history
+    export = {
+        "format": "tminus-game-export",
+        "game": "four_way",
+        "params": dict(game.params),
+        "seats": [{"name": "Ada"}, {"name": "Bo"}],
+        "actions": [{"index": i, "action": a} for i, a in enumerate(history)],
+    }
+    assert read_record(export).names == ["Ada", "Bo"]
+    export["actions"][3] = {"index": 3, "text": "hidden"}
+    with pytest.raises(ValueError, match="no action id"):
+        read_record(export)
+    with pytest.raises(ValueError, match="not a T-minus"):
+        read_record({"format": "chess"})
+
+
+def test_the_html_report_escapes_names_and_draws_the_curve():
+    game, history = recorded("four_way", ["greedy", "random", "greedy"], players=3)
+    names = ["<script>x</script>", "Bo & co", "Cy"]
+    review = review_game(game, history, names=names, samples=2)
+    page = html_report(review)
+    assert "<script>x" not in page and "&lt;script&gt;x" in page and "Bo &amp; co" in page
+    assert page.count("<polyline") == 3 and "<svg" in page
+    assert all(not m.exact for m in review.moves)  # three players: estimates
+
+
+def test_the_review_command_prints_the_table_and_writes_the_page(tmp_path):
+    game, history = recorded("four_way", ["greedy", "random", "greedy"], players=3)
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state_to_dict(state)))
+    page = tmp_path / "review.html"
+    arguments = ["review", str(path), "--html", str(page), "--samples", "2"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    assert "Review of four_way" in result.output and "<svg" in page.read_text()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    result = CliRunner().invoke(app, ["review", str(bad)])
+    assert result.exit_code != 0 and "not a T-minus" in result.output
