@@ -80,7 +80,8 @@ def new_page(browser):
             viewport=viewport or {"width": 1300, "height": 950},
             has_touch=phone,
             is_mobile=phone,
-            bypass_csp=True,  # Playwright's string predicates and axe-core are scripts the CSP refuses
+            # Playwright's string predicates and axe-core are scripts the CSP refuses.
+            bypass_csp=True,
         )
         contexts.append(context)
         page = context.new_page()
