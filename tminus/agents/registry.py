@@ -33,6 +33,10 @@ PER_GAME: dict[str, dict[str, str]] = {
     "solver": {
         "four_way": "tminus.agents.solvers.four_way:FourWaySolverAgent",
     },
+    # Perfect inside the solved endgame table (two players, radius 3), its search elsewhere.
+    "endgame": {
+        "sputnik": "tminus.agents.solvers.sputnik_endgame:SputnikEndgameAgent",
+    },
 }
 
 
