@@ -384,9 +384,11 @@ async def test_a_claim_lost_to_another_writer_is_stale_and_nothing_changes(servi
     with pytest.raises(GameError) as info:
         await service.move(mine, seat, token(mine, seat), len(before), legal[-1])
     assert info.value.code == "stale"
-    assert mine.state.history() == before  # memory never ran ahead of the store
-    fresh = await service.get(mine.id)
-    assert fresh.state.history() == theirs.state.history()
+    # Memory never ran ahead of the store: the copy is brought up to it, without the loser.
+    stored = await service.store.load(mine.id)
+    assert mine.state.history() == theirs.state.history() == stored.actions != before
+    assert stored.actions[len(before)] == legal[0]  # theirs, not mine
+    assert await service.get(mine.id) is mine
 
 
 async def test_a_locked_store_is_a_clear_retryable_error_and_changes_nothing(tmp_path):
