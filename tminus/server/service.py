@@ -318,6 +318,7 @@ class GameService:
                 self._apply(table, draft, action, note)
             table.state = draft.state
             table.log.extend(draft.entries)
+            table.record.moves = table.move_number
         changed = bool(moves)
         if status is not None and status != table.record.status:
             table.record.status = status
@@ -702,6 +703,7 @@ class GameService:
             ) from None
         table.state = draft.state
         table.log.extend(draft.entries)
+        table.record.moves = table.move_number
         if draft.status is not None:
             table.record.status = draft.status
             table.record.result = draft.result or table.record.result

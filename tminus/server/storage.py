@@ -455,6 +455,10 @@ class Store:
             values["name"] = name
 
         async def work(connection) -> list[tuple[bool, str]]:
+            # Joins of one game wait for each other: the last one sees everybody seated.
+            await connection.execute(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
             await connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
