@@ -491,7 +491,7 @@ def create_app(
             await refuse(socket, "rate_limited", refusal, 4429)
             return
         try:
-            await service.record(game_id)
+            await service.exists(game_id)
         except GameError as e:
             hub.leave(client)
             await refuse(socket, e.code, e.message, SOCKET_CLOSE.get(e.code, 4400))
@@ -575,7 +575,7 @@ def create_app(
         a person took their seat (then everyone sees them arrive)."""
         if not isinstance(message, Hello):
             raise GameError("bad_request", "the first message must be a hello")
-        table = await service.get(game_id)
+        table = await service.get(game_id, current=False)  # (watched below: made current)
         if message.seat is not None:
             service.authorize(table, message.seat, message.token)
         refusal = await hub.attach(connection, table)

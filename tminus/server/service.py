@@ -437,12 +437,15 @@ class GameService:
                 )
         return made, tokens
 
-    async def get(self, game_id: Any) -> Table:
-        """The game ``game_id``, from memory or rebuilt from the store by replay."""
+    async def get(self, game_id: Any, current: bool = True) -> Table:
+        """The game ``game_id``, from memory or rebuilt from the store by replay.
+
+        ``current``: brought up to date if others may have changed it (not needed by a
+        caller that is about to ``watch`` it, which does that)."""
         table = self.tables.get(game_id) if isinstance(game_id, str) else None
         if table is not None:
             self.tables.move_to_end(game_id)
-            if not (self.listener.following(game_id) or table.status == FINISHED):
+            if current and not (self.listener.following(game_id) or table.status == FINISHED):
                 await self._store(self.catch_up(table))  # others may have moved meanwhile
             return table
         record = await self.record(game_id, actions=True)
@@ -462,6 +465,11 @@ class GameService:
             return self.tables[game_id]
         self._keep(table)
         return table
+
+    async def exists(self, game_id: Any) -> None:
+        """Nothing if there is such a game (in memory, or in the store); else ``not_found``."""
+        if not (isinstance(game_id, str) and game_id in self.tables):
+            await self.record(game_id)
 
     async def record(self, game_id: Any, actions: bool = False) -> StoredGame:
         """The stored game (from memory if there and up to date), or a ``not_found`` error."""
