@@ -21,6 +21,7 @@ from tminus.server.storage import (
     Save,
     StoreError,
     hold_sqlite,
+    own_notice,
     release_sqlite,
 )
 
@@ -35,7 +36,7 @@ def notices(monkeypatch):
     heard: list[tuple[str, str]] = []
 
     async def notify(_connection, pairs):
-        heard.extend(pairs)
+        heard.extend(pairs)  # (as another process hears them)
 
     monkeypatch.setattr(storage, "notify", notify)
     return heard
@@ -147,11 +148,12 @@ def draft_with_move(service, table):
     return draft
 
 
-def test_a_notice_too_big_for_notify_asks_to_read_the_store():
-    small = Save("g", 3, [(3, 7, 0, None)], FINISHED, {"winners": [0]})
-    assert '"moves":[[7,null]]' in small.notice() and '"status":"finished"' in small.notice()
-    big = Save("g", 3, [(3, 7, 0, "x" * MAX_NOTICE)])
-    assert big.notice() == '{"at": 3, "reload": true}'
+def test_a_notice_too_big_for_notify_asks_to_read_the_store_and_names_its_process():
+    small = Save("g", 3, [(3, 7, 0, None)], FINISHED, {"winners": [0]}).notice("p1")
+    assert '"moves":[[7,null]]' in small and '"status":"finished"' in small
+    assert own_notice("p1", small) and not own_notice("p2", small)
+    big = Save("g", 3, [(3, 7, 0, "x" * MAX_NOTICE)]).notice("p1")
+    assert big == '{"by":"p1","at":3,"reload":true}'
 
 
 async def test_one_process_at_a_time_holds_a_games_bots(tmp_path):

@@ -256,7 +256,7 @@ def create_app(
 ) -> FastAPI:
     limits = limits or Limits()
     store = Store(db_url, busy_timeout=limits.busy_timeout)
-    listener = listener_for(db_url)
+    listener = listener_for(db_url, store.origin)
     service = GameService(store, cache_size=limits.cache_size, listener=listener)
     hub = Hub(service, limits)
     pool = BotPool(limits.bot_workers or None, limits.bot_budget)

@@ -21,7 +21,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from tminus.server.storage import StoreError, channel, is_shared, listen_dsn
+from tminus.server.storage import StoreError, channel, is_shared, listen_dsn, own_notice
 
 log = logging.getLogger("tminus.server.fanout")
 RECONNECT = (0.1, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts to listen again
@@ -51,8 +51,9 @@ class Listener:
 class PostgresListener(Listener):
     """LISTEN on the channel of each followed game, on a connection of its own."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, origin: str = "") -> None:
         self.url = url
+        self.origin = origin  # this process's store: what it published, it knows already
         self.wanted: Counter[str] = Counter()  # game id -> how many follow it here
         self.listening: set[str] = set()
         self.connection = None
@@ -80,7 +81,8 @@ class PostgresListener(Listener):
         self.connection = connection
 
     def _notified(self, _connection, _pid: int, name: str, payload: str) -> None:
-        self.heard(name.removeprefix("tminus_"), payload)
+        if not own_notice(self.origin, payload):
+            self.heard(name.removeprefix("tminus_"), payload)
 
     async def follow(self, game_id: str) -> bool:
         self.wanted[game_id] += 1
@@ -160,6 +162,7 @@ class PostgresListener(Listener):
         self.connection = None
 
 
-def listener_for(url: str) -> Listener:
-    """What hears other processes on this database (nothing, for SQLite)."""
-    return PostgresListener(url) if is_shared(url) else Listener()
+def listener_for(url: str, origin: str = "") -> Listener:
+    """What hears other processes on this database (nothing, for SQLite); ``origin``: the
+    store of this process, whose own notices are not heard."""
+    return PostgresListener(url, origin) if is_shared(url) else Listener()

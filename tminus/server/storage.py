@@ -27,6 +27,7 @@ import asyncio
 import hashlib
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -178,15 +179,27 @@ class Save:
     result: dict[str, Any] | None = None
     expect: str | None = None
 
-    def notice(self) -> str:
-        """What other processes are told: enough to apply the change to their copy."""
-        news = {"at": self.at, "moves": [[action, note] for _, action, _, note in self.rows]}
+    def notice(self, origin: str = "") -> str:
+        """What other processes are told: enough to apply the change to their copy (and
+        which store said it: ``origin``, so that its own process need not hear it)."""
+        news = {"by": origin, "at": self.at}
+        news["moves"] = [[action, note] for _, action, _, note in self.rows]
         if self.status is not None:
             news["status"], news["result"] = self.status, self.result
         payload = json.dumps(news, separators=(",", ":"))
         if len(payload.encode()) > MAX_NOTICE:  # too big to tell: listeners read the store
-            payload = json.dumps({"at": self.at, "reload": True})
+            payload = said_by(origin, {"at": self.at, "reload": True})
         return payload
+
+
+def said_by(origin: str, news: dict[str, Any]) -> str:
+    """A notice from the store ``origin`` (its first field, for a quick look)."""
+    return json.dumps({"by": origin, **news}, separators=(",", ":"))
+
+
+def own_notice(origin: str, payload: str) -> bool:
+    """Whether a notice was published by the store ``origin`` (this process)."""
+    return payload.startswith(f'{{"by":"{origin}",')
 
 
 @dataclass
@@ -335,6 +348,7 @@ class Store:
         self.busy_timeout = busy_timeout
         self.engine: AsyncEngine | None = None
         self.pending: list = []  # saves waiting for the next group commit
+        self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
 
     async def open(self) -> Store:
@@ -421,7 +435,7 @@ class Store:
         while self.pending:
             batch, self.pending = self.pending, []
             try:
-                await self._run(partial(write_saves, batch=[s for s, _ in batch]))
+                await self._run(partial(self._write, [s for s, _ in batch]))
             except ClaimLost:  # one of them lost its claim: find which, each on its own
                 for item in batch:
                     await self._settle(item)
@@ -437,13 +451,16 @@ class Store:
     async def _settle(self, item) -> None:
         save, done = item
         try:
-            await self._run(partial(write_saves, batch=[save]))
+            await self._run(partial(self._write, [save]))
         except (ClaimLost, StoreError) as error:
             if not done.done():
                 done.set_exception(error)
         else:
             if not done.done():
                 done.set_result(None)
+
+    async def _write(self, batch: list[Save], connection) -> None:
+        await write_saves(connection, batch, self.origin)
 
     async def set_joined(
         self, game_id: str, seat: int, name: str | None = None
@@ -470,7 +487,7 @@ class Store:
                 .order_by(SeatRow.seat)
             )
             seats = [(bool(joined), name) for joined, name in seats]
-            await notify(connection, [(game_id, json.dumps({"seats": seats}))])
+            await notify(connection, [(game_id, said_by(self.origin, {"seats": seats}))])
             return seats
 
         return await self._run(work)
@@ -484,7 +501,7 @@ class Store:
                 .where(GameRow.id == game_id)
                 .values(status=BROKEN, problem=problem[:2000])
             )
-            await notify(connection, [(game_id, json.dumps({"reload": True}))])
+            await notify(connection, [(game_id, said_by(self.origin, {"reload": True}))])
 
         await self._run(work)
 
@@ -640,7 +657,7 @@ async def notify(connection, notices: list[tuple[str, str]]) -> None:
     )
 
 
-async def write_saves(connection, batch: list[Save]) -> None:
+async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     """The rows and status changes of several saves, in the caller's transaction.
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
@@ -681,7 +698,7 @@ async def write_saves(connection, batch: list[Save]) -> None:
     finished = [save.game_id for save in batch if save.status == FINISHED]
     if finished:  # nobody plays their bots any more
         await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
-    await notify(connection, [(save.game_id, save.notice()) for save in batch])
+    await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
