@@ -4,6 +4,7 @@ one process per SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from tminus.cli import app as cli
 from tminus.server import storage
-from tminus.server.bots import Leases
+from tminus.server.bots import BotPlayer, Leases, Thought
 from tminus.server.fanout import Listener
 from tminus.server.service import GameError
 from tminus.server.storage import (
@@ -122,6 +123,80 @@ async def test_a_copy_nobody_here_follows_is_brought_up_to_date_before_use(tmp_p
     assert (
         theirs.state.history() == mine.state.history() == (await there.store.load(mine.id)).actions
     )
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_a_copy_read_before_a_move_and_kept_is_brought_up_to_date(tmp_path):
+    """Two requests rebuild one game at once, the first from before a move made elsewhere:
+    the copy kept (the first) is brought up to date, not left behind for good."""
+    here, there, mine, _ = await two_copies(tmp_path)
+    there.forget(mine.id)
+    load, gates = there.store.load, [asyncio.Event(), asyncio.Event()]
+    read = asyncio.Event()
+
+    async def held_load(*args, **kwargs):
+        record = await load(*args, **kwargs)
+        if gates:
+            gate = gates.pop(0)
+            read.set()
+            await gate.wait()
+        return record
+
+    there.store.load = held_load
+    first, second = gates
+    early = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    read.clear()
+    await step(here, mine)  # (made after the first read)
+    late = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    first.set()
+    kept = await early
+    assert kept.move_number < mine.move_number  # kept from the first read
+    second.set()
+    assert await late is kept
+    assert kept.state.history() == mine.state.history()
+    await here.store.close()
+    await there.store.close()
+
+
+class FirstLegalPool:
+    """Bots that play their first legal move, at once, in the test's process."""
+
+    async def think(self, turn, legal, name):
+        return Thought(legal[0])
+
+    def stop(self) -> None:
+        pass
+
+
+async def test_bots_answer_a_move_made_elsewhere_on_a_game_not_in_memory(tmp_path, notices):
+    here = await new_service(tmp_path / "games.db")
+    here.listener = Deaf()
+    there = await new_service(tmp_path / "games.db", cache_size=0)  # plays the bots
+    mine = await create(here, "four_way", {}, seats("person", "random"))
+    await join_all(here, mine)
+    player = BotPlayer(there, FirstLegalPool(), 0, Leases(there.store, 30))
+
+    async def bots_done() -> None:
+        while player.tasks or player.chores:
+            await asyncio.gather(*player.tasks.values(), *player.chores)
+
+    assert await player.sweep() == [mine.id]
+    await bots_done()
+    assert mine.id in player.held and mine.id not in there.tables  # followed, not in memory
+    for _ in range(3):  # the person moves here; there hears it and its bot answers
+        mine = await here.get(mine.id)
+        assert mine.state.current_player() == 0
+        notices.clear()
+        await step(here, mine)
+        for game_id, payload in notices:
+            there.heard(game_id, payload)
+        await bots_done()
+        stored = await here.store.load(mine.id)
+        assert len(stored.actions) > mine.move_number  # the bot moved (and chance after it)
+    await player.stop()
     await here.store.close()
     await there.store.close()
 

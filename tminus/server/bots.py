@@ -10,8 +10,9 @@ move."). A worker that hangs or dies is replaced.
 
 ``BotPlayer`` listens to the service and plays the bots of every game whose turn is a bot's,
 if this process holds the game's lease (``Leases``): one process at a time plays a game's
-bots, on any number of processes sharing a database. The holder watches the game (it hears
-the moves made on other processes) and renews its leases in the background; a lease not
+bots, on any number of processes sharing a database. The holder follows the game (it hears
+the moves made on other processes, and reads the game again when it is a bot's turn, without
+keeping it in memory meanwhile) and renews its leases in the background; a lease not
 renewed in time (its process died or hung) is taken by another process, which sweeps the
 store for games in play whose bots nobody plays.
 """
@@ -38,7 +39,7 @@ from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
 from tminus.server.limits import BOT_LEASE, BUDGET
 from tminus.server.service import GameError, GameService, Table
-from tminus.server.storage import BOT, FINISHED, PLAYING, Store, StoreError
+from tminus.server.storage import PLAYING, Store, StoreError
 
 log = logging.getLogger("tminus.server.bots")
 WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
@@ -325,15 +326,19 @@ class BotPlayer:
         self.pool = pool
         self.delay = delay
         self.leases = leases
-        self.max_games = max_games  # games whose bots this process plays at most
+        self.max_games = max_games  # games taken over in one sweep at most
         self.tasks: dict[str, asyncio.Task] = {}
-        self.held: dict[str, Table] = {}  # the games whose lease is held here (watched)
+        # The games whose lease is held here: followed (not kept in memory: a game whose
+        # person went away costs a channel, not a game in memory).
+        self.held: set[str] = set()
         self.keeper: asyncio.Task | None = None
         self.chores: set[asyncio.Task] = set()
         service.listen(self.changed)
+        service.listen_absent(self.woken)
 
     def changed(self, table: Table) -> None:
         if table.id in self.held and table.status != PLAYING:
+            self.leases.mine.pop(table.id, None)  # (its end deleted the lease: not lost)
             self._spawn(self.let_go(table.id))
             return
         task = self.tasks.get(table.id)
@@ -346,24 +351,33 @@ class BotPlayer:
         """The games whose bots are playing now."""
         return [t for t in self.service.tables.values() if t.id in self.tasks]
 
-    async def hold(self, table: Table) -> bool:
-        """Take the game's lease (if nobody else has it) and watch the game while it is held."""
-        if not await self.leases.take(table.id):
+    def woken(self, game_id: str) -> None:
+        """A game held here but not in memory changed elsewhere: perhaps a bot's turn."""
+        if game_id in self.held and game_id not in self.tasks:
+            self._spawn(self.wake(game_id))
+
+    async def wake(self, game_id: str) -> None:
+        with contextlib.suppress(GameError):
+            self.changed(await self.service.get(game_id))
+
+    async def hold(self, game_id: str) -> bool:
+        """Take the game's lease (if nobody else has it) and follow the game while held."""
+        if not await self.leases.take(game_id):
             return False
-        if table.id not in self.held:
-            self.held[table.id] = table
+        if game_id not in self.held:
+            self.held.add(game_id)
             try:
-                await self.service.watch(table)
+                await self.service.follow(game_id)
             except BaseException:
-                del self.held[table.id]
+                self.held.discard(game_id)
                 raise
         return True
 
     async def let_go(self, game_id: str, release: bool = True) -> None:
         """Stop playing a game's bots here (its game ended, or the lease was lost)."""
-        table = self.held.pop(game_id, None)
-        if table is not None:
-            self.service.unwatch(table)
+        if game_id in self.held:
+            self.held.discard(game_id)
+            self.service.unfollow(game_id)
         if release:
             with contextlib.suppress(StoreError):
                 await self.leases.release([game_id])
@@ -375,7 +389,7 @@ class BotPlayer:
         game_id = table.id
         self.service.pin(table)
         try:
-            if not await self.hold(table):
+            if not await self.hold(game_id):
                 return  # another process plays this game's bots
             while (seat := table.bot_to_move()) is not None and self.leases.holds(game_id):
                 await asyncio.sleep(self.delay)
@@ -429,18 +443,15 @@ class BotPlayer:
             await self.let_go(game_id, release=False)
 
     async def sweep(self) -> list[str]:
-        """Take the leases nobody holds, as many as this process may play: the games taken."""
-        room = self.max_games - len(self.held)
-        if room <= 0:
-            return []
+        """Take the leases nobody holds (at most ``max_games`` a sweep): the games taken."""
         taken = []
-        for game_id in await self.leases.store.unleased(room):
+        for game_id in await self.leases.store.unleased(self.max_games):
             try:
                 table = await self.service.get(game_id)
             except GameError as error:  # broken, or gone
                 log.warning("game %s cannot be resumed: %s", game_id, error.message)
                 continue
-            if await self.hold(table):
+            if await self.hold(game_id):
                 taken.append(game_id)
                 await self.service.settle(table)  # e.g. chance left to draw
                 self.changed(table)
@@ -461,9 +472,6 @@ class BotPlayer:
         with contextlib.suppress(StoreError):  # others take these games over at once
             await self.leases.release()
         for game_id in list(self.held):
-            self.service.unwatch(self.held.pop(game_id))
+            self.held.discard(game_id)
+            self.service.unfollow(game_id)
         self.pool.stop()
-
-
-def has_bots(table: Table) -> bool:
-    return any(seat.kind == BOT for seat in table.record.seats) and table.status != FINISHED

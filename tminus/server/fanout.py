@@ -85,6 +85,7 @@ class PostgresListener(Listener):
             self.heard(name.removeprefix("tminus_"), payload)
 
     async def follow(self, game_id: str) -> bool:
+        """(Every call, failed or not, is undone by one ``unfollow``.)"""
         self.wanted[game_id] += 1
         if game_id in self.listening:
             return False
@@ -95,8 +96,7 @@ class PostgresListener(Listener):
                 raise StoreError("the game store's notifications are down: try again")
             try:
                 await self.connection.add_listener(channel(game_id), self._notified)
-            except Exception as error:
-                self.wanted[game_id] -= 1
+            except Exception as error:  # (the caller unfollows)
                 raise StoreError(f"cannot listen to the game store: {error}") from None
             self.listening.add(game_id)
             return True

@@ -12,10 +12,12 @@ pinned; the others stay in a small cache of recently used games and are rebuilt 
 store by replay when asked for again.
 
 Several processes may serve one game (on PostgreSQL). A process *watches* the games it has
-sockets on or plays the bots of: it hears every change the others commit (``heard``, from
+sockets on: it hears every change the others commit (``heard``, from
 ``tminus.server.fanout``) and applies it to its copy, in order; a change it missed (a gap)
-is read from the store (``catch_up``). A game in memory that nobody here watches may be
-behind, so it is brought up to date before use.
+is read from the store (``catch_up``). It *follows* the games it plays the bots of without
+keeping them in memory: news of such a game is passed on (``listen_absent``) and the game is
+read again. A game in memory that nobody here follows may be behind, so it is brought up to
+date before use.
 """
 
 from __future__ import annotations
@@ -219,6 +221,7 @@ class GameService:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
+        self.absent_listeners: list[Callable[[str], None]] = []
 
     # -- who is told of changes ------------------------------------------------------------
     def listen(self, listener: Callable[[Table], None]) -> None:
@@ -252,25 +255,43 @@ class GameService:
         processes commit are heard and applied; those made before are read now."""
         self.pin(table)
         try:
-            if await self.listener.follow(table.id):
-                await self.catch_up(table)
-        except StoreError as error:
-            self.unwatch(table)
-            raise unavailable(error) from None
+            await self.follow(table.id)
         except BaseException:
-            self.unwatch(table)
+            self.unpin(table)
             raise
         return table
 
     def unwatch(self, table: Table) -> None:
-        self.listener.unfollow(table.id)
+        self.unfollow(table.id)
         self.unpin(table)
+
+    async def follow(self, game_id: str) -> None:
+        """Hear the changes of a game from now on, until ``unfollow`` (in memory or not:
+        news of a game not in memory go to ``listen_absent``'s callbacks)."""
+        try:
+            if await self.listener.follow(game_id) and game_id in self.tables:
+                await self.catch_up(self.tables[game_id])  # what changed before listening
+        except StoreError as error:
+            self.listener.unfollow(game_id)
+            raise unavailable(error) from None
+        except BaseException:
+            self.listener.unfollow(game_id)
+            raise
+
+    def unfollow(self, game_id: str) -> None:
+        self.listener.unfollow(game_id)
+
+    def listen_absent(self, listener: Callable[[str], None]) -> None:
+        """``listener(game_id)`` is called when a followed game not in memory changed."""
+        self.absent_listeners.append(listener)
 
     def heard(self, game_id: str, payload: str) -> None:
         """Another process (or this one) committed a change of ``game_id``: apply it to the
         copy in memory, after the news heard before it. A game not in memory needs nothing."""
         table = self.tables.get(game_id)
-        if table is None:
+        if table is None:  # read from the store when next used (it is behind nothing then)
+            for listener in self.absent_listeners:
+                listener(game_id)
             return
         table.news.append(payload)
         if table.hearing is None or table.hearing.done():
@@ -462,7 +483,10 @@ class GameService:
             await self._store(self.store.set_rules_version(record.id, table.game.rules_version))
             record.rules_version = table.game.rules_version
         if game_id in self.tables:  # rebuilt meanwhile by another request: keep one copy
-            return self.tables[game_id]
+            kept = self.tables[game_id]
+            if is_behind(kept, table):  # (read before a change this copy was rebuilt after)
+                await self._store(self.catch_up(kept))
+            return kept
         self._keep(table)
         return table
 
@@ -869,6 +893,16 @@ class GameService:
                     }
 
         return frames()
+
+
+def is_behind(table: Table, other: Table) -> bool:
+    """Whether ``other``, a copy of the same game, has seen a change ``table`` has not."""
+    seats = [(s.joined, s.name) for s in table.record.seats]
+    return (
+        other.move_number > table.move_number
+        or (other.status != table.status and table.status != FINISHED)
+        or seats != [(s.joined, s.name) for s in other.record.seats]
+    )
 
 
 def unavailable(error: StoreError) -> GameError:
