@@ -161,6 +161,35 @@ async def test_a_copy_read_before_a_move_and_kept_is_brought_up_to_date(tmp_path
     await there.store.close()
 
 
+async def test_a_change_heard_while_its_game_is_read_is_not_lost(tmp_path, notices):
+    """The news of a game being read from the store finds no copy to apply to: the copy
+    read (perhaps from before the change) is read again once kept."""
+    here, there, mine, _ = await two_copies(tmp_path)
+    there.forget(mine.id)
+    load, gate, read = there.store.load, asyncio.Event(), asyncio.Event()
+
+    async def held_load(*args, **kwargs):
+        record = await load(*args, **kwargs)
+        read.set()
+        await gate.wait()
+        return record
+
+    there.store.load = held_load
+    reading = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    there.store.load = load
+    notices.clear()
+    await step(here, mine)  # (made after the read)
+    for game_id, payload in notices:
+        there.heard(game_id, payload)
+    gate.set()
+    theirs = await reading
+    assert theirs.state.history() == mine.state.history()
+    assert not there.missed and not there.loading
+    await here.store.close()
+    await there.store.close()
+
+
 class FirstLegalPool:
     """Bots that play their first legal move, at once, in the test's process."""
 

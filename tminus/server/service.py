@@ -222,6 +222,8 @@ class GameService:
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
         self.absent_listeners: list[Callable[[str], None]] = []
+        self.loading: Counter[str] = Counter()  # games being read from the store, how often
+        self.missed: set[str] = set()  # games that changed while being read
 
     # -- who is told of changes ------------------------------------------------------------
     def listen(self, listener: Callable[[Table], None]) -> None:
@@ -290,6 +292,8 @@ class GameService:
         copy in memory, after the news heard before it. A game not in memory needs nothing."""
         table = self.tables.get(game_id)
         if table is None:  # read from the store when next used (it is behind nothing then)
+            if game_id in self.loading:
+                self.missed.add(game_id)  # (perhaps read before this change)
             for listener in self.absent_listeners:
                 listener(game_id)
             return
@@ -469,6 +473,25 @@ class GameService:
             if current and not (self.listener.following(game_id) or table.status == FINISHED):
                 await self._store(self.catch_up(table))  # others may have moved meanwhile
             return table
+        self.loading[game_id] += 1  # (news of it heard meanwhile: see ``heard``)
+        try:
+            table = await self._read(game_id)
+        finally:
+            self.loading[game_id] -= 1
+            if self.loading[game_id] <= 0:
+                del self.loading[game_id]
+        kept = self.tables.get(game_id)  # (rebuilt meanwhile by another request: keep one)
+        if kept is None:
+            self._keep(table)
+            kept = table
+        if game_id in self.missed or is_behind(kept, table):
+            # Changed while it was read (the news found no copy to apply to): read again.
+            self.missed.discard(game_id)
+            await self._store(self.catch_up(kept))
+        return kept
+
+    async def _read(self, game_id: Any) -> Table:
+        """The game rebuilt from the store (marked broken there if it no longer replays)."""
         record = await self.record(game_id, actions=True)
         if record.status == BROKEN:
             raise broken_error(record)
@@ -482,12 +505,6 @@ class GameService:
             # The log still replays under today's rules: the game goes on under them.
             await self._store(self.store.set_rules_version(record.id, table.game.rules_version))
             record.rules_version = table.game.rules_version
-        if game_id in self.tables:  # rebuilt meanwhile by another request: keep one copy
-            kept = self.tables[game_id]
-            if is_behind(kept, table):  # (read before a change this copy was rebuilt after)
-                await self._store(self.catch_up(kept))
-            return kept
-        self._keep(table)
         return table
 
     async def exists(self, game_id: Any) -> None:

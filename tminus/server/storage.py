@@ -347,6 +347,7 @@ class Store:
         self.url = url
         self.busy_timeout = busy_timeout
         self.engine: AsyncEngine | None = None
+        self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
         self.pending: list = []  # saves waiting for the next group commit
         self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
@@ -359,6 +360,14 @@ class Store:
         if path is not None:
             private_file(path)
         self.engine = make_engine(self.url, self.busy_timeout)
+        # A read of several statements (a game's row, seats and log) sees one moment of the
+        # database, not a change committed between two of them (SQLite's one connection
+        # does that already).
+        self.reader = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if is_shared(self.url)
+            else self.engine
+        )
         try:
             async with self.engine.begin() as connection:
                 if is_shared(self.url):  # processes starting together make the tables once
@@ -383,7 +392,7 @@ class Store:
     async def _run(self, work, *, write: bool = True):
         """One transaction; database errors become StoreError, a lost claim ClaimLost."""
         try:
-            context = self.engine.begin() if write else self.engine.connect()
+            context = self.engine.begin() if write else self.reader.connect()
             async with context as connection:
                 return await work(connection)
         except IntegrityError:
