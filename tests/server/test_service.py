@@ -440,3 +440,18 @@ async def test_the_catalog_lists_games_parameters_and_bots():
     specs = [b["spec"] for b in four_way["bots"]]
     assert specs[0] == "random" and "greedy" in specs and "mcts:simulations=100" in specs
     assert four_way["rules_version"] >= 1
+
+
+async def test_a_perfect_information_game_narrates_each_action_once(tmp_path, monkeypatch):
+    """Nothing is hidden: one sentence serves every seat (no narration per viewer)."""
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    calls = []
+    state_class, narrate = type(table.state), type(table.state).narrate
+    monkeypatch.setattr(state_class, "narrate", lambda *a, **k: calls.append(1) or narrate(*a, **k))
+    await join_all(service, table)
+    for _ in range(4):
+        await step(service, table)
+    assert len(calls) == len(table.log) > 4
+    assert all(entry.seen == [entry.text] * 3 for entry in table.log)
+    await service.store.close()

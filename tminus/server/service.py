@@ -711,9 +711,12 @@ class GameService:
         state = draft.state
         actor = state.current_player()
         marks = seat_marks(table.game.num_players)
-        viewers = [*range(table.game.num_players), None]
-        seen = [state.narrate(action, marks, v) for v in viewers]
         text = state.narrate(action, marks, reveal=True)
+        if table.game.information == "perfect":  # nothing hidden: every seat reads the truth
+            seen = [text] * (table.game.num_players + 1)
+        else:
+            viewers = [*range(table.game.num_players), None]
+            seen = [state.narrate(action, marks, v) for v in viewers]
         state.apply_action(action)
         draft.entries.append(LogEntry(draft.move_number, actor, action, text, seen, note))
 
