@@ -7,4 +7,4 @@ su postgres -c "psql -qtc \"SELECT 1 FROM pg_roles WHERE rolname='tminus'\"" | g
   su postgres -c "psql -qc \"CREATE ROLE tminus LOGIN SUPERUSER PASSWORD 'tminus'\"" >/dev/null || exit 0
 su postgres -c "psql -qtc \"SELECT 1 FROM pg_database WHERE datname='tminus_test'\"" | grep -q 1 ||
   su postgres -c "createdb -O tminus tminus_test" >/dev/null || exit 0
-echo "postgresql+psycopg://tminus:tminus@127.0.0.1:5432/tminus_test"
+echo "postgresql://tminus:tminus@127.0.0.1:5432/tminus_test"

@@ -619,7 +619,11 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
-        str, typer.Option(help="Database URL: SQLite file (default) or postgresql://...")
+        str,
+        typer.Option(
+            help="Database URL: a SQLite file (default; one process) or postgresql://... "
+            "(any number of processes, on any machines)."
+        ),
     ] = "sqlite:///tminus.db",
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     max_body: Annotated[int, typer.Option(help="Bytes in an HTTP request body.")] = LIMITS.max_body,
@@ -667,16 +671,23 @@ def serve(
     busy_timeout: Annotated[
         float, typer.Option(help="Seconds a write waits for a locked SQLite file.")
     ] = LIMITS.busy_timeout,
+    bot_lease: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a process keeps a game's bots unless it renews (then others may)."
+        ),
+    ] = LIMITS.bot_lease,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
         import asyncio
 
         import uvicorn
+        from sqlalchemy.engine import make_url
 
         from tminus.server.app import create_app
         from tminus.server.serving import PipelinedMessages, PipelinedUpgrade
-        from tminus.server.storage import Store, StoreError
+        from tminus.server.storage import Store, StoreError, hold_sqlite
     except ImportError:
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
     limits = Limits(
@@ -686,14 +697,18 @@ def serve(
         sockets_per_game=sockets_per_game, hello_timeout=hello_timeout,
         messages_per_second=messages_per_second, message_burst=message_burst,
         send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
-        replays_at_once=replays_at_once, busy_timeout=busy_timeout,
+        replays_at_once=replays_at_once, busy_timeout=busy_timeout, bot_lease=bot_lease,
     )  # fmt: skip
-    try:  # a damaged or unreachable database is one sentence, not a traceback
+    if bot_lease <= 0:
+        raise fail("--bot-lease must be above 0 seconds")
+    try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
+        hold_sqlite(db)
         asyncio.run(Store(db, busy_timeout).check())
     except StoreError as error:
         raise fail(str(error)) from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {db})")
+    stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
+    console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
     uvicorn.run(
         create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
         ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,

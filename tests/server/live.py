@@ -27,12 +27,12 @@ def free_port() -> int:
 class LiveServer:
     def __init__(
         self,
-        db_path: Path,
+        db: Path | str,
         bot_delay: float = 0.0,
         port: int | None = None,
         options: tuple[str, ...] = (),
     ) -> None:
-        self.db_url = f"sqlite:///{db_path}"
+        self.db_url = db if isinstance(db, str) else f"sqlite:///{db}"  # a path or a URL
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.options = options  # more `tminus serve` options, e.g. limits
@@ -43,6 +43,10 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> LiveServer:
+        return self.launch().wait()
+
+    def launch(self) -> LiveServer:
+        """Start the process (``wait`` until it answers)."""
         command = [
             sys.executable, "-m", "tminus.cli", "serve", "--port", str(self.port),
             "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.options,
@@ -51,6 +55,9 @@ class LiveServer:
             command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )  # fmt: skip
+        return self
+
+    def wait(self) -> LiveServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

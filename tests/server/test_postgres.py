@@ -1,4 +1,4 @@
-"""The store on PostgreSQL, when a server is given: TMINUS_TEST_DATABASE_URL=postgresql+psycopg://...
+"""The store on PostgreSQL, when a server is given: TMINUS_TEST_DATABASE_URL=postgresql://...
 
 Skipped otherwise (SQLite, the default, is tested everywhere else). The tables of that
 database are dropped and made anew.
@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 
 import pytest
+from sqlalchemy import select, update
 
 from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
-from tminus.server.storage import FINISHED, Base, Store
+from tminus.server.storage import FINISHED, PLAYING, WAITING, Base, GameRow, Store
 
 from .helpers import create, join_all, play_out, seats, step, token
 
@@ -63,4 +64,24 @@ async def test_a_move_claimed_twice_on_postgresql_is_applied_once(store):
         await service.move(mine, seat, token(mine, seat), mine.move_number, legal[-1])
     assert info.value.code == "stale"
     assert (await store.load(mine.id)).actions == theirs.state.history()
+    await other.close()
+
+
+async def test_a_read_sees_one_moment_of_the_database(store):
+    """A game's row, seats and log are read together: never a change committed between."""
+    service = GameService(store)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    other = await Store(URL).open()
+    status = select(GameRow.status).where(GameRow.id == table.id)
+
+    async def read_twice(connection):
+        first = await connection.scalar(status)
+        async with other.engine.begin() as writer:  # committed between the two reads
+            await writer.execute(
+                update(GameRow).where(GameRow.id == table.id).values(status=PLAYING)
+            )
+        return first, await connection.scalar(status)
+
+    assert await store._run(read_twice, write=False) == (WAITING, WAITING)
+    assert (await store.load(table.id)).status == PLAYING
     await other.close()

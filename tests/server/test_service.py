@@ -384,9 +384,11 @@ async def test_a_claim_lost_to_another_writer_is_stale_and_nothing_changes(servi
     with pytest.raises(GameError) as info:
         await service.move(mine, seat, token(mine, seat), len(before), legal[-1])
     assert info.value.code == "stale"
-    assert mine.state.history() == before  # memory never ran ahead of the store
-    fresh = await service.get(mine.id)
-    assert fresh.state.history() == theirs.state.history()
+    # Memory never ran ahead of the store: the copy is brought up to it, without the loser.
+    stored = await service.store.load(mine.id)
+    assert mine.state.history() == theirs.state.history() == stored.actions != before
+    assert stored.actions[len(before)] == legal[0]  # theirs, not mine
+    assert await service.get(mine.id) is mine
 
 
 async def test_a_locked_store_is_a_clear_retryable_error_and_changes_nothing(tmp_path):
@@ -438,3 +440,18 @@ async def test_the_catalog_lists_games_parameters_and_bots():
     specs = [b["spec"] for b in four_way["bots"]]
     assert specs[0] == "random" and "greedy" in specs and "mcts:simulations=100" in specs
     assert four_way["rules_version"] >= 1
+
+
+async def test_a_perfect_information_game_narrates_each_action_once(tmp_path, monkeypatch):
+    """Nothing is hidden: one sentence serves every seat (no narration per viewer)."""
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    calls = []
+    state_class, narrate = type(table.state), type(table.state).narrate
+    monkeypatch.setattr(state_class, "narrate", lambda *a, **k: calls.append(1) or narrate(*a, **k))
+    await join_all(service, table)
+    for _ in range(4):
+        await step(service, table)
+    assert len(calls) == len(table.log) > 4
+    assert all(entry.seen == [entry.text] * 3 for entry in table.log)
+    await service.store.close()

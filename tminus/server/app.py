@@ -1,10 +1,12 @@
 """The FastAPI app: the lobby's HTTP API, the WebSocket of each game, the static client.
 
 The service (``tminus.server.service``) keeps the games and tells the app of each committed
-change; the app holds the sockets. Each socket has its own bounded queue and a writer task:
-a change only marks the sockets of the game (nothing is sent under a game's lock), and a
-socket that does not read within ``send_timeout`` or lets its queue fill is closed. Bots
-think in worker processes (``tminus.server.bots``). Every limit is in ``Limits``.
+change, whichever process committed it (``tminus.server.fanout``); the app holds the
+sockets. Each socket has its own bounded queue and a writer task: a change only marks the
+sockets of the game (nothing is sent under a game's lock), and a socket that does not read
+within ``send_timeout`` or lets its queue fill is closed. Bots think in worker processes
+(``tminus.server.bots``), in the one process that holds each game's bot lease. Every limit
+is in ``Limits``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from starlette.routing import Match
 from starlette.websockets import WebSocketState
 
 from tminus.core.registry import rules_text
-from tminus.server.bots import BotPlayer, BotPool
+from tminus.server.bots import BotPlayer, BotPool, Leases
+from tminus.server.fanout import listener_for
 from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
     CreateGame,
@@ -52,7 +55,14 @@ from tminus.server.protocol import (
     error,
 )
 from tminus.server.service import GameError, GameService, Table, catalog, is_search
-from tminus.server.storage import DEFAULT_URL, Store
+from tminus.server.storage import (
+    DEFAULT_URL,
+    Store,
+    StoreError,
+    hold_sqlite,
+    is_shared,
+    release_sqlite,
+)
 
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
@@ -216,13 +226,19 @@ class Hub:
         if self.per_client[client] <= 0:
             del self.per_client[client]
 
-    def attach(self, connection: Connection, table: Table) -> str | None:
+    async def attach(self, connection: Connection, table: Table) -> str | None:
+        """Count the socket in on its game, which is watched while it has sockets here."""
         sockets = self.connections.setdefault(table.id, set())
         if len(sockets) >= self.limits.sockets_per_game:
             return f"this game has {self.limits.sockets_per_game} sockets open: try again later"
         sockets.add(connection)
         connection.table = table
-        self.service.pin(table)
+        try:
+            await self.service.watch(table)
+        except BaseException:
+            sockets.discard(connection)
+            connection.table = None
+            raise
         return None
 
     def detach(self, connection: Connection) -> None:
@@ -232,7 +248,7 @@ class Hub:
             sockets.discard(connection)
             if not sockets:
                 del self.connections[table.id]
-            self.service.unpin(table)
+            self.service.unwatch(table)
 
 
 def create_app(
@@ -240,26 +256,47 @@ def create_app(
 ) -> FastAPI:
     limits = limits or Limits()
     store = Store(db_url, busy_timeout=limits.busy_timeout)
-    service = GameService(store, cache_size=limits.cache_size)
+    listener = listener_for(db_url, store.origin)
+    service = GameService(store, cache_size=limits.cache_size, listener=listener)
     hub = Hub(service, limits)
     pool = BotPool(limits.bot_workers or None, limits.bot_budget)
-    bots = BotPlayer(service, pool, bot_delay)
+    leases = Leases(store, limits.bot_lease)
+    bots = BotPlayer(service, pool, bot_delay, leases, limits.max_bot_games)
     creations = RateLimiter(limits.creates_per_minute / 60, max(1, limits.creates_per_minute))
     replays = asyncio.Semaphore(limits.replays_at_once)
     replay_pages = BytesCache(REPLAY_CACHE)
 
+    async def caught_up(game_ids: set[str]) -> None:
+        """The listener was down a while: read what the watched games missed meanwhile."""
+        for game_id in game_ids:
+            table = service.tables.get(game_id)
+            if table is not None:
+                with contextlib.suppress(GameError, StoreError):
+                    await service.catch_up(table)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await store.open()
-        pool.start()
-        resumed, broken = await service.resume()
-        for game_id, problem in broken.items():
-            log.error("game %s cannot resume and is marked broken: %s", game_id, problem)
-        for table in resumed:
-            bots.changed(table)
-        yield
-        await bots.stop()
-        await store.close()
+        hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
+        try:
+            await store.open()
+            await listener.start(service.heard, caught_up)
+            pool.start()
+            if not is_shared(db_url):
+                # Alone on the file: the games in play resume here, whoever played them.
+                await store.release_leases(None)
+                resumed, broken = await service.resume()
+                for game_id, problem in broken.items():
+                    log.error("game %s cannot resume and is marked broken: %s", game_id, problem)
+                for table in resumed:
+                    bots.changed(table)
+            # Shared: the games whose bots nobody plays (any more) are taken over by sweeps.
+            bots.start()
+            yield
+        finally:
+            await bots.stop()
+            await listener.stop()
+            await store.close()
+            release_sqlite(db_url)
 
     app = FastAPI(
         title="T-minus",
@@ -454,7 +491,7 @@ def create_app(
             await refuse(socket, "rate_limited", refusal, 4429)
             return
         try:
-            await service.record(game_id)
+            await service.exists(game_id)
         except GameError as e:
             hub.leave(client)
             await refuse(socket, e.code, e.message, SOCKET_CLOSE.get(e.code, 4400))
@@ -538,10 +575,10 @@ def create_app(
         a person took their seat (then everyone sees them arrive)."""
         if not isinstance(message, Hello):
             raise GameError("bad_request", "the first message must be a hello")
-        table = await service.get(game_id)
+        table = await service.get(game_id, current=False)  # (watched below: made current)
         if message.seat is not None:
             service.authorize(table, message.seat, message.token)
-        refusal = hub.attach(connection, table)
+        refusal = await hub.attach(connection, table)
         if refusal:
             raise GameError("rate_limited", refusal)
         connection.seat, connection.token = message.seat, message.token

@@ -8,7 +8,13 @@ that crashes, runs out of time or answers an illegal move is replaced, for that 
 random legal move, and the log says so ("Search (hard) ran out of time and played a random
 move."). A worker that hangs or dies is replaced.
 
-``BotPlayer`` listens to the service and plays the bots of every game whose turn is a bot's.
+``BotPlayer`` listens to the service and plays the bots of every game whose turn is a bot's,
+if this process holds the game's lease (``Leases``): one process at a time plays a game's
+bots, on any number of processes sharing a database. The holder follows the game (it hears
+the moves made on other processes, and reads the game again when it is a bot's turn, without
+keeping it in memory meanwhile) and renews its leases in the background; a lease not
+renewed in time (its process died or hung) is taken by another process, which sweeps the
+store for games in play whose bots nobody plays.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import multiprocessing
 import os
 import secrets
 import signal
+import socket
 import sys
+import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from multiprocessing.reduction import ForkingPickler
@@ -29,8 +37,9 @@ from typing import Any
 
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
-from tminus.server.limits import BUDGET
+from tminus.server.limits import BOT_LEASE, BUDGET
 from tminus.server.service import GameError, GameService, Table
+from tminus.server.storage import PLAYING, Store, StoreError
 
 log = logging.getLogger("tminus.server.bots")
 WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
@@ -249,31 +258,140 @@ def bot_seed(game_seed: str, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(f"bot {seat} {game_seed}".encode()).digest()[:8], "big")
 
 
-class BotPlayer:
-    """Plays the bots of every game whose turn is a bot's, one task per game."""
+class Leases:
+    """The bot leases this process holds (each for ``seconds`` on the database's clock).
 
-    def __init__(self, service: GameService, pool: BotPool, delay: float) -> None:
+    ``take`` asks the store only when it does not know: a lease it holds is its own until
+    ``seconds`` after it was last taken or renewed (measured from before the asking, so
+    never later than the store's expiry); one another process holds is not asked for again
+    before half that time."""
+
+    def __init__(self, store: Store, seconds: float = BOT_LEASE) -> None:
+        self.store = store
+        self.seconds = seconds
+        self.holder = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.mine: dict[str, float] = {}  # game id -> (monotonic) until when surely ours
+        self.theirs: dict[str, float] = {}  # game id -> (monotonic) when to ask again
+
+    def holds(self, game_id: str) -> bool:
+        return self.mine.get(game_id, 0.0) > time.monotonic()
+
+    async def take(self, game_id: str) -> bool:
+        asked = time.monotonic()
+        if self.holds(game_id):
+            return True
+        if self.theirs.get(game_id, 0.0) > asked:
+            return False
+        if await self.store.take_lease(game_id, self.holder, self.seconds):
+            self.mine[game_id] = asked + self.seconds
+            self.theirs.pop(game_id, None)
+            return True
+        self.mine.pop(game_id, None)
+        self.theirs[game_id] = asked + self.seconds / 2
+        return False
+
+    async def renew(self) -> set[str]:
+        """Renew every lease held: the ids of the games whose lease was lost meanwhile."""
+        asked = time.monotonic()
+        kept = await self.store.renew_leases(self.holder, self.seconds)
+        lost = set(self.mine) - kept
+        for game_id in kept:
+            self.mine[game_id] = asked + self.seconds
+        for game_id in lost:
+            del self.mine[game_id]
+        now = time.monotonic()
+        self.theirs = {g: t for g, t in self.theirs.items() if t > now}
+        return lost
+
+    async def release(self, game_ids=None) -> None:
+        """Give leases up (all of them if ``game_ids`` is None) for others to take at once."""
+        released = list(self.mine) if game_ids is None else list(game_ids)
+        for game_id in released:
+            self.mine.pop(game_id, None)
+        await self.store.release_leases(self.holder, None if game_ids is None else released)
+
+
+class BotPlayer:
+    """Plays the bots of every game whose lease this process holds, one task per game."""
+
+    def __init__(
+        self,
+        service: GameService,
+        pool: BotPool,
+        delay: float,
+        leases: Leases,
+        max_games: int = 100,
+    ) -> None:
         self.service = service
         self.pool = pool
         self.delay = delay
+        self.leases = leases
+        self.max_games = max_games  # games taken over in one sweep at most
         self.tasks: dict[str, asyncio.Task] = {}
+        # The games whose lease is held here: followed (not kept in memory: a game whose
+        # person went away costs a channel, not a game in memory).
+        self.held: set[str] = set()
+        self.keeper: asyncio.Task | None = None
+        self.chores: set[asyncio.Task] = set()
         service.listen(self.changed)
+        service.listen_absent(self.woken)
 
     def changed(self, table: Table) -> None:
+        if table.id in self.held and table.status != PLAYING:
+            self.leases.mine.pop(table.id, None)  # (its end deleted the lease: not lost)
+            self._spawn(self.let_go(table.id))
+            return
         task = self.tasks.get(table.id)
         if table.bot_to_move() is not None and (task is None or task.done()):
+            if self.leases.theirs.get(table.id, 0.0) > time.monotonic():
+                return  # another process plays them (and is told of this change)
             self.tasks[table.id] = asyncio.get_running_loop().create_task(self.play(table))
 
     def thinking(self) -> list[Table]:
         """The games whose bots are playing now."""
         return [t for t in self.service.tables.values() if t.id in self.tasks]
 
+    def woken(self, game_id: str) -> None:
+        """A game held here but not in memory changed elsewhere: perhaps a bot's turn."""
+        if game_id in self.held and game_id not in self.tasks:
+            self._spawn(self.wake(game_id))
+
+    async def wake(self, game_id: str) -> None:
+        with contextlib.suppress(GameError):
+            self.changed(await self.service.get(game_id))
+
+    async def hold(self, game_id: str) -> bool:
+        """Take the game's lease (if nobody else has it) and follow the game while held."""
+        if not await self.leases.take(game_id):
+            return False
+        if game_id not in self.held:
+            self.held.add(game_id)
+            try:
+                await self.service.follow(game_id)
+            except BaseException:
+                self.held.discard(game_id)
+                raise
+        return True
+
+    async def let_go(self, game_id: str, release: bool = True) -> None:
+        """Stop playing a game's bots here (its game ended, or the lease was lost)."""
+        if game_id in self.held:
+            self.held.discard(game_id)
+            self.service.unfollow(game_id)
+        if release:
+            with contextlib.suppress(StoreError):
+                await self.leases.release([game_id])
+        else:
+            self.leases.mine.pop(game_id, None)
+
     async def play(self, table: Table) -> None:
         """Bots move while it is a bot's turn, each after a short visible delay."""
         game_id = table.id
         self.service.pin(table)
         try:
-            while (seat := table.bot_to_move()) is not None:
+            if not await self.hold(game_id):
+                return  # another process plays this game's bots
+            while (seat := table.bot_to_move()) is not None and self.leases.holds(game_id):
                 await asyncio.sleep(self.delay)
                 table = await self.service.get(game_id)  # the one copy in memory
                 move_number = table.move_number
@@ -302,11 +420,58 @@ class BotPlayer:
             self.tasks.pop(game_id, None)
             self.service.unpin(table)
 
+    # -- leases kept, lost and taken over -----------------------------------------------------
+    def start(self) -> None:
+        """Keep the leases in the background: renew them, and take over the games whose
+        bots nobody plays (their process died), every third of a lease."""
+        self.keeper = asyncio.get_running_loop().create_task(self.keep())
+
+    async def keep(self) -> None:
+        while True:
+            try:
+                await self.renew()
+                await self.sweep()
+            except (GameError, StoreError) as error:
+                log.warning("bot leases: %s", getattr(error, "message", error))
+            except Exception:
+                log.exception("bot leases")
+            await asyncio.sleep(self.leases.seconds / 3)
+
+    async def renew(self) -> None:
+        for game_id in await self.leases.renew():
+            log.warning("lost the lease of game %s's bots: another process plays them", game_id)
+            await self.let_go(game_id, release=False)
+
+    async def sweep(self) -> list[str]:
+        """Take the leases nobody holds (at most ``max_games`` a sweep): the games taken."""
+        taken = []
+        for game_id in await self.leases.store.unleased(self.max_games):
+            try:
+                table = await self.service.get(game_id)
+            except GameError as error:  # broken, or gone
+                log.warning("game %s cannot be resumed: %s", game_id, error.message)
+                continue
+            if await self.hold(game_id):
+                taken.append(game_id)
+                await self.service.settle(table)  # e.g. chance left to draw
+                self.changed(table)
+        return taken
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
     async def stop(self) -> None:
-        tasks = list(self.tasks.values())
+        tasks = [*self.tasks.values(), *self.chores, *([self.keeper] if self.keeper else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(StoreError):  # others take these games over at once
+            await self.leases.release()
+        for game_id in list(self.held):
+            self.held.discard(game_id)
+            self.service.unfollow(game_id)
         self.pool.stop()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 BUDGET = 2.0  # CPU seconds a bot may spend on one move
 CACHE_SIZE = 64  # games kept in memory with no socket and no bot (rebuilt on demand)
 BUSY_TIMEOUT = 5.0  # seconds a write waits for a locked SQLite file before it is refused
+BOT_LEASE = 10.0  # seconds a process holds a game's bots without renewing (then others may)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Limits:
     cache_size: int = CACHE_SIZE  # idle games kept in memory (others rebuilt when asked for)
     replays_at_once: int = 2  # replays built at once (others wait their turn)
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
+    bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
 
     @classmethod
     def documented(cls) -> dict[str, object]:

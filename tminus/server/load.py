@@ -1,23 +1,29 @@
 """Load test: many games at once over WebSockets, on loopback, bounded in time.
 
     python -m tminus.server.load --games 50 --seconds 30
+    python -m tminus.server.load --games 50 --db postgresql://user:pw@host/db --processes 2
+    python -m tminus.server.load --games 50 --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
 starts `tminus serve` on a free loopback port with a fresh SQLite file, no bot delay and
-no per-client limits (or uses ``--url`` of a server already running on this machine), and
-keeps ``--games`` games running (a finished game is replaced by a new one). Each game's
+no per-client limits (``--db``: on that database instead, ``--processes`` of them on
+PostgreSQL; ``--servers``: servers already running on this machine, e.g. behind nothing),
+and keeps ``--games`` games running (a finished game is replaced by a new one); the games
+are shared out among the servers in turn, each played on the server that created it. Each game's
 seats follow ``--bots``: a bot spec, or ``person`` for a seat this tool plays itself (its
 first legal move, at once). It reports the moves per second delivered (players' decisions,
 bots' and persons') and the **move round trip** of the persons' moves, as the client
 measures it: from sending a move to receiving the state that holds it (the server commits
 the move, works out the next views and sends them in between). It stops by itself after
-``--seconds`` (every wait is bounded by what is left); it refuses any address that is not
-loopback.
+``--seconds`` (every wait is bounded by what is left), resigning the games it leaves
+unfinished; it refuses any address that is not loopback. With the servers it started it
+also reports the CPU each spent per move and what one process delivered, for sizing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import os
@@ -97,10 +103,12 @@ async def play_games(
 
 
 async def play_one(url: str, created: dict, tally: Tally) -> None:
-    """Watch (and play the persons' seats of) one game to its end."""
+    """Watch (and play the persons' seats of) one game to its end; if the time is up first,
+    resign it (so that no game is left waiting for this tool)."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
     hellos = [{"type": "hello", "seat": i["seat"], "token": i["token"]} for i in created["invites"]]
     sockets = []
+    finished = False
     try:
         for hello in hellos or [{"type": "hello"}]:
             ws = await connect(ws_url, max_size=2**24, open_timeout=None)
@@ -109,9 +117,14 @@ async def play_one(url: str, created: dict, tally: Tally) -> None:
         await asyncio.gather(
             *(seat(ws, i == 0, bool(hellos), tally) for i, ws in enumerate(sockets))
         )
+        finished = True
     finally:
+        if hellos and sockets and not finished:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sockets[0].send(json.dumps({"type": "resign"})), 1)
         for ws in sockets:
-            await ws.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 1)
 
 
 async def seat(ws, counts: bool, plays: bool, tally: Tally) -> None:
@@ -139,22 +152,29 @@ async def seat(ws, counts: bool, plays: bool, tally: Tally) -> None:
             await ws.send(json.dumps(move))
 
 
-async def run(url: str, games: int, seconds: float, game: str, lineup: list[str]) -> Tally:
-    tally = Tally()
+async def run(
+    urls: list[str], games: int, seconds: float, game: str, lineup: list[str]
+) -> list[Tally]:
+    """Play for ``seconds``: the tally of each server (the games are shared out in turn)."""
+    tallies = [Tally() for _ in urls]
     deadline = Deadline(seconds)
     start = time.monotonic()
     slots = [
-        asyncio.create_task(play_games(url, game, lineup, deadline, tally)) for _ in range(games)
+        asyncio.create_task(
+            play_games(urls[i % len(urls)], game, lineup, deadline, tallies[i % len(urls)])
+        )
+        for i in range(games)
     ]
     done, pending = await asyncio.wait(slots, timeout=seconds + GRACE)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
-    for task in done:
-        if task.exception() is not None:
-            tally.errors.append(repr(task.exception()))
-    tally.elapsed = min(time.monotonic() - start, seconds)
-    return tally
+    for i, task in enumerate(slots):
+        if task in done and task.exception() is not None:
+            tallies[i % len(urls)].errors.append(repr(task.exception()))
+    for tally in tallies:
+        tally.elapsed = min(time.monotonic() - start, seconds)
+    return tallies
 
 
 def free_port() -> int:
@@ -163,24 +183,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db_path: Path) -> tuple[subprocess.Popen, str]:
+def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [
         sys.executable, "-m", "tminus.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-        "--db", f"sqlite:///{db_path}", "--bot-delay", "0", "--creates-per-minute", "0",
+        "--db", db_url, "--bot-delay", "0", "--creates-per-minute", "0",
         "--max-bot-games", "100000", "--sockets-per-client", "100000",
         "--max-sockets", "100000", "--messages-per-second", "0",
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
-    url = f"http://127.0.0.1:{port}"
+    return process, f"http://127.0.0.1:{port}"
+
+
+def wait_until_up(process: subprocess.Popen, url: str) -> None:
     for _ in range(300):
+        if process.poll() is not None:
+            raise SystemExit(f"the server on {url} did not start (exit code {process.returncode})")
         try:
             if httpx.get(f"{url}/api/catalog", timeout=1).status_code == 200:
-                return process, url
+                return
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
     raise SystemExit("the server did not start")
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of a process (Linux), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
 
 
 def cpu_seconds(pid: int) -> float:
@@ -227,77 +263,172 @@ def main(argv: list[str] | None = None) -> dict:
         "--bots", default="person,greedy,greedy,greedy", help="seat lineup (person: this tool)"
     )
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument(
+        "--servers", help="running servers on loopback, comma-separated: the games are shared"
+    )
+    parser.add_argument(
+        "--db", help="start the servers on this database (default: a fresh SQLite file)"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes to start (PostgreSQL)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     seconds = min(max(args.seconds, 0.5), 600.0)
     games = min(max(args.games, 1), 500)
     lineup = [b.strip() for b in args.bots.split(",") if b.strip()]
-    process = None
+    given = [u.strip().rstrip("/") for u in (args.servers or args.url or "").split(",")]
+    given = [u for u in given if u]
+    for url in given:
+        loopback_only(url)
+    processes: list[subprocess.Popen] = []
     with tempfile.TemporaryDirectory() as tmp:
-        if args.url:
-            loopback_only(args.url)
-            url = args.url.rstrip("/")
+        if given:
+            urls = given
         else:
-            process, url = start_server(Path(tmp) / "load.db")
-        cpu_before = cpu_seconds(process.pid) if process else 0.0
+            db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+            count = max(1, args.processes)
+            if count > 1 and db.startswith("sqlite"):
+                raise SystemExit("several processes need PostgreSQL: --db postgresql://...")
+            urls = []
+            try:
+                for _ in range(count):
+                    process, url = start_server(db)
+                    processes.append(process)
+                    urls.append(url)
+                for process, url in zip(processes, urls, strict=True):
+                    wait_until_up(process, url)
+            except BaseException:
+                for process in processes:
+                    process.kill()
+                raise
+        cpu_before = [cpu_seconds(p.pid) for p in processes]
         client_before = time.process_time()
+        load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         try:
-            tally = asyncio.run(run(url, games, seconds, args.game, lineup))
-            server_cpu = cpu_seconds(process.pid) - cpu_before if process else None
+            tallies = asyncio.run(run(urls, games, seconds, args.game, lineup))
+            server_cpu = [
+                cpu_seconds(p.pid) - b for p, b in zip(processes, cpu_before, strict=True)
+            ]
             client_cpu = time.process_time() - client_before
+            memory = [rss_mb(p.pid) for p in processes]
         finally:
-            if process is not None:
+            for process in processes:
                 process.terminate()
-                process.wait(timeout=20)
+            for process in processes:
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+    figures = report(urls, tallies, games, server_cpu if processes else [], client_cpu)
+    figures["load_average_before"] = load_before
+    figures["server_rss_mb"] = (
+        [None if m is None else round(m, 1) for m in memory] if processes else []
+    )
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print_report(figures, args.game, lineup)
+    return figures
+
+
+def report(urls, tallies: list[Tally], games: int, server_cpu: list[float], client_cpu: float):
+    """The figures of a run: in all, and for each server."""
+    total = Tally(elapsed=max(t.elapsed for t in tallies))
+    for tally in tallies:
+        for name in ("moves", "actions", "finished", "started"):
+            setattr(total, name, getattr(total, name) + getattr(tally, name))
+        total.round_trips += tally.round_trips
+        total.errors += tally.errors
+    figures = figures_of(total, games)
+    figures["servers"] = []
+    for i, (url, tally) in enumerate(zip(urls, tallies, strict=True)):
+        share = figures_of(tally, len(range(i, games, len(urls))))
+        share["url"] = url
+        if server_cpu:
+            share["server_cpu_ms_per_move"] = per_move(server_cpu[i], tally.moves)
+        figures["servers"].append(share)
+    # CPU the servers (and their bot workers) spent per move: what an idle machine would
+    # need, whatever else ran meanwhile.
+    figures["server_cpu_ms_per_move"] = (
+        per_move(sum(server_cpu), total.moves) if server_cpu else None
+    )
+    figures["client_cpu_ms_per_move"] = per_move(client_cpu, total.moves)
+    figures["load_average"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    figures["cores"] = os.cpu_count()
+    return figures
+
+
+def per_move(cpu: float, moves: int) -> float | None:
+    return round(cpu * 1000 / moves, 3) if cpu and moves else None
+
+
+def figures_of(tally: Tally, games: int) -> dict:
     p50, p99 = percentile(tally.round_trips, 50), percentile(tally.round_trips, 99)
-    figures = {
+    elapsed = tally.elapsed or 1.0
+    return {
         "games_concurrent": games,
         "seconds": round(tally.elapsed, 2),
         "games_started": tally.started,
         "games_finished": tally.finished,
         "moves": tally.moves,
         "actions": tally.actions,
-        "moves_per_second": round(tally.moves / tally.elapsed, 1),
-        "actions_per_second": round(tally.actions / tally.elapsed, 1),
+        "moves_per_second": round(tally.moves / elapsed, 1),
+        "actions_per_second": round(tally.actions / elapsed, 1),
         "round_trips": len(tally.round_trips),
         "round_trip_ms_p50": None if p50 is None else round(p50 * 1000, 2),
         "round_trip_ms_p99": None if p99 is None else round(p99 * 1000, 2),
-        # CPU the server (and its bot workers) spent per move: what an idle machine would
-        # need, whatever else ran meanwhile.
-        "server_cpu_ms_per_move": (
-            round(server_cpu * 1000 / tally.moves, 3) if server_cpu and tally.moves else None
-        ),
-        "client_cpu_ms_per_move": (
-            round(client_cpu * 1000 / tally.moves, 3) if tally.moves else None
-        ),
-        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
     }
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        latency = (
-            f"move round trip p50 {figures['round_trip_ms_p50']} ms, "
-            f"p99 {figures['round_trip_ms_p99']} ms ({len(tally.round_trips)} moves)"
-            if tally.round_trips
-            else "no person seat: no round trip measured"
-        )
-        print(
-            f"{games} concurrent {args.game} games ({','.join(lineup)}) "
-            f"for {figures['seconds']} s: {figures['moves_per_second']} moves/s "
-            f"({figures['actions_per_second']} actions/s with chance), {latency}, "
-            f"{tally.finished} games finished, {len(tally.errors)} errors"
-        )
-        if figures["server_cpu_ms_per_move"] is not None:
+
+
+def print_report(figures: dict, game: str, lineup: list[str]) -> None:
+    servers = figures["servers"]
+    latency = (
+        f"move round trip p50 {figures['round_trip_ms_p50']} ms, "
+        f"p99 {figures['round_trip_ms_p99']} ms ({figures['round_trips']} moves)"
+        if figures["round_trips"]
+        else "no person seat: no round trip measured"
+    )
+    print(
+        f"{figures['games_concurrent']} concurrent {game} games ({','.join(lineup)}) on "
+        f"{len(servers)} server process{'es' * (len(servers) > 1)} for {figures['seconds']} s: "
+        f"{figures['moves_per_second']} moves/s ({figures['actions_per_second']} actions/s "
+        f"with chance), {latency}, {figures['games_finished']} games finished, "
+        f"{figures['errors']} errors"
+    )
+    if len(servers) > 1:
+        for share in servers:
             print(
-                f"  CPU a move: server (with bot workers) {figures['server_cpu_ms_per_move']} ms, "
-                f"this tool {figures['client_cpu_ms_per_move']} ms; machine load average "
-                f"{figures['load_average']:.1f} on {os.cpu_count()} cores"
+                f"  {share['url']}: {share['games_concurrent']} games, "
+                f"{share['moves_per_second']} moves/s, p50 {share['round_trip_ms_p50']} ms, "
+                f"p99 {share['round_trip_ms_p99']} ms"
+                + (
+                    f", CPU a move {share['server_cpu_ms_per_move']} ms"
+                    if share.get("server_cpu_ms_per_move")
+                    else ""
+                )
             )
-        for problem in figures["first_errors"]:
-            print(f"  error: {problem}")
-    return figures
+    if figures["server_cpu_ms_per_move"] is not None:
+        print(
+            f"  CPU a move: servers (with bot workers) {figures['server_cpu_ms_per_move']} ms, "
+            f"this tool {figures['client_cpu_ms_per_move']} ms; machine load average "
+            f"{figures['load_average_before']:.1f} before, {figures['load_average']:.1f} after, "
+            f"on {figures['cores']} cores"
+        )
+        per_process = figures["moves_per_second"] / len(servers)
+        memory = [m for m in figures["server_rss_mb"] if m]
+        print(
+            f"  sizing: one process delivered {per_process:.0f} moves/s with "
+            f"{figures['games_concurrent'] / len(servers):.0f} games in play at p99 "
+            f"{figures['round_trip_ms_p99']} ms"
+            + (f", {max(memory):.0f} MB resident" if memory else "")
+            + "; on an idle core it would make about "
+            f"{1000 / figures['server_cpu_ms_per_move']:.0f} moves/s (bot workers included)"
+        )
+    for problem in figures["first_errors"]:
+        print(f"  error: {problem}")
 
 
 if __name__ == "__main__":  # pragma: no cover

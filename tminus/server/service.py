@@ -10,15 +10,25 @@ used is an ``unavailable`` error, and in both cases nothing changed.
 Games leave memory when nobody needs them: a game with sockets open or a bot thinking is
 pinned; the others stay in a small cache of recently used games and are rebuilt from the
 store by replay when asked for again.
+
+Several processes may serve one game (on PostgreSQL). A process *watches* the games it has
+sockets on: it hears every change the others commit (``heard``, from
+``tminus.server.fanout``) and applies it to its copy, in order; a change it missed (a gap)
+is read from the store (``catch_up``). It *follows* the games it plays the bots of without
+keeping them in memory: news of such a game is passed on (``listen_absent``) and the game is
+read again. A game in memory that nobody here follows may be behind, so it is brought up to
+date before use.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import json
+import logging
 import re
 import secrets
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +44,7 @@ from tminus.server.fairness import (
     draw_chance,
     new_seed,
 )
+from tminus.server.fanout import Listener
 from tminus.server.limits import CACHE_SIZE
 from tminus.server.storage import (
     BOT,
@@ -43,6 +54,7 @@ from tminus.server.storage import (
     PLAYING,
     WAITING,
     ClaimLost,
+    Save,
     Seat,
     Store,
     StoredGame,
@@ -50,6 +62,8 @@ from tminus.server.storage import (
     now,
     token_hash,
 )
+
+log = logging.getLogger("tminus.server")
 
 SPECTATOR = None
 # Log lines are narrated with these marks in place of names, and the current names are put
@@ -152,6 +166,8 @@ class Table:
     log: list[LogEntry] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int = 0  # counts the changes seen in memory (views rendered once per version)
+    news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
+    hearing: asyncio.Task | None = None  # applies the news, one at a time
 
     @property
     def id(self) -> str:
@@ -179,6 +195,7 @@ class Draft:
 
     state: State
     start: int  # the log's length when the draft began
+    expect: str  # the game's status when the draft began (the store checks it is still so)
     entries: list[LogEntry] = field(default_factory=list)
     status: str | None = None
     result: dict[str, Any] | None = None
@@ -195,12 +212,18 @@ class Created:
 
 
 class GameService:
-    def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self, store: Store, cache_size: int = CACHE_SIZE, listener: Listener | None = None
+    ) -> None:
         self.store = store
         self.cache_size = cache_size
+        self.listener = listener or Listener()  # (the default: one process, nothing to hear)
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
+        self.absent_listeners: list[Callable[[str], None]] = []
+        self.loading: Counter[str] = Counter()  # games being read from the store, how often
+        self.missed: set[str] = set()  # games that changed while being read
 
     # -- who is told of changes ------------------------------------------------------------
     def listen(self, listener: Callable[[Table], None]) -> None:
@@ -227,6 +250,142 @@ class GameService:
     def forget(self, game_id: str) -> None:
         """Drop a game from memory (it is rebuilt from the store when asked for again)."""
         self.tables.pop(game_id, None)
+
+    # -- watching: hearing what other processes commit --------------------------------------
+    async def watch(self, table: Table) -> Table:
+        """Keep ``table`` in memory and up to date until ``unwatch``: the changes other
+        processes commit are heard and applied; those made before are read now."""
+        self.pin(table)
+        try:
+            await self.follow(table.id)
+        except BaseException:
+            self.unpin(table)
+            raise
+        return table
+
+    def unwatch(self, table: Table) -> None:
+        self.unfollow(table.id)
+        self.unpin(table)
+
+    async def follow(self, game_id: str) -> None:
+        """Hear the changes of a game from now on, until ``unfollow`` (in memory or not:
+        news of a game not in memory go to ``listen_absent``'s callbacks)."""
+        try:
+            if await self.listener.follow(game_id) and game_id in self.tables:
+                await self.catch_up(self.tables[game_id])  # what changed before listening
+        except StoreError as error:
+            self.listener.unfollow(game_id)
+            raise unavailable(error) from None
+        except BaseException:
+            self.listener.unfollow(game_id)
+            raise
+
+    def unfollow(self, game_id: str) -> None:
+        self.listener.unfollow(game_id)
+
+    def listen_absent(self, listener: Callable[[str], None]) -> None:
+        """``listener(game_id)`` is called when a followed game not in memory changed."""
+        self.absent_listeners.append(listener)
+
+    def heard(self, game_id: str, payload: str) -> None:
+        """Another process (or this one) committed a change of ``game_id``: apply it to the
+        copy in memory, after the news heard before it. A game not in memory needs nothing."""
+        table = self.tables.get(game_id)
+        if table is None:  # read from the store when next used (it is behind nothing then)
+            if game_id in self.loading:
+                self.missed.add(game_id)  # (perhaps read before this change)
+            for listener in self.absent_listeners:
+                listener(game_id)
+            return
+        table.news.append(payload)
+        if table.hearing is None or table.hearing.done():
+            table.hearing = asyncio.get_running_loop().create_task(self._hear(table))
+
+    async def _hear(self, table: Table) -> None:
+        try:
+            async with table.lock:
+                changed = False
+                while table.news:
+                    changed |= await self._take_news(table, json.loads(table.news.popleft()))
+                if changed:
+                    self._changed(table)
+        except (GameError, StoreError) as error:
+            # Not applied: drop the copy, so that the game is read anew when next used.
+            log.warning("game %s could not be brought up to date: %s", table.id, error)
+            table.news.clear()
+            self.forget(table.id)
+
+    async def _take_news(self, table: Table, news: dict[str, Any]) -> bool:
+        """Apply one notice (see ``storage.Save.notice``): whether anything changed."""
+        if "seats" in news:
+            return self._take_seats(table, news["seats"])
+        at = news.get("at", 0)
+        if news.get("reload") or at > table.move_number:  # a gap: read what was missed
+            return await self._catch_up(table)
+        moves = news["moves"][table.move_number - at :]  # (those before are known here)
+        return self._absorb(table, moves, news.get("status"), news.get("result"))
+
+    def _take_seats(self, table: Table, seats: list[list[Any]]) -> bool:
+        changed = False
+        for entry, (joined, name) in zip(table.record.seats, seats, strict=False):
+            if (entry.joined, entry.name) != (joined, name):
+                entry.joined, entry.name = joined, name
+                changed = True
+        return changed
+
+    def _absorb(
+        self, table: Table, moves: list, status: str | None, result: dict[str, Any] | None
+    ) -> bool:
+        """Committed actions ([action, note] each) and status, put in memory."""
+        if moves:
+            draft = self._draft(table)
+            for action, note in moves:
+                self._apply(table, draft, action, note)
+            table.state = draft.state
+            table.log.extend(draft.entries)
+            table.record.moves = table.move_number
+        changed = bool(moves)
+        if status is not None and status != table.record.status:
+            table.record.status = status
+            table.record.result = result or table.record.result
+            changed = True
+        return changed
+
+    async def catch_up(self, table: Table) -> None:
+        """Read from the store what ``table`` has not seen yet, and tell those watching."""
+        async with table.lock:
+            if await self._catch_up(table):
+                self._changed(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """(Under the game's lock.) The actions after the copy's, status and seats."""
+        record = await self.store.load(table.id, actions=True, since=table.move_number)
+        if record is None:
+            return False
+        changed = self._take_seats(table, [(s.joined, s.name) for s in record.seats])
+        if record.moves != table.move_number + len(record.actions):  # not a continuation
+            return self._replace(table, await self.store.load(table.id)) or changed
+        if record.status == BROKEN:
+            table.record.problem = record.problem
+        try:
+            moves = list(zip(record.actions, record.notes, strict=True))
+            return self._absorb(table, moves, record.status, record.result) or changed
+        except Exception:  # the copy went astray: replay the whole stored log
+            return self._replace(table, await self.store.load(table.id))
+
+    def _replace(self, table: Table, record: StoredGame | None) -> bool:
+        """Put the game as stored into ``table`` (the same object those holding it see)."""
+        if record is None:
+            return False
+        try:
+            fresh = self.rebuild(record)
+        except Unreplayable as error:
+            table.record.status, table.record.problem = BROKEN, str(error)
+            return True
+        table.record, table.game, table.state, table.log = (
+            fresh.record, fresh.game, fresh.state, fresh.log
+        )  # fmt: skip
+        return True
 
     def _keep(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -303,12 +462,36 @@ class GameService:
                 )
         return made, tokens
 
-    async def get(self, game_id: Any) -> Table:
-        """The game ``game_id``, from memory or rebuilt from the store by replay."""
+    async def get(self, game_id: Any, current: bool = True) -> Table:
+        """The game ``game_id``, from memory or rebuilt from the store by replay.
+
+        ``current``: brought up to date if others may have changed it (not needed by a
+        caller that is about to ``watch`` it, which does that)."""
         table = self.tables.get(game_id) if isinstance(game_id, str) else None
         if table is not None:
             self.tables.move_to_end(game_id)
+            if current and not (self.listener.following(game_id) or table.status == FINISHED):
+                await self._store(self.catch_up(table))  # others may have moved meanwhile
             return table
+        self.loading[game_id] += 1  # (news of it heard meanwhile: see ``heard``)
+        try:
+            table = await self._read(game_id)
+        finally:
+            self.loading[game_id] -= 1
+            if self.loading[game_id] <= 0:
+                del self.loading[game_id]
+        kept = self.tables.get(game_id)  # (rebuilt meanwhile by another request: keep one)
+        if kept is None:
+            self._keep(table)
+            kept = table
+        if game_id in self.missed or is_behind(kept, table):
+            # Changed while it was read (the news found no copy to apply to): read again.
+            self.missed.discard(game_id)
+            await self._store(self.catch_up(kept))
+        return kept
+
+    async def _read(self, game_id: Any) -> Table:
+        """The game rebuilt from the store (marked broken there if it no longer replays)."""
         record = await self.record(game_id, actions=True)
         if record.status == BROKEN:
             raise broken_error(record)
@@ -322,15 +505,17 @@ class GameService:
             # The log still replays under today's rules: the game goes on under them.
             await self._store(self.store.set_rules_version(record.id, table.game.rules_version))
             record.rules_version = table.game.rules_version
-        if game_id in self.tables:  # rebuilt meanwhile by another request: keep one copy
-            return self.tables[game_id]
-        self._keep(table)
         return table
 
+    async def exists(self, game_id: Any) -> None:
+        """Nothing if there is such a game (in memory, or in the store); else ``not_found``."""
+        if not (isinstance(game_id, str) and game_id in self.tables):
+            await self.record(game_id)
+
     async def record(self, game_id: Any, actions: bool = False) -> StoredGame:
-        """The stored game (from memory if there), or a ``not_found`` error."""
+        """The stored game (from memory if there and up to date), or a ``not_found`` error."""
         table = self.tables.get(game_id) if isinstance(game_id, str) else None
-        if table is not None:
+        if table is not None and (self.listener.following(game_id) or table.status == FINISHED):
             return table.record
         record = None
         if isinstance(game_id, str) and len(game_id) <= 32:
@@ -344,7 +529,7 @@ class GameService:
         try:
             game = load_game(record.game, **record.params)
             table = Table(record=record, game=game, state=game.new_initial_state())
-            draft = Draft(table.state, 0)
+            draft = Draft(table.state, 0, record.status)
             for action, note in zip(record.actions, record.notes, strict=True):
                 self._apply(table, draft, action, note)
         except Exception as error:
@@ -378,12 +563,18 @@ class GameService:
                     raise
                 broken[game_id] = error.problem
                 continue
-            async with table.lock:
+            await self.settle(table)
+            resumed.append(table)
+        return resumed, broken
+
+    async def settle(self, table: Table) -> None:
+        """Draw the chance outcomes a stored game in play waits for (after a crash between
+        two writes, or under new rules), so that a player or the end comes next."""
+        async with table.lock:
+            if table.status == PLAYING:
                 draft = self._draft(table)
                 self._advance(table, draft)
                 await self._commit(table, draft)
-            resumed.append(table)
-        return resumed, broken
 
     # -- seats -----------------------------------------------------------------------------
     @staticmethod
@@ -420,10 +611,10 @@ class GameService:
             entry = table.record.seats[seat]
             name = (name or "").strip()[:40] or None
             changed = not entry.joined or bool(name and name != entry.name)
-            if changed:
-                await self._store(self.store.set_joined(table.id, seat, name))
-                entry.joined = True
-                entry.name = name or entry.name
+            if changed:  # (the seats as stored: others may have joined on other processes)
+                self._take_seats(
+                    table, await self._store(self.store.set_joined(table.id, seat, name))
+                )
             if table.status == WAITING and all(s.joined for s in table.record.seats):
                 await self._start(table)
                 return True
@@ -443,7 +634,12 @@ class GameService:
         draft = self._draft(table)
         draft.status = PLAYING
         self._advance(table, draft)
-        await self._commit(table, draft)
+        try:
+            await self._commit(table, draft)
+        except GameError as error:
+            if error.code != "stale":
+                raise
+            # Another process started it first: this copy now has the game as started.
 
     # -- moves -----------------------------------------------------------------------------
     async def move(self, table: Table, seat: int, token: str, move_number: Any, action: Any):
@@ -509,15 +705,18 @@ class GameService:
     # -- drafts: worked out on a copy, committed, then put in memory ------------------------
     @staticmethod
     def _draft(table: Table) -> Draft:
-        return Draft(table.state.clone(), table.move_number)
+        return Draft(table.state.clone(), table.move_number, table.status)
 
     def _apply(self, table: Table, draft: Draft, action: int, note: str | None = None) -> None:
         state = draft.state
         actor = state.current_player()
         marks = seat_marks(table.game.num_players)
-        viewers = [*range(table.game.num_players), None]
-        seen = [state.narrate(action, marks, v) for v in viewers]
         text = state.narrate(action, marks, reveal=True)
+        if table.game.information == "perfect":  # nothing hidden: every seat reads the truth
+            seen = [text] * (table.game.num_players + 1)
+        else:
+            viewers = [*range(table.game.num_players), None]
+            seen = [state.narrate(action, marks, v) for v in viewers]
         state.apply_action(action)
         draft.entries.append(LogEntry(draft.move_number, actor, action, text, seen, note))
 
@@ -544,17 +743,19 @@ class GameService:
         if not draft.entries and draft.status is None:
             return
         rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
+        save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
         try:
-            await self._store(self.store.save(table.id, rows, draft.status, draft.result))
+            await self._store(self.store.save(save))
         except ClaimLost:
             # The store is ahead of this copy: those watching get the game as stored.
-            self.forget(table.id)
-            self._changed(await self.get(table.id))
+            if await self._store(self._catch_up(table)):
+                self._changed(table)
             raise GameError(
                 "stale", "stale move: another move was accepted first; here is the game now"
             ) from None
         table.state = draft.state
         table.log.extend(draft.entries)
+        table.record.moves = table.move_number
         if draft.status is not None:
             table.record.status = draft.status
             table.record.result = draft.result or table.record.result
@@ -566,9 +767,7 @@ class GameService:
         try:
             return await work
         except StoreError as error:
-            raise GameError(
-                "unavailable", f"{error}. Nothing was changed: try again in a moment."
-            ) from None
+            raise unavailable(error) from None
 
     # -- what each seat may see ------------------------------------------------------------
     def view(self, table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
@@ -714,6 +913,20 @@ class GameService:
                     }
 
         return frames()
+
+
+def is_behind(table: Table, other: Table) -> bool:
+    """Whether ``other``, a copy of the same game, has seen a change ``table`` has not."""
+    seats = [(s.joined, s.name) for s in table.record.seats]
+    return (
+        other.move_number > table.move_number
+        or (other.status != table.status and table.status != FINISHED)
+        or seats != [(s.joined, s.name) for s in other.record.seats]
+    )
+
+
+def unavailable(error: StoreError) -> GameError:
+    return GameError("unavailable", f"{error}. Nothing was changed: try again in a moment.")
 
 
 class Unreplayable(Exception):

@@ -7,29 +7,45 @@ claim on it fails, so two writers can never both apply a move there. Rows are co
 before anyone is told of them, so a game is rebuilt after a crash by replaying its log.
 
 The store is the one truth; the server's games in memory are a cache of it. Nothing here
-blocks the event loop (aiosqlite for SQLite, psycopg's async driver for PostgreSQL). A seat's
-token is kept only as its SHA-256, and a SQLite file is created readable by its owner only.
+blocks the event loop (aiosqlite for SQLite, asyncpg for PostgreSQL). A seat's token is kept
+only as its SHA-256, and a SQLite file is created readable by its owner only.
+
+Several server processes may share one PostgreSQL database. A save first locks the rows of
+its games (in the order of their ids, so that two savers never wait for each other) and
+checks that each game is still in the status the change was worked out for: a move after
+the end, or a start after a start, is refused like a lost claim. A committed change is
+published in the same transaction with ``NOTIFY`` on the game's channel (``channel``), so
+that every process that follows the game hears it, in commit order, once it is durable.
+The bots of a game are played by the one process holding its lease (``bot_leases``), which
+it renews; a lease not renewed in time is taken over by another process. SQLite is for one
+process: ``hold_sqlite`` refuses a second.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
     Text,
+    delete,
     event,
+    exists,
     func,
     insert,
     inspect,
@@ -37,16 +53,22 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import FunctionElement
 
 from tminus.server.limits import BUSY_TIMEOUT
 
 WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
 PERSON, BOT = "person", "bot"
 DEFAULT_URL = "sqlite:///tminus.db"
+MAX_NOTICE = 7_900  # bytes of a NOTIFY payload (PostgreSQL takes fewer than 8,000)
+SCHEMA_LOCK = 7_355_608  # the advisory lock that lets one process at a time make the tables
 
 
 def now() -> datetime:
@@ -63,7 +85,8 @@ class StoreError(Exception):
 
 
 class ClaimLost(Exception):
-    """Another writer claimed the same place in a game's log first."""
+    """Another writer claimed the same place in a game's log first (or changed the game's
+    status since the change was worked out)."""
 
 
 class Base(DeclarativeBase):
@@ -112,6 +135,73 @@ class ActionRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class BotLease(Base):
+    """Which process plays a game's bots, until when (seconds on the database's clock)."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class db_clock(FunctionElement):
+    """The database's clock in seconds since 1970: one clock for every process."""
+
+    type = Float()
+    inherit_cache = True
+
+
+@compiles(db_clock, "postgresql")
+def _postgresql_clock(_element, _compiler, **_kw) -> str:
+    return "extract(epoch from clock_timestamp())"
+
+
+@compiles(db_clock, "sqlite")
+def _sqlite_clock(_element, _compiler, **_kw) -> str:
+    return "((julianday('now') - 2440587.5) * 86400.0)"
+
+
+def channel(game_id: str) -> str:
+    """The NOTIFY channel of a game (its id is hex: a plain identifier)."""
+    return f"tminus_{game_id}"
+
+
+@dataclass
+class Save:
+    """A committed change of one game: new log rows (index, action, seat, note) from ``at``,
+    perhaps a new status and result; ``expect`` is the status it was worked out for."""
+
+    game_id: str
+    at: int
+    rows: list[tuple[int, int, int, str | None]]
+    status: str | None = None
+    result: dict[str, Any] | None = None
+    expect: str | None = None
+
+    def notice(self, origin: str = "") -> str:
+        """What other processes are told: enough to apply the change to their copy (and
+        which store said it: ``origin``, so that its own process need not hear it)."""
+        news = {"by": origin, "at": self.at}
+        news["moves"] = [[action, note] for _, action, _, note in self.rows]
+        if self.status is not None:
+            news["status"], news["result"] = self.status, self.result
+        payload = json.dumps(news, separators=(",", ":"))
+        if len(payload.encode()) > MAX_NOTICE:  # too big to tell: listeners read the store
+            payload = said_by(origin, {"at": self.at, "reload": True})
+        return payload
+
+
+def said_by(origin: str, news: dict[str, Any]) -> str:
+    """A notice from the store ``origin`` (its first field, for a quick look)."""
+    return json.dumps({"by": origin, **news}, separators=(",", ":"))
+
+
+def own_notice(origin: str, payload: str) -> bool:
+    """Whether a notice was published by the store ``origin`` (this process)."""
+    return payload.startswith(f'{{"by":"{origin}",')
+
+
 @dataclass
 class Seat:
     seat: int
@@ -142,10 +232,11 @@ class StoredGame:
 
 
 def async_url(url: str) -> str:
-    """The URL with the asyncio driver: aiosqlite for SQLite, psycopg for PostgreSQL."""
+    """The URL with the asyncio driver: aiosqlite for SQLite, asyncpg for PostgreSQL (any
+    driver named in the URL, e.g. ``postgresql+psycopg://``, is replaced)."""
     parsed = make_url(url)
     backend = parsed.get_backend_name()
-    driver = {"sqlite": "aiosqlite", "postgresql": "psycopg"}.get(backend)
+    driver = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}.get(backend)
     if driver is None:
         raise StoreError(f"unsupported database {url!r}: use sqlite:///FILE or postgresql://...")
     return parsed.set(drivername=f"{backend}+{driver}").render_as_string(hide_password=False)
@@ -181,7 +272,57 @@ def make_engine(url: str, busy_timeout: float = BUSY_TIMEOUT) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(async_url(url), pool_pre_ping=True)
+    # No ping before each use (a round trip per transaction): a connection found broken is
+    # dropped by the pool, and the request that met it is answered `unavailable` (retry).
+    return create_async_engine(async_url(url), pool_size=10, max_overflow=10)
+
+
+def is_shared(url: str) -> bool:
+    """Whether several server processes may use this database (PostgreSQL: yes)."""
+    return make_url(url).get_backend_name() == "postgresql"
+
+
+def listen_dsn(url: str) -> str:
+    """The URL for a plain asyncpg connection (the one that LISTENs)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+_held: dict[Path, list] = {}  # SQLite files this process serves: [lock, holders]
+
+
+def hold_sqlite(url: str) -> None:
+    """Refuse to serve a SQLite file another process serves (SQLite is for one process).
+
+    The lock (``FILE.lock``, next to it) is held until ``release_sqlite`` or the process
+    ends, however it ends. One process may hold it more than once."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    path = path.resolve()
+    if path in _held:
+        _held[path][1] += 1
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(f"{path}.lock", mode=0o600)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise StoreError(
+            f"another T-minus server is already using {path}: a SQLite file is served by one "
+            "process. Stop that one, or run several processes on PostgreSQL "
+            "(--db postgresql://...)"
+        ) from None
+    _held[path] = [lock, 1]
+
+
+def release_sqlite(url: str) -> None:
+    path = sqlite_path(url)
+    held = _held.get(path.resolve()) if path is not None else None
+    if held is not None:
+        held[1] -= 1
+        if held[1] <= 0:
+            held[0].release()
+            del _held[path.resolve()]
 
 
 def private_file(path: Path) -> None:
@@ -206,7 +347,9 @@ class Store:
         self.url = url
         self.busy_timeout = busy_timeout
         self.engine: AsyncEngine | None = None
+        self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
         self.pending: list = []  # saves waiting for the next group commit
+        self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
 
     async def open(self) -> Store:
@@ -217,8 +360,18 @@ class Store:
         if path is not None:
             private_file(path)
         self.engine = make_engine(self.url, self.busy_timeout)
+        # A read of several statements (a game's row, seats and log) sees one moment of the
+        # database, not a change committed between two of them (SQLite's one connection
+        # does that already).
+        self.reader = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if is_shared(self.url)
+            else self.engine
+        )
         try:
             async with self.engine.begin() as connection:
+                if is_shared(self.url):  # processes starting together make the tables once
+                    await connection.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK)))
                 await connection.run_sync(Base.metadata.create_all)
                 await connection.run_sync(upgrade_schema)
         except DBAPIError as error:
@@ -239,7 +392,7 @@ class Store:
     async def _run(self, work, *, write: bool = True):
         """One transaction; database errors become StoreError, a lost claim ClaimLost."""
         try:
-            context = self.engine.begin() if write else self.engine.connect()
+            context = self.engine.begin() if write else self.reader.connect()
             async with context as connection:
                 return await work(connection)
         except IntegrityError:
@@ -273,21 +426,16 @@ class Store:
 
         await self._run(work)
 
-    async def save(
-        self,
-        game_id: str,
-        actions: list[tuple[int, int, int, str | None]],
-        status: str | None = None,
-        result: dict[str, Any] | None = None,
-    ) -> None:
-        """Commit new actions (index, action, seat, note) and the status.
+    async def save(self, save: Save) -> None:
+        """Commit a change: its log rows and status, published to the game's channel.
 
-        The primary key (game, index) refuses a second action at the same index: ClaimLost.
-        Saves that arrive while one is being written are committed together, in one
-        transaction (a group commit); each returns once its rows are committed.
+        The primary key (game, index) refuses a second action at the same index, and a game
+        no longer in the status ``save.expect`` refuses the change: ClaimLost. Saves that
+        arrive while one is being written are committed together, in one transaction (a
+        group commit); each returns once its rows are committed.
         """
         done = asyncio.get_running_loop().create_future()
-        self.pending.append(((game_id, actions, status, result), done))
+        self.pending.append((save, done))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write_pending())
         await done
@@ -296,10 +444,10 @@ class Store:
         while self.pending:
             batch, self.pending = self.pending, []
             try:
-                await self._run(partial(write_saves, batch=batch))
+                await self._run(partial(self._write, [s for s, _ in batch]))
             except ClaimLost:  # one of them lost its claim: find which, each on its own
                 for item in batch:
-                    await self._settle([item])
+                    await self._settle(item)
             except StoreError as error:
                 for _, done in batch:
                     if not done.done():
@@ -309,10 +457,10 @@ class Store:
                     if not done.done():
                         done.set_result(None)
 
-    async def _settle(self, batch) -> None:
-        ((_, done),) = batch
+    async def _settle(self, item) -> None:
+        save, done = item
         try:
-            await self._run(partial(write_saves, batch=batch))
+            await self._run(partial(self._write, [save]))
         except (ClaimLost, StoreError) as error:
             if not done.done():
                 done.set_exception(error)
@@ -320,19 +468,38 @@ class Store:
             if not done.done():
                 done.set_result(None)
 
-    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> None:
+    async def _write(self, batch: list[Save], connection) -> None:
+        await write_saves(connection, batch, self.origin)
+
+    async def set_joined(
+        self, game_id: str, seat: int, name: str | None = None
+    ) -> list[tuple[bool, str]]:
+        """A person took their seat (and perhaps named it). Returns every seat's (joined,
+        name) as stored now, other processes' joins included, and tells the others."""
         values: dict[str, Any] = {"joined": True}
         if name:
             values["name"] = name
 
-        async def work(connection) -> None:
+        async def work(connection) -> list[tuple[bool, str]]:
+            # Joins of one game wait for each other: the last one sees everybody seated.
+            await connection.execute(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
             await connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(**values)
             )
+            seats = await connection.execute(
+                select(SeatRow.joined, SeatRow.name)
+                .where(SeatRow.game_id == game_id)
+                .order_by(SeatRow.seat)
+            )
+            seats = [(bool(joined), name) for joined, name in seats]
+            await notify(connection, [(game_id, said_by(self.origin, {"seats": seats}))])
+            return seats
 
-        await self._run(work)
+        return await self._run(work)
 
     async def mark_broken(self, game_id: str, problem: str) -> None:
         """The game's log no longer replays: it stops here, with the reason kept."""
@@ -343,6 +510,7 @@ class Store:
                 .where(GameRow.id == game_id)
                 .values(status=BROKEN, problem=problem[:2000])
             )
+            await notify(connection, [(game_id, said_by(self.origin, {"reload": True}))])
 
         await self._run(work)
 
@@ -354,9 +522,9 @@ class Store:
 
         await self._run(work)
 
-    async def load(self, game_id: str, actions: bool = True) -> StoredGame | None:
-        """A game with its seats and (unless ``actions`` is false) its whole log."""
-        games = await self._records(select(GameRow).where(GameRow.id == game_id), actions)
+    async def load(self, game_id: str, actions: bool = True, since: int = 0) -> StoredGame | None:
+        """A game with its seats and (unless ``actions`` is false) its log from ``since``."""
+        games = await self._records(select(GameRow).where(GameRow.id == game_id), actions, since)
         return games[0] if games else None
 
     async def recent(self, limit: int) -> list[StoredGame]:
@@ -376,7 +544,7 @@ class Store:
 
         return await self._run(work, write=False)
 
-    async def _records(self, query, with_actions: bool = False) -> list[StoredGame]:
+    async def _records(self, query, with_actions: bool = False, since: int = 0) -> list[StoredGame]:
         async def work(connection) -> list[StoredGame]:
             rows = (await connection.execute(query)).mappings().all()
             ids = [row["id"] for row in rows]
@@ -403,7 +571,7 @@ class Store:
             if with_actions:
                 actions = await connection.execute(
                     select(ActionRow.game_id, ActionRow.action, ActionRow.seat, ActionRow.note)
-                    .where(ActionRow.game_id.in_(ids))
+                    .where(ActionRow.game_id.in_(ids), ActionRow.index >= since)
                     .order_by(ActionRow.game_id, ActionRow.index)
                 )
                 for game_id, action, seat, note in actions:
@@ -418,26 +586,128 @@ class Store:
 
         return await self._run(work, write=False)
 
+    # -- bot leases ---------------------------------------------------------------------------
+    async def take_lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Take (or renew) the lease of a game's bots for ``seconds``: only if nobody holds
+        it, ``holder`` does, or its holder let it expire. Whether ``holder`` has it now."""
+        dialect = postgresql_insert if is_shared(self.url) else sqlite_insert
+        statement = dialect(BotLease).values(
+            game_id=game_id, holder=holder, expires=db_clock() + seconds
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=[BotLease.game_id],
+            set_={"holder": holder, "expires": statement.excluded.expires},
+            where=(BotLease.holder == holder) | (BotLease.expires < db_clock()),
+        ).returning(BotLease.holder)
 
-async def write_saves(connection, batch) -> None:
-    """The rows and status changes of several saves, in the caller's transaction."""
+        async def work(connection) -> bool:
+            return (await connection.execute(statement)).first() is not None
+
+        try:
+            return await self._run(work)
+        except ClaimLost:  # the game is gone (its row, that the lease points to)
+            return False
+
+    async def renew_leases(self, holder: str, seconds: float) -> set[str]:
+        """Extend every lease ``holder`` still has: the ids of those games."""
+
+        async def work(connection) -> set[str]:
+            renewed = await connection.execute(
+                update(BotLease)
+                .where(BotLease.holder == holder)
+                .values(expires=db_clock() + seconds)
+                .returning(BotLease.game_id)
+            )
+            return set(renewed.scalars())
+
+        return await self._run(work)
+
+    async def release_leases(self, holder: str | None, game_ids=None) -> None:
+        """Give up leases (``holder`` None: everybody's; ``game_ids`` None: all of them)."""
+        statement = delete(BotLease)
+        if holder is not None:
+            statement = statement.where(BotLease.holder == holder)
+        if game_ids is not None:
+            statement = statement.where(BotLease.game_id.in_(list(game_ids)))
+
+        async def work(connection) -> None:
+            await connection.execute(statement)
+
+        await self._run(work)
+
+    async def unleased(self, limit: int) -> list[str]:
+        """Games in play with bots whose lease nobody holds (never taken, or expired)."""
+        bots = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == BOT)
+        held = exists().where(BotLease.game_id == GameRow.id, BotLease.expires >= db_clock())
+        query = (
+            select(GameRow.id)
+            .where(GameRow.status == PLAYING, bots, ~held)
+            .order_by(GameRow.created)
+            .limit(limit)
+        )
+
+        async def work(connection) -> list[str]:
+            return list((await connection.scalars(query)).all())
+
+        return await self._run(work, write=False)
+
+
+async def notify(connection, notices: list[tuple[str, str]]) -> None:
+    """Publish (game id, payload) pairs on the games' channels, in order, in one statement
+    of the caller's transaction (they are heard once it commits)."""
+    if not notices or connection.dialect.name != "postgresql":
+        return
+    await connection.execute(
+        text(
+            "SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), "
+            "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) ORDER BY i"
+        ),
+        {"channels": [channel(g) for g, _ in notices], "payloads": [p for _, p in notices]},
+    )
+
+
+async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
+    """The rows and status changes of several saves, in the caller's transaction.
+
+    The games' rows are locked first, in the order of their ids; a game whose status is no
+    longer the one a save expects refuses the whole batch (ClaimLost)."""
     at = now()
+    ids = sorted({save.game_id for save in batch})
+    statuses = dict(
+        (
+            await connection.execute(
+                select(GameRow.id, GameRow.status)
+                .where(GameRow.id.in_(ids))
+                .order_by(GameRow.id)
+                .with_for_update()
+            )
+        ).all()
+    )
+    for save in batch:
+        if save.expect is not None and statuses.get(save.game_id) != save.expect:
+            raise ClaimLost()
     rows = [
-        {"game_id": game_id, "index": index, "action": action, "seat": seat, "note": note,
-         "at": at}
-        for (game_id, actions, _, _), _ in batch
-        for index, action, seat, note in actions
+        {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
+         "note": note, "at": at}
+        for save in batch
+        for index, action, seat, note in save.rows
     ]  # fmt: skip
     if rows:
         await connection.execute(insert(ActionRow), rows)
-    for (game_id, _, status, result), _ in batch:
-        if status is not None:
-            values: dict[str, Any] = {"status": status}
-            if result is not None:
-                values["result"] = result
-            if status == FINISHED:
+    for save in batch:
+        if save.status is not None:
+            values: dict[str, Any] = {"status": save.status}
+            if save.result is not None:
+                values["result"] = save.result
+            if save.status == FINISHED:
                 values["finished"] = at
-            await connection.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            await connection.execute(
+                update(GameRow).where(GameRow.id == save.game_id).values(**values)
+            )
+    finished = [save.game_id for save in batch if save.status == FINISHED]
+    if finished:  # nobody plays their bots any more
+        await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
+    await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:

@@ -1,0 +1,310 @@
+"""Pieces of several processes on one database, without PostgreSQL (test_scale_out.py has
+the real thing): the news a save publishes and how another copy takes it, bot leases, and
+one process per SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from tminus.cli import app as cli
+from tminus.server import storage
+from tminus.server.bots import BotPlayer, Leases, Thought
+from tminus.server.fanout import Listener
+from tminus.server.service import GameError
+from tminus.server.storage import (
+    FINISHED,
+    MAX_NOTICE,
+    Save,
+    StoreError,
+    hold_sqlite,
+    own_notice,
+    release_sqlite,
+)
+
+from .helpers import create, join_all, new_service, play_out, seats, step, token
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def notices(monkeypatch):
+    """What the saves would NOTIFY on PostgreSQL: (game id, payload) in commit order."""
+    heard: list[tuple[str, str]] = []
+
+    async def notify(_connection, pairs):
+        heard.extend(pairs)  # (as another process hears them)
+
+    monkeypatch.setattr(storage, "notify", notify)
+    return heard
+
+
+class Deaf(Listener):
+    """A process that follows nothing: every game in memory may be behind."""
+
+    def following(self, game_id: str) -> bool:
+        return False
+
+
+async def two_copies(tmp_path, listener=None):
+    """One game, and two services on one file (two processes) with a copy of it each."""
+    here = await new_service(tmp_path / "games.db")
+    there = await new_service(tmp_path / "games.db")
+    if listener is not None:
+        there.listener = listener
+    table = await create(here, "four_way", {}, seats("person", "person"))
+    await join_all(here, table)
+    return here, there, table, await there.get(table.id)
+
+
+async def heard(service, game_id: str, payloads: list[str]) -> None:
+    for payload in payloads:
+        service.heard(game_id, payload)
+    hearing = service.tables[game_id].hearing
+    if hearing is not None:
+        await hearing
+
+
+async def test_a_copy_takes_the_news_in_order_and_reads_what_it_missed(tmp_path, notices):
+    here, there, mine, theirs = await two_copies(tmp_path)
+    told = []
+    there.listen(lambda table: told.append(table.move_number))
+    notices.clear()
+    for _ in range(4):
+        await step(here, mine)
+    news = [payload for game_id, payload in notices if game_id == mine.id]
+    assert len(news) == 4
+
+    await heard(there, mine.id, news[:1])  # applied without reading the store
+    assert theirs.state.history() == mine.state.history()[: len(theirs.log)]
+    assert told == [theirs.move_number] and theirs.move_number > 0
+    await heard(there, mine.id, news[:1])  # heard again (e.g. its own): nothing changes
+    assert told == [theirs.move_number]
+    await heard(there, mine.id, news[2:3])  # the second was missed: a gap, read from the store
+    assert theirs.state.history() == mine.state.history()
+    await heard(there, mine.id, news[1:])  # late news of what is known: nothing changes
+    assert theirs.state.history() == mine.state.history()
+    assert [e.text for e in theirs.log] == [e.text for e in mine.log]
+    assert len(told) == 2
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_seats_and_the_end_are_news_too(tmp_path, notices):
+    here, there, mine, theirs = await two_copies(tmp_path)
+    notices.clear()
+    await here.join(mine, 0, token(mine, 0), "Ada")
+    await play_out(here, mine)
+    await heard(there, mine.id, [payload for _, payload in notices])
+    assert theirs.record.seats[0].name == "Ada"
+    assert theirs.status == FINISHED and theirs.record.result == mine.record.result
+    assert theirs.state.history() == mine.state.history()
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_a_copy_nobody_here_follows_is_brought_up_to_date_before_use(tmp_path):
+    here, there, mine, theirs = await two_copies(tmp_path, Deaf())
+    for _ in range(3):
+        await step(here, mine)
+    assert theirs.move_number < mine.move_number
+    assert await there.get(mine.id) is theirs
+    assert theirs.state.history() == mine.state.history()
+    # A move made on a copy that is behind loses its claim: stale, and the copy catches up.
+    await step(here, mine)
+    seat, behind = theirs.state.current_player(), theirs.move_number
+    with pytest.raises(GameError) as info:
+        await there.move(theirs, seat, token(mine, seat), behind, theirs.state.legal_actions()[0])
+    assert info.value.code == "stale"
+    assert (
+        theirs.state.history() == mine.state.history() == (await there.store.load(mine.id)).actions
+    )
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_a_copy_read_before_a_move_and_kept_is_brought_up_to_date(tmp_path):
+    """Two requests rebuild one game at once, the first from before a move made elsewhere:
+    the copy kept (the first) is brought up to date, not left behind for good."""
+    here, there, mine, _ = await two_copies(tmp_path)
+    there.forget(mine.id)
+    load, gates = there.store.load, [asyncio.Event(), asyncio.Event()]
+    read = asyncio.Event()
+
+    async def held_load(*args, **kwargs):
+        record = await load(*args, **kwargs)
+        if gates:
+            gate = gates.pop(0)
+            read.set()
+            await gate.wait()
+        return record
+
+    there.store.load = held_load
+    first, second = gates
+    early = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    read.clear()
+    await step(here, mine)  # (made after the first read)
+    late = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    first.set()
+    kept = await early
+    assert kept.move_number < mine.move_number  # kept from the first read
+    second.set()
+    assert await late is kept
+    assert kept.state.history() == mine.state.history()
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_a_change_heard_while_its_game_is_read_is_not_lost(tmp_path, notices):
+    """The news of a game being read from the store finds no copy to apply to: the copy
+    read (perhaps from before the change) is read again once kept."""
+    here, there, mine, _ = await two_copies(tmp_path)
+    there.forget(mine.id)
+    load, gate, read = there.store.load, asyncio.Event(), asyncio.Event()
+
+    async def held_load(*args, **kwargs):
+        record = await load(*args, **kwargs)
+        read.set()
+        await gate.wait()
+        return record
+
+    there.store.load = held_load
+    reading = asyncio.create_task(there.get(mine.id))
+    await read.wait()
+    there.store.load = load
+    notices.clear()
+    await step(here, mine)  # (made after the read)
+    for game_id, payload in notices:
+        there.heard(game_id, payload)
+    gate.set()
+    theirs = await reading
+    assert theirs.state.history() == mine.state.history()
+    assert not there.missed and not there.loading
+    await here.store.close()
+    await there.store.close()
+
+
+class FirstLegalPool:
+    """Bots that play their first legal move, at once, in the test's process."""
+
+    async def think(self, turn, legal, name):
+        return Thought(legal[0])
+
+    def stop(self) -> None:
+        pass
+
+
+async def test_bots_answer_a_move_made_elsewhere_on_a_game_not_in_memory(tmp_path, notices):
+    here = await new_service(tmp_path / "games.db")
+    here.listener = Deaf()
+    there = await new_service(tmp_path / "games.db", cache_size=0)  # plays the bots
+    mine = await create(here, "four_way", {}, seats("person", "random"))
+    await join_all(here, mine)
+    player = BotPlayer(there, FirstLegalPool(), 0, Leases(there.store, 30))
+
+    async def bots_done() -> None:
+        while player.tasks or player.chores:
+            await asyncio.gather(*player.tasks.values(), *player.chores)
+
+    assert await player.sweep() == [mine.id]
+    await bots_done()
+    assert mine.id in player.held and mine.id not in there.tables  # followed, not in memory
+    for _ in range(3):  # the person moves here; there hears it and its bot answers
+        mine = await here.get(mine.id)
+        assert mine.state.current_player() == 0
+        notices.clear()
+        await step(here, mine)
+        for game_id, payload in notices:
+            there.heard(game_id, payload)
+        await bots_done()
+        stored = await here.store.load(mine.id)
+        assert len(stored.actions) > mine.move_number  # the bot moved (and chance after it)
+    await player.stop()
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_no_move_is_stored_after_the_end(tmp_path):
+    """A resignation on one process and a move on another: the move is refused."""
+    here, there, mine, theirs = await two_copies(tmp_path, Deaf())
+    seat = theirs.state.current_player()
+    await here.resign(mine, 1 - seat, token(mine, 1 - seat))
+    with pytest.raises(GameError) as info:
+        # (Forcing the old copy's move through, as if it had not heard of the end.)
+        await there._commit(theirs, draft_with_move(there, theirs))
+    assert info.value.code == "stale"
+    stored = await here.store.load(mine.id)
+    assert stored.status == FINISHED and stored.actions == mine.state.history()
+    assert theirs.status == FINISHED  # (caught up)
+    await here.store.close()
+    await there.store.close()
+
+
+def draft_with_move(service, table):
+    draft = service._draft(table)
+    service._apply(table, draft, table.state.legal_actions()[0])
+    return draft
+
+
+def test_a_notice_too_big_for_notify_asks_to_read_the_store_and_names_its_process():
+    small = Save("g", 3, [(3, 7, 0, None)], FINISHED, {"winners": [0]}).notice("p1")
+    assert '"moves":[[7,null]]' in small and '"status":"finished"' in small
+    assert own_notice("p1", small) and not own_notice("p2", small)
+    big = Save("g", 3, [(3, 7, 0, "x" * MAX_NOTICE)]).notice("p1")
+    assert big == '{"by":"p1","at":3,"reload":true}'
+
+
+async def test_one_process_at_a_time_holds_a_games_bots(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "greedy"))
+    await join_all(service, table)
+    store = service.store
+    assert await store.unleased(10) == [table.id]  # in play with bots, played by nobody
+    mine, theirs = Leases(store, 30), Leases(store, 30)
+    assert await mine.take(table.id) and mine.holds(table.id)
+    assert not await theirs.take(table.id) and not theirs.holds(table.id)
+    assert await store.unleased(10) == []
+    assert await mine.renew() == set()
+    # A holder that stops renewing (its lease runs out at once here) loses the game.
+    assert await store.take_lease(table.id, mine.holder, -1)
+    assert await store.unleased(10) == [table.id]
+    theirs.theirs.clear()  # (forget having asked: ask the store again)
+    assert await theirs.take(table.id)
+    assert await mine.renew() == {table.id} and not mine.holds(table.id)
+    await play_out(service, table)  # the end frees the game's lease
+    async with store.engine.connect() as connection:
+        rows = await connection.execute(storage.select(storage.BotLease))
+        assert rows.all() == []
+    assert await store.unleased(10) == []
+    await store.close()
+
+
+def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path):
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         f"from tminus.server.storage import hold_sqlite; hold_sqlite({url!r}); print('held', "
+         "flush=True); input()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        result = CliRunner().invoke(cli, ["serve", "--db", url])
+        assert result.exit_code == 2
+        assert "another T-minus server is already using" in result.output
+        assert "PostgreSQL" in result.output and "Traceback" not in result.output
+        with pytest.raises(StoreError, match="served by one process"):
+            hold_sqlite(url)
+    finally:
+        holder.kill()
+        holder.wait()
+    hold_sqlite(url)  # its process is gone (killed): the file is free
+    hold_sqlite(url)  # (one process may hold it twice)
+    release_sqlite(url)
+    release_sqlite(url)
