@@ -27,8 +27,20 @@ def test_four_way_expert_is_the_solver_with_two_players_only():
 
 
 def test_an_unknown_game_has_no_levels():
-    with pytest.raises(ValueError, match="no levels"):
+    with pytest.raises(ValueError, match="unknown game"):
         levels("chess")
+
+
+def test_a_game_not_measured_here_gets_levels_by_its_agents():
+    from tests.server.secret_game import SecretGame
+    from tminus.core.registry import register_game, unregister_game
+
+    register_game(SecretGame)  # hidden cards, no greedy player
+    try:
+        specs = [level["spec"] for level in levels(SecretGame.name)]
+    finally:
+        unregister_game(SecretGame.name)
+    assert specs == ["random", "ismcts:simulations=100", "ismcts:simulations=400"]
 
 
 def test_the_levels_tournament_prints_every_level_with_intervals(monkeypatch):

@@ -17,6 +17,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
+from tminus.agents.levels import levels
 from tminus.cli import app as cli
 
 from .live import LiveServer, RawSocket
@@ -103,7 +104,7 @@ def process_cpu(pid: int) -> float:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_bots_think_outside_the_servers_process_and_are_limited(tmp_path):
-    deep = {"kind": "bot", "bot": "mcts:simulations=400"}
+    deep = {"kind": "bot", "bot": levels("four_way", players=4)[2]["spec"]}  # a search
     with app_client(tmp_path / "games.db", max_search_bots=4, bot_workers=1) as client:
         create(client, [deep] * 4, players=4)
         refused = client.post("/api/games", json={"game": "four_way", "seats": [PERSON, deep]})

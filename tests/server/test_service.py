@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from tminus.agents.levels import levels
 from tminus.server.service import GameError, catalog
 from tminus.server.storage import FINISHED, PLAYING, WAITING
 
@@ -82,7 +83,8 @@ async def test_bad_creation_is_refused_and_stores_nothing(service, game, params,
 
 
 async def test_bots_are_named_by_their_level(service):
-    kinds = seats("person", "mcts:simulations=100", "mcts:simulations=100", "greedy")
+    hard = levels("four_way")[2]["spec"]
+    kinds = seats("person", hard, hard, "greedy")
     table = await create(service, "four_way", {"players": 4}, kinds)
     names = [s.name for s in table.record.seats]
     assert names == ["Player 1", "Search (hard) 1", "Search (hard) 2", "Greedy (medium)"]
@@ -438,7 +440,8 @@ async def test_the_catalog_lists_games_parameters_and_bots():
     four_way = games["four_way"]
     assert four_way["params"]["players"]["choices"] == [2, 3, 4]
     specs = [b["spec"] for b in four_way["bots"]]
-    assert specs[0] == "random" and "greedy" in specs and "mcts:simulations=100" in specs
+    assert specs == [level["spec"] for level in levels("four_way")]
+    assert specs[0] == "random" and "greedy" in specs and "solver" in specs
     assert four_way["rules_version"] >= 1
 
 

@@ -74,7 +74,19 @@ def level_table(game_name: str, players: int | None = None) -> list[Level]:
         return _levels(*THREE_TWO_ONE)
     if game_name == "count_down":
         return _levels(*COUNT_DOWN)
-    raise ValueError(f"no levels for {game_name!r}")
+    return generic_levels(game_name)
+
+
+def generic_levels(game_name: str) -> list[Level]:
+    """A game not measured here (a new or a test game): the agents it has, by their kind."""
+    agents = list_agents(game_name)
+    table = [Level("easy", "Random (easy)", "random", None)]
+    if "greedy" in agents:
+        table.append(Level("medium", "Greedy (medium)", "greedy", None))
+    search = "mcts" if "mcts" in agents else "ismcts"
+    table.append(Level("hard", "Search (hard)", f"{search}:simulations=100", None))
+    table.append(Level("expert", "Deep search (expert)", f"{search}:simulations=400", None))
+    return table
 
 
 def levels(game_name: str, players: int | None = None) -> list[dict[str, str]]:

@@ -197,7 +197,7 @@ class Hub:
             connection.push_state(table)
 
     def render(self, table: Table, seat: int | None, log_from: int) -> str:
-        key = (table.id, id(table), table.version, seat, log_from)
+        key = (table.copy, table.version, seat, log_from)
         text = self.rendered.get(key)
         if text is None:
             text = json.dumps(self.service.view(table, seat, log_from))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import itertools
 import json
 import logging
 import re
@@ -33,7 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tminus.agents.registry import list_agents
+from tminus.agents.levels import levels
 from tminus.core.game import CHANCE, Game, State
 from tminus.core.registry import game_class, list_games, load_game
 from tminus.server.fairness import (
@@ -91,18 +92,9 @@ class GameError(Exception):
 
 
 def bot_levels(game_name: str) -> list[dict[str, str]]:
-    """The bots a lobby offers for a game, weakest first: (spec, label)."""
-    agents = list_agents(game_name)
-    levels = [{"spec": "random", "label": "Random (easy)"}]
-    if "greedy" in agents:
-        levels.append({"spec": "greedy", "label": "Greedy (medium)"})
-    search = "mcts" if "mcts" in agents else "ismcts" if "ismcts" in agents else None
-    if search:
-        levels.append({"spec": f"{search}:simulations=100", "label": "Search (hard)"})
-        levels.append({"spec": f"{search}:simulations=400", "label": "Deep search (expert)"})
-    if "solver" in agents:
-        levels.append({"spec": "solver", "label": "Solver"})
-    return levels
+    """The bots a lobby offers for a game, weakest first: (spec, label), as measured in
+    ``tminus.agents.levels``."""
+    return levels(game_name)
 
 
 def is_search(spec: str | None) -> bool:
@@ -166,6 +158,9 @@ class Table:
     log: list[LogEntry] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int = 0  # counts the changes seen in memory (views rendered once per version)
+    # Which copy of the game this is, unique in the process: a copy rebuilt from the store
+    # starts again at version 0, so views are cached by (copy, version).
+    copy: int = field(default_factory=itertools.count().__next__)
     news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
     hearing: asyncio.Task | None = None  # applies the news, one at a time
 
