@@ -277,14 +277,21 @@ def test_a_met_player_claims_from_the_mover_and_is_asked_by_name():
     play(state, "ball 4", "done")
     assert "Claim the Radar from Ann (forced sale)" in labels(state)
     assert line(state, "ask seat 0 for Radar") == "Bob claims the Radar from Ann in a forced sale"
-    text = state.render(1, names(state))
-    assert "Ann came to the square: your say" in text
+    assert state.prompt(1, names(state)) == "Ann came to the square: your say"
+    assert "Ann came to the square: Bob's say" in state.render(1, names(state))
     play(state, "ask seat 0 for Radar")
-    assert "Bob asks you to sell Radar (forced sale): a price of 50 to 100" in state.render(
-        0, names(state)
-    )
-    assert "Bob asks Ann to sell Radar" in state.render(2, names(state))
+    asked = "Bob asks you to sell Radar (forced sale): a price of 50 to 100"
+    assert state.prompt(0, names(state)) == asked
+    assert "Bob asks Ann to sell Radar" in state.render(0, names(state))  # boards: by name
+    assert "seat 1 asks you to sell Radar" in state.render(0)  # without names: "you"
     assert line(state, "ask 80") == "Ann asks 80 for the Radar"
+    play(state, "ask 80")
+    assert state.prompt(1, names(state)) == "Ann asks 80 for the Radar: accept or counter"
+    play(state, "counter 50")
+    assert state.prompt(0, names(state)) == (
+        "Bob counters with 50 for the Radar: accept, or the price settles at 60"
+    )
+    assert state.render(2).count("seat 1 counters with 50") == 1
 
 
 def test_a_claim_the_buyer_cannot_pay_says_there_is_no_sale():

@@ -52,6 +52,7 @@ from tminus.games.count_down.actions import (
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
+from tminus.games.phrasing import check_names
 
 
 @dataclass(frozen=True)
@@ -498,6 +499,12 @@ class CountDownState(TurnState):
         reveal: bool = False,
     ) -> str:
         return words.narrate(self, action, names, viewer, reveal)
+
+    def prompt(self, seat: int, names: Sequence[str]) -> str | None:
+        """What a meeting asks of ``seat``, said to them: "Bob asks you to sell Radar
+        (forced sale): a price of 50 to 100" (None outside a meeting)."""
+        check_names(self, names)
+        return words.prompt(self, ["you" if s == seat else n for s, n in enumerate(names)])
 
     def sees_agents(self, seat: int | None, centre: int) -> bool:
         """A centre's agent cards are seen by its seats and by the watching fifth seat."""

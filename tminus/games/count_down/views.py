@@ -231,7 +231,7 @@ def render_state(
         f"leader: {sum(stock['photos'].values())} photo cards, parts "
         + (", ".join(f"{k}×{v}" for k, v in stock["parts"].items()) or "none")
     )
-    lines += situation_lines(s, labels, seat)
+    lines += situation_lines(s, labels)
     return "\n".join(lines)
 
 
@@ -278,9 +278,9 @@ def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str])
     ]
 
 
-def situation_lines(s: CountDownState, labels: Sequence[str], seat: int | None) -> list[str]:
-    """The roll-off, what a meeting asks (of ``seat``: "Bob asks you to sell Radar"), the
-    auction, the COUNTDOWN under way."""
+def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
+    """The roll-off, what a meeting asks ("Bob asks Ann to sell Radar"), the auction, the
+    COUNTDOWN under way."""
     board = s.game.board
     lines = []
     if s._phase == phases.ROLL_OFF:
@@ -293,7 +293,7 @@ def situation_lines(s: CountDownState, labels: Sequence[str], seat: int | None) 
         if not s._first_round:
             tied = join([labels[s._units[u][0]] for u in s._contenders])
             lines.append(f"to break the tie: {escape(tied)} roll again")
-    asked = prompt(s, labels, seat)
+    asked = prompt(s, labels)
     if asked:
         lines.append(f"[bold]{escape(asked)}[/]")
     if s._phase == phases.BID:

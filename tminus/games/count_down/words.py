@@ -482,33 +482,43 @@ def deal_terms(state: CountDownState) -> str:
 
 
 # -- what a player is asked -------------------------------------------------------------
-def prompt(state: CountDownState, names: Sequence[str], viewer: int | None) -> str | None:
-    """The question of a meeting, as ``viewer`` reads it: "Bob asks you to sell Radar"."""
+def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
+    """The question a meeting puts to the player who must answer, in ``labels`` (names,
+    or "you" for the one addressed): "Bob asks you to sell Radar (forced sale): ..."."""
     phase = state.phase()
     if phase not in MEETING_PHASES:
         return None
-    you = [("you" if s == viewer else name) for s, name in enumerate(names)]
     if phase == phases.MEETING:
         speaker = state.current_player()
-        say = "your say" if speaker == viewer else f"{names[speaker]}'s say"
+        say = possessive(labels[speaker], "say")
         if speaker == state._mover:
-            return f"Meeting with {join([you[s] for s in state._partners])}: {say} first"
+            return f"Meeting with {join([labels[s] for s in state._partners])}: {say} first"
         where = "forbidden zone" if state._fz_owner >= 0 else "square"
-        return f"{capitalised(you[state._mover])} came to the {where}: {say}"
-    buyer, seller = you[state._deal[0]], you[state._deal[1]]
+        return f"{capitalised(verb(labels[state._mover], 'came', 'came'))} to the {where}: {say}"
+    buyer, seller = labels[state._deal[0]], labels[state._deal[1]]
     if phase == phases.REPLY:
-        return f"{buyer} offers {seller} {deal_terms(state)}: accept or refuse"
+        return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
     photo = deal_photo(state)
     if phase == phases.ASK:
         low, high = ask_range(state)
         price = f"{low}" if low == high else f"{low} to {high}"
-        return f"{buyer} asks {seller} to sell {photo} (forced sale): a price of {price}"
+        return f"{verb(buyer, 'ask')} {seller} to sell {photo} (forced sale): a price of {price}"
     if phase == phases.COUNTER:
-        return f"{seller} asks {state._ask} for the {photo}: accept or counter"
+        return f"{verb(seller, 'ask')} {state._ask} for the {photo}: accept or counter"
     return (
-        f"{buyer} counters with {state._counter} for the {photo}: accept, or the price "
-        f"settles at {midpoint_price(state)}"
+        f"{verb(buyer, 'counter')} with {state._counter} for the {photo}: accept, or the "
+        f"price settles at {midpoint_price(state)}"
     )
+
+
+def verb(subject: str, plain: str, third: str | None = None) -> str:
+    """ "Bob asks", "you ask"."""
+    return f"{subject} {plain if subject == 'you' else third or plain + 's'}"
+
+
+def possessive(owner: str, thing: str) -> str:
+    """ "Bob's say", "your say"."""
+    return f"your {thing}" if owner == "you" else f"{owner}'s {thing}"
 
 
 def home(state: CountDownState) -> str:
