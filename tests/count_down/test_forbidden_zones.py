@@ -287,6 +287,27 @@ def test_a_partner_in_the_teams_own_forbidden_zone_need_not_justify():
     assert state.observation(0)["mover"] == 1
 
 
+def test_after_a_refusal_a_resampled_state_lists_the_missions_it_holds():
+    # Cy, standing in Bob's forbidden zone, refuses Ann's offer: in a world where Ann's
+    # agent card is another, her say goes on with that card's mission.
+    state = place(started(), 2, FORBIDDEN[1])
+    give_photo(state, 1, "Radar")
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    visit(state)
+    play(state, "offer seat 2: Radar for 50")
+    seen = set()
+    for seed in range(20):
+        other = state.resample_hidden(1, np.random.default_rng(seed))
+        play(other, "refuse")
+        missions = {m for m in legal_strings(other) if m.startswith("mission")}
+        held = other.observation(0)["centres"][0]["agent_cards"]
+        assert missions == {f"mission {name}" for name in held}
+        seen |= missions
+    assert len(seen) > 1
+
+
 def test_resampled_states_recompute_the_movers_missions():
     state = started()
     t = state.game.board.agent_names.index("Strike")

@@ -622,7 +622,8 @@ class CountDownState(TurnState):
         """
         self.check_seat(seat)
         copy = self.clone()
-        copy._legal = None  # the mover's missions depend on the cards redrawn
+        # The mover's missions depend on the cards redrawn: no list kept may be reused.
+        copy._legal = copy._meeting_list = None
         board = self.game.board
         hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
         for green in (True, False):
