@@ -256,7 +256,7 @@ class CountDownState(TurnState):
         self._partners: list[int] = []  # the seats met, in turn order after the mover
         self._say = -1  # who has the say in a meeting: 0 the mover, k the k-th partner
         self._proposals_left = 0
-        self._dealt = False
+        self._dealt = False  # the visit to a forbidden zone is justified
         self._deal = [-1, -1, -1]
         self._ask = 0
         self._counter = 0

@@ -93,8 +93,8 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "with": list(s._partners),  # in the order they have the say, after the mover
             "say": has_the_say(s) if s._say >= 0 else None,
             "forbidden_zone_of": s._fz_owner + 1 if s._fz_owner >= 0 else None,
-            "offers_left": s._proposals_left,
-            "deal_made": s._dealt,
+            "offers_left": s._proposals_left,  # of the player with the say
+            "visit_justified": s._dealt,  # in a forbidden zone: a deal or a mission
         },
         "deal": (
             {

@@ -494,7 +494,7 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
         if speaker == state._mover:
             return f"Meeting with {join([labels[s] for s in state._partners])}: {say} first"
         where = "forbidden zone" if state._fz_owner >= 0 else "square"
-        return f"{capitalised(verb(labels[state._mover], 'came', 'came'))} to the {where}: {say}"
+        return f"{capitalised(labels[state._mover])} came to the {where}: {say}"
     buyer, seller = labels[state._deal[0]], labels[state._deal[1]]
     if phase == phases.REPLY:
         return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
@@ -511,9 +511,9 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
     )
 
 
-def verb(subject: str, plain: str, third: str | None = None) -> str:
+def verb(subject: str, plain: str) -> str:
     """ "Bob asks", "you ask"."""
-    return f"{subject} {plain if subject == 'you' else third or plain + 's'}"
+    return f"{subject} {plain if subject == 'you' else plain + 's'}"
 
 
 def possessive(owner: str, thing: str) -> str:
