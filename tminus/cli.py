@@ -219,7 +219,14 @@ def your_move(state: State, names: list[str], pause: float) -> int:
         if pause > 0 and sys.stdin.isatty():
             time.sleep(pause)  # time to read the notice; never when input is piped
         return legal[0]
-    console.print(Panel(state.render(state.current_player(), names)))
+    me = state.current_player()
+    console.print(Panel(state.render(me, names)))
+    # A game may put a question to the person (Count Down's meetings: "Bot 3 asks you to
+    # sell Radar (forced sale): a price of 50 to 100").
+    prompt = getattr(state, "prompt", None)
+    question = prompt(me, names) if prompt else None
+    if question:
+        console.print(Text(question, style="bold"))
     return ask_move(state, names)
 
 

@@ -8,6 +8,7 @@ from tests.count_down.helpers import (
     FORBIDDEN,
     FUNDING_100,
     RADAR,
+    SATURN_V,
     STAGE_1,
     arrive,
     give_part,
@@ -16,6 +17,7 @@ from tests.count_down.helpers import (
     make_ready,
     place,
     play,
+    set_money,
     started,
 )
 from tminus.agents import make_agent
@@ -106,6 +108,44 @@ def test_as_the_forced_seller_it_asks_double_and_as_buyer_it_counters_low():
     assert move(state) == "ask 300"
     play(state, "ask 300")
     assert move(state) == "counter 150"
+
+
+def test_as_a_player_met_it_claims_the_card_the_mover_does_not_need():
+    state = place(started(), 1, FUNDING_100)
+    give_photo(state, 1, "Radar")  # on Bob's control card, not Ann's
+    play(state, "ball 4", "done")
+    assert state.current_player() == 1
+    assert move(state) == "ask seat 0 for Radar"
+    play(state, "ask seat 0 for Radar")
+    assert move(state) == "ask 100"  # Ann, the greedy seller, asks double
+
+
+def test_it_claims_no_card_it_cannot_pay_for():
+    state = place(started(), 1, FUNDING_100)
+    give_photo(state, 2, "Astronauts", 2)
+    set_money(state, 1, 0)
+    play(state, "ball 4")  # 100 in hand: less than the value, 150
+    assert "ask seat 1 for Astronauts" in legal_strings(state)
+    assert move(state) == "done"
+
+
+def test_in_a_forbidden_zone_a_claim_it_cannot_pay_still_saves_the_visit():
+    state = started()
+    give_photo(state, 2, "Astronauts", 2)
+    set_money(state, 1, 0)
+    arrive(state, FORBIDDEN[1], 3)
+    assert move(state) == "ask seat 1 for Astronauts"
+
+
+def test_it_sells_a_saturn_v_bought_whole_only_when_nothing_else_is_left():
+    state = started()
+    set_money(state, 1, 500)
+    play(arrive(state, SATURN_V), "buy Saturn V")
+    give_photo(state, 1, "Radar")
+    state._debts, state._phase, state._player = [[0, -1, 100]], phases.DEBT, 0
+    state._legal = None
+    assert legal_strings(state) == ["sell photo Radar", "sell Saturn V"]
+    assert move(state) == "sell photo Radar"
 
 
 def test_chooses_the_direction_towards_a_part_it_lacks():

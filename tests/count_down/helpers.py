@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tminus
+from tminus.games.count_down import phases
 from tminus.games.count_down.game import CountDownState
 
 # Square numbers on the default board (see board.toml).
@@ -142,6 +143,13 @@ def take_turn(state: CountDownState, roll: int = 1) -> CountDownState:
             legal = legal_strings(state)
             choice = next((m for m in ("decline", "end turn", "done") if m in legal), legal[0])
             play(state, choice)
+    return state
+
+
+def end_meeting(state: CountDownState) -> CountDownState:
+    """Everyone with a say in the meeting under way says "done"."""
+    while state.phase() == phases.MEETING:
+        play(state, "done")
     return state
 
 

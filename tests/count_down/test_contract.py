@@ -28,6 +28,12 @@ def test_conformance_in_whole_games_with_the_default_turn_cap(players):
     assert report.max_length > 1000
 
 
+def test_the_rules_version_says_the_meeting_changed():
+    # Version 2: everyone met has a say, forced sales cannot be blocked, third players meet
+    # a visitor in a forbidden zone, the Saturn V resells at cost, a strike hits the centre.
+    assert tminus.load_game("count_down").rules_version == 2
+
+
 def test_parameters_are_checked():
     with pytest.raises(ValueError, match=r"'players' of count_down must be one of 2, 3, 4, 5, 6"):
         tminus.load_game("count_down", players=7)

@@ -9,6 +9,7 @@ from tests.count_down.helpers import (
     RAMP,
     arrive,
     conserved,
+    end_meeting,
     give_part,
     give_photo,
     legal_strings,
@@ -18,6 +19,7 @@ from tests.count_down.helpers import (
     photos,
     place,
     play,
+    set_money,
     started,
     take_turn,
 )
@@ -55,7 +57,7 @@ def test_leaving_without_a_deal_sends_the_visitor_home():
     give_photo(state, 1, "Radar")
     visit(state)
     assert state.current_player() == 0
-    play(state, "done")
+    end_meeting(state)
     assert position(state) == RAMP[0]
 
 
@@ -64,6 +66,8 @@ def test_an_offer_the_owner_refuses_sends_the_visitor_home():
     give_photo(state, 1, "Radar")
     visit(state)
     play(state, "offer seat 1: Radar for 100", "refuse")
+    assert state.current_player() == 1  # Ann's say is over; Bob still has his
+    end_meeting(state)
     assert position(state) == RAMP[0] and state.observation(0)["mover"] == 1
 
 
@@ -71,7 +75,7 @@ def test_an_offer_the_owner_accepts_lets_the_visitor_stay():
     state = started()
     give_photo(state, 1, "Radar")
     visit(state)
-    play(state, "offer seat 1: Radar for 100", "accept", "done")
+    end_meeting(play(state, "offer seat 1: Radar for 100", "accept"))
     assert position(state) == FORBIDDEN[1] and photos(state, 2) == {"Radar": 1}
 
 
@@ -88,8 +92,54 @@ def test_a_forced_sale_in_a_forbidden_zone_justifies_the_visit():
     state = started()
     give_photo(state, 2, "Astronauts", 2)
     visit(state)
-    play(state, "ask seat 1 for Astronauts", "ask 200", "accept", "done")
+    end_meeting(play(state, "ask seat 1 for Astronauts", "ask 200", "accept"))
     assert position(state) == FORBIDDEN[1] and photos(state, 1) == {"Astronauts": 1}
+
+
+def test_anyone_standing_in_a_forbidden_zone_meets_the_visitor():
+    # Ruling: "Everyone on that square meets the arriving player (in a forbidden zone: the
+    # owner, and anyone standing there)."
+    state = place(started(), 2, FORBIDDEN[1])
+    give_photo(state, 3, "Radar")
+    visit(state)
+    assert state.observation(0)["meeting"]["with"] == [1, 2]
+    assert any(m.startswith("offer seat 2:") for m in legal_strings(state))
+    play(state, "done")
+    assert state.current_player() == 2  # Cy, standing there, has a say too
+    assert "offer seat 0: 50 for Radar" not in legal_strings(state)  # Cy proposes to Ann
+    assert any(m.startswith("offer seat 0:") for m in legal_strings(state))
+
+
+def test_a_deal_with_a_third_player_does_not_justify_the_visit():
+    state = place(started(), 2, FORBIDDEN[1])
+    give_photo(state, 1, "Radar")
+    visit(state)
+    play(state, "offer seat 2: Radar for 50", "accept")
+    end_meeting(state)
+    assert photos(state, 3) == {"Radar": 1}
+    assert position(state) == RAMP[0]  # no deal with the owner: sent home
+
+
+def test_a_claim_the_visitor_cannot_pay_still_justifies_the_visit():
+    # Ruling: "A buyer who cannot pay the value gets no sale, and in a forbidden zone that
+    # demand still justifies their presence."
+    state = started()
+    give_photo(state, 2, "Astronauts", 2)
+    set_money(state, 1, 100)
+    visit(state)
+    end_meeting(play(state, "ask seat 1 for Astronauts"))
+    assert photos(state, 1) == {} and position(state) == FORBIDDEN[1]
+
+
+def test_the_owner_may_claim_a_card_from_a_visitor_who_is_then_sent_home():
+    state = started()
+    give_photo(state, 1, "Radar")  # on centre 2's card, not centre 1's
+    visit(state)
+    play(state, "done")  # Ann proposes nothing: she will go home after the meeting
+    assert state.current_player() == 1
+    play(state, "ask seat 0 for Radar", "ask 50", "accept")
+    end_meeting(state)
+    assert photos(state, 2) == {"Radar": 1} and position(state) == RAMP[0]
 
 
 def test_out_of_service_forbidden_zones_are_plain_squares():
@@ -160,6 +210,8 @@ def test_stolen_plans_get_nothing_when_the_stock_is_out():
     give_photo(state, 2, "Moon landing", 2)
     visit(state, agents=["Stolen plans"])
     play(state, "mission Stolen plans", "ball 12")
+    assert state.current_player() == 1  # the mission is Ann's say; then Bob's
+    end_meeting(state)
     assert photos(state, 1) == {} and state.observation(0)["mover"] == 1
 
 
@@ -233,6 +285,27 @@ def test_a_partner_in_the_teams_own_forbidden_zone_need_not_justify():
     play(state, "ball 3")
     assert state.observation(0)["positions"][0] == FORBIDDEN[0]
     assert state.observation(0)["mover"] == 1
+
+
+def test_after_a_refusal_a_resampled_state_lists_the_missions_it_holds():
+    # Cy, standing in Bob's forbidden zone, refuses Ann's offer: in a world where Ann's
+    # agent card is another, her say goes on with that card's mission.
+    state = place(started(), 2, FORBIDDEN[1])
+    give_photo(state, 1, "Radar")
+    t = state.game.board.agent_names.index("Strike")
+    state._pile[t] -= 1
+    state._agents[0][t] += 1
+    visit(state)
+    play(state, "offer seat 2: Radar for 50")
+    seen = set()
+    for seed in range(20):
+        other = state.resample_hidden(1, np.random.default_rng(seed))
+        play(other, "refuse")
+        missions = {m for m in legal_strings(other) if m.startswith("mission")}
+        held = other.observation(0)["centres"][0]["agent_cards"]
+        assert missions == {f"mission {name}" for name in held}
+        seen |= missions
+    assert len(seen) > 1
 
 
 def test_resampled_states_recompute_the_movers_missions():

@@ -2,6 +2,7 @@
 
 from tests.count_down.helpers import (
     FUNDING_100,
+    SATURN_V,
     SURPRISE,
     arrive,
     conserved,
@@ -9,10 +10,12 @@ from tests.count_down.helpers import (
     give_photo,
     legal_strings,
     money,
+    parts,
     photos,
     play,
     set_money,
     started,
+    take_turn,
 )
 
 
@@ -55,3 +58,33 @@ def test_nobody_is_eliminated():
     play(arrive(state, SURPRISE), "surprise: Budget overrun")
     arrive(state, FUNDING_100)
     assert money(state, 2) == 1200  # the game goes on for everyone
+
+
+def test_a_saturn_v_bought_complete_resells_at_what_it_cost():
+    # The complete rocket cost 500 (not 200 + 100 + 100 + 300): it goes back for 500.
+    state = started()
+    set_money(state, 1, 500)
+    play(arrive(state, SATURN_V), "buy Saturn V")
+    give_part(state, 1, "stage 1")  # a spare stage 1 besides, got free
+    take_turn(take_turn(take_turn(state)))
+    play(arrive(state, SURPRISE), "surprise: Budget overrun")  # pay 100 with nothing
+    assert legal_strings(state) == ["sell stage 1", "sell Saturn V"]
+    assert state.observation(1)["centres"][0]["saturn_v_bought"] == 1
+    play(state, "sell Saturn V")
+    assert money(state, 1) == 500 - 100 and parts(state, 1) == {"stage 1": 1}
+    assert state.observation(0)["stock"]["parts"] == {
+        "stage 1": 3, "stage 2": 4, "stage 3": 4, "capsule": 4
+    }  # fmt: skip
+    assert conserved(state)
+
+
+def test_a_saturn_v_that_lost_a_part_is_no_longer_the_rocket_bought():
+    state = started()
+    play(arrive(state, SATURN_V), "buy Saturn V")
+    state._parts[0][3] -= 1  # say a sabotage sent the capsule back to stock
+    state._part_stock[3] += 1
+    state._saturn_sets[0] = 0
+    set_money(state, 1, 0)
+    take_turn(take_turn(take_turn(state)))
+    play(arrive(state, SURPRISE), "surprise: Budget overrun")
+    assert legal_strings(state) == ["sell stage 1", "sell stage 2", "sell stage 3"]

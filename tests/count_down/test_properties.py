@@ -36,6 +36,8 @@ def test_money_cards_and_parts_are_conserved(players, choices):
     for state in random_walk(players, choices):
         assert conserved(state), str(state)
         assert all(m >= 0 for m in state._money)
+        # A Saturn V bought whole is still whole: its four parts are held.
+        assert all(0 <= state._saturn_sets[c] <= min(state._parts[c]) for c in range(4))
         positions = state.observation(0)["positions"]
         for seat, at in enumerate(positions):
             assert 0 <= at < TRACK if state._centre[seat] >= 0 else at == -1
@@ -59,19 +61,24 @@ def test_the_fast_offer_list_is_every_feasible_template(players, choices):
 @settings(max_examples=40, deadline=None)
 @given(players=st.sampled_from([2, 3, 4, 5, 6]), choices=CHOICES)
 def test_a_meeting_lists_every_feasible_offer_to_each_partner_missions_and_done(players, choices):
+    """The mover proposes to anyone met (and shows agents in a forbidden zone); a player
+    met proposes to the mover."""
     for state in random_walk(players, choices):
         if state.phase() != phases.MEETING:
             continue
         space = state.game.space
-        me = state.mover_centre()
+        speaker, mover = state.current_player(), state._mover
+        assert speaker == mover or speaker in state._partners
+        me = state._centre[speaker]
         offers = [
             space.proposal(seat, t)
-            for seat in state._partners
+            for seat in (state._partners if speaker == mover else [mover])
             for t, template in enumerate(space.templates)
             if state._proposals_left and trading.feasible(state, me, state._centre[seat], template)
         ]
         missions = [space.mission + t for t, n in enumerate(state._agents[me]) if n]
-        expected = sorted([DONE, *offers, *(missions if state._fz_owner >= 0 else [])])
+        in_zone = state._fz_owner >= 0 and speaker == mover
+        expected = sorted([DONE, *offers, *(missions if in_zone else [])])
         assert state.legal_actions() == expected
         state._legal = None  # listed afresh, not from the meeting's last step
         assert state.legal_actions() == expected

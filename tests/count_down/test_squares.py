@@ -218,6 +218,13 @@ def test_surprise_home_play_again_and_lose_turn():
     assert state.observation(0)["turns_to_sit_out"][0] == 0
 
 
+def test_a_strike_at_a_teams_centre_costs_each_partner_a_turn():
+    # The same as a Strike agent card against a team (test_forbidden_zones): the strike is
+    # at the centre the partners share.
+    state = surprise("Strike at your centre", players=6)
+    assert state.observation(0)["turns_to_sit_out"] == [1, 0, 0, 1, 0, 0]
+
+
 def test_an_agent_square_gives_a_secret_card_of_its_colour():
     state = arrive(started(), ESPIONAGE)
     assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == [

@@ -16,6 +16,7 @@ from tests.count_down.helpers import (
     play,
     set_money,
     started,
+    take_turn,
 )
 
 
@@ -78,19 +79,12 @@ def test_after_a_refusal_the_meeting_offers_what_it_offered_before():
     assert "offer seat 1: Radar for Lunar orbit" not in legal_strings(state)
 
 
-def test_at_most_three_offers_per_meeting():
-    state = meeting()
-    give_photo(state, 1, "Radar")
-    play(state, "ball 4")
-    for _ in range(3):
-        play(state, "offer seat 1: Radar for 50", "refuse")
-    assert state.observation(0)["mover"] == 1  # nothing left but leaving: the turn ends
-
-
-def test_done_ends_the_meeting():
+def test_done_passes_the_say_and_the_last_done_ends_the_meeting():
     state = meeting()
     give_photo(state, 1, "Radar")
     play(state, "ball 4", "done")
+    assert state.current_player() == 1 and state.observation(0)["mover"] == 0
+    play(state, "done")
     assert state.observation(0)["mover"] == 1
 
 
@@ -184,17 +178,110 @@ def test_no_forced_sale_of_a_card_the_asker_does_not_need():
     assert "ask seat 1 for Radar" not in legal_strings(state)
 
 
-def test_no_money_no_sale():
+def test_the_ask_is_never_above_what_the_buyer_has():
+    # Ruling: "the seller asks a price between value and double value, never above what
+    # the buyer has".
     state = meeting()
     give_photo(state, 2, "Astronauts", 2)
     set_money(state, 1, 60)
-    play(state, "ball 4")  # 160 after funding
-    play(state, "ask seat 1 for Astronauts", "ask 300")
-    assert legal_strings(state) == ["counter 150", "counter 160"]
-    play(state, "counter 150")
-    set_money(state, 1, 0)  # the money is gone before the sale settles
-    play(state, "accept")
-    assert photos(state, 1) == {} and photos(state, 2) == {"Astronauts": 2}
+    play(state, "ball 4", "ask seat 1 for Astronauts")  # 160 after the funding square
+    assert legal_strings(state) == ["ask 150", "ask 160"]
+    play(state, "ask 160")
+    assert legal_strings(state) == ["accept", "counter 150"]
+
+
+def test_a_forced_sale_cannot_be_blocked():
+    # "Boycotting is forbidden": whatever the seller asks and however they answer a counter,
+    # a buyer who can pay the value gets the card.
+    start = meeting()
+    give_photo(start, 2, "Astronauts", 2)
+    set_money(start, 1, 100)
+    play(start, "ball 4", "ask seat 1 for Astronauts")  # 200 in hand, the value is 150
+    for ask in legal_strings(start):
+        state = play(start.clone(), ask)
+        counters = [m for m in legal_strings(state) if m.startswith("counter")]
+        if counters:
+            play(state, counters[0], "refuse")
+        else:
+            play(state, "accept")
+        assert photos(state, 1) == {"Astronauts": 1}, ask
+        assert 150 <= 200 - money(state, 1) <= int(ask.split()[1]) and conserved(state)
+
+
+def test_a_buyer_who_cannot_pay_the_value_gets_no_sale():
+    # Ruling: "A buyer who cannot pay the value gets no sale." The claim is still made.
+    state = meeting()
+    give_photo(state, 2, "Astronauts", 2)
+    give_photo(state, 2, "Radar")
+    set_money(state, 1, 0)
+    play(state, "ball 4", "ask seat 1 for Astronauts")  # 100 in hand, the value is 150
+    assert photos(state, 1) == {} and money(state, 1) == 100
+    assert state.current_player() == 0  # the meeting goes on: two proposals left
+    assert state.observation(0)["meeting"]["offers_left"] == 2
+
+
+# -- a meeting is a conversation: everyone met has a say ---------------------------------
+def test_a_met_player_who_stays_put_may_claim_a_card_the_mover_does_not_need():
+    # "if a player has a photo card they do not need, they are obliged to sell it to the
+    # player who lacks it": Bob stays put and Ann, who arrives, holds the Radar he lacks.
+    state = meeting()
+    give_photo(state, 1, "Radar")  # on centre 2's control card, not centre 1's
+    play(state, "ball 4")
+    assert state.current_player() == 0  # the mover speaks first
+    play(state, "done")
+    assert state.current_player() == 1
+    assert "ask seat 0 for Radar" in legal_strings(state)
+    play(state, "ask seat 0 for Radar")
+    assert state.current_player() == 0  # Ann, the seller, names her price
+    assert legal_strings(state) == ["ask 50", "ask 60", "ask 70", "ask 80", "ask 90", "ask 100"]
+    play(state, "ask 100", "counter 50", "refuse")
+    assert photos(state, 2) == {"Radar": 1} and money(state, 2) == 1100 - 70
+    assert money(state, 1) == 1300 + 70 and conserved(state)
+
+
+def test_a_met_player_may_claim_a_spare_part_from_the_mover():
+    state = meeting()
+    give_part(state, 1, "stage 1", 2)
+    play(state, "ball 4", "done", "demand stage 1 from seat 0")
+    assert parts(state, 2) == {"stage 1": 1} and parts(state, 1) == {"stage 1": 1}
+    assert money(state, 2) == 1100 - 200 and money(state, 1) == 1300 + 200
+
+
+def test_a_player_with_nothing_to_propose_is_not_asked():
+    state = meeting()
+    give_photo(state, 1, "Radar")  # Bob needs it, but he has no money to buy it
+    set_money(state, 2, 0)
+    play(state, "ball 4")
+    assert state.current_player() == 1  # Ann can offer nothing: Bob has the say at once
+    assert legal_strings(state) == ["done", "ask seat 0 for Radar"]
+
+
+def test_the_mover_speaks_first_then_the_others_in_turn_order():
+    state = started()
+    take_turn(take_turn(state))  # Ann and Bob move: Cy's turn
+    give_photo(state, 3, "Radar")  # Cy (centre 3) holds a Radar the others may bid for
+    place(state, 0, FUNDING_100)
+    place(state, 3, FUNDING_100)
+    place(state, 2, FUNDING_100 - 1)
+    play(state, "ball 1")
+    assert state.observation(0)["meeting"]["with"] == [3, 0]
+    said = []
+    while state.observation(0)["mover"] == 2:
+        said.append(state.current_player())
+        play(state, "done")
+    assert said == [2, 3, 0]
+
+
+def test_each_player_of_a_meeting_makes_at_most_three_proposals():
+    state = meeting()
+    give_photo(state, 1, "Radar")
+    play(state, "ball 4")
+    for _ in range(3):
+        play(state, "offer seat 1: Radar for 50", "refuse")
+    assert state.current_player() == 1  # Ann has had her three: Bob's say, three more
+    for _ in range(3):
+        play(state, "offer seat 0: 50 for Radar", "refuse")
+    assert state.observation(0)["mover"] == 1  # the meeting and Ann's turn are over
 
 
 def test_partners_do_not_trade_with_each_other():

@@ -212,7 +212,11 @@ def test_offers_by_name_and_their_answers():
     assert line(state, "accept") == "Bob accepts the Radar for 70 from Ann"
     assert line(state, "refuse") == "Bob refuses the Radar for 70 from Ann"
     play(state, "refuse")
-    assert line(state, "done") == "Ann ends the meeting"
+    assert line(state, "done") == "Ann is done: Bob has the say"
+    play(state, "done")
+    assert "Offer Ann 50 for the Radar" in labels(state)  # Bob proposes to Ann
+    assert line(state, "offer seat 0: 50 for Radar") == "Bob offers Ann 50 for the Radar"
+    assert line(state, "done") == "Bob ends the meeting"
 
 
 def test_forced_sales_of_a_photo_card_and_of_a_spare_part():
@@ -259,10 +263,61 @@ def test_a_visit_to_a_forbidden_zone_must_be_justified():
     place(state, 0, FORBIDDEN[1] - 3)
     play(state, "ball 3")
     assert labels(state)[0] == "Leave (back to Launch ramp 1)"
-    assert line(state, "done") == "Ann leaves with no deal and is sent back to Launch ramp 1"
+    assert line(state, "done") == "Ann is done: Bob has the say"
     play(state, "offer seat 1: Radar for 100")
-    assert line(state, "refuse") == (
-        "Bob refuses the Radar for 100 from Ann: Ann is sent back to Launch ramp 1"
+    assert line(state, "refuse") == "Bob refuses the Radar for 100 from Ann"
+    play(state, "refuse")  # Ann's say is over; Bob's is his
+    assert labels(state)[0] == "Done"
+    assert line(state, "done") == "Bob ends the meeting; Ann is sent back to Launch ramp 1"
+
+
+def test_a_met_player_claims_from_the_mover_and_is_asked_by_name():
+    state = meeting()
+    give_photo(state, 1, "Radar")  # Bob needs it; Ann does not
+    play(state, "ball 4", "done")
+    assert "Claim the Radar from Ann (forced sale)" in labels(state)
+    assert line(state, "ask seat 0 for Radar") == "Bob claims the Radar from Ann in a forced sale"
+    assert state.prompt(1, names(state)) == "Ann came to the square: your say"
+    assert "Ann came to the square: Bob's say" in state.render(1, names(state))
+    play(state, "ask seat 0 for Radar")
+    asked = "Bob asks you to sell Radar (forced sale): a price of 50 to 100"
+    assert state.prompt(0, names(state)) == asked
+    assert "Bob asks Ann to sell Radar" in state.render(0, names(state))  # boards: by name
+    assert "seat 1 asks you to sell Radar" in state.render(0)  # without names: "you"
+    assert line(state, "ask 80") == "Ann asks 80 for the Radar"
+    play(state, "ask 80")
+    assert state.prompt(1, names(state)) == "Ann asks 80 for the Radar: accept or counter"
+    play(state, "counter 50")
+    assert state.prompt(0, names(state)) == (
+        "Bob counters with 50 for the Radar: accept, or the price settles at 60"
+    )
+    assert state.render(2).count("seat 1 counters with 50") == 1
+
+
+def test_a_claim_the_buyer_cannot_pay_says_there_is_no_sale():
+    state = meeting()
+    give_photo(state, 2, "Astronauts", 2)
+    give_part(state, 2, "stage 1", 2)
+    set_money(state, 1, 0)
+    play(state, "ball 4")  # 100 in hand
+    assert line(state, "ask seat 1 for Astronauts") == (
+        "Ann claims the Astronauts from Bob in a forced sale, but cannot pay its value (150): "
+        "no sale"
+    )
+    assert line(state, "demand stage 1 from seat 1") == (
+        "Ann claims the spare stage 1 from Bob for 200, but cannot pay: no sale"
+    )
+
+
+def test_a_saturn_v_bought_whole_is_sold_back_whole():
+    state = started()
+    set_money(state, 1, 500)
+    play(arrive(state, SATURN_V), "buy Saturn V")
+    state._debts, state._phase, state._player = [[0, -1, 100]], 11, 0  # owe the leader 100
+    state._legal = None
+    assert labels(state) == ["Sell the complete Saturn V to the leader for 500"]
+    assert line(state, "sell Saturn V") == (
+        "Ann sells the complete Saturn V back to the leader for 500 to pay a debt"
     )
 
 

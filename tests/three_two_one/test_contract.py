@@ -66,6 +66,11 @@ def test_params_are_complete_with_defaults():
     assert game.information == "imperfect"
 
 
+def test_the_rules_version_says_the_start_rotation_and_blastoff_summary_changed():
+    # Version 2: extra rounds rotate the start among the tied; a Blastoff! has no total.
+    assert tminus.load_game("three_two_one").rules_version == 2
+
+
 def test_move_strings_read_like_the_table_talk():
     state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: [2] * 8 + [3] * 4})
     assert legal_strings(state) == [

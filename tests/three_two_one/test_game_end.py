@@ -102,6 +102,26 @@ def test_the_extra_round_starts_with_the_next_tied_player_in_the_rotation():
     assert state.observation(3)["scores"] == [9, 7, 2, 0]
 
 
+def test_extra_rounds_rotate_the_start_among_the_tied_players():
+    # RULINGS: "the start passes clockwise one seat each round to the next seat still
+    # playing (in extra rounds it so rotates among the tied players)". Round 2 was seat 1's;
+    # seats 0 and 1 stay tied through all five extra rounds (both end on 3).
+    state = tie_seats_0_and_1_after_two_rounds()
+    starters = []
+    for _ in range(rules.MAX_EXTRA_ROUNDS):
+        starters.append(state.observation(0)["starter"])
+        tied_countdown_round(state)
+    assert starters == [0, 1, 0, 1, 0]
+    assert state.is_terminal() and state.winners() == [0, 1]
+
+
+def test_extra_rounds_rotate_among_tied_players_who_do_not_sit_side_by_side():
+    state = quick_round(new_game(5))  # seat 0 started round 1; round 2 is seat 1's
+    for starter in (3, 1, 3):  # only seats 1 and 3 play on: the start skips the others
+        state._start_round([1, 3])
+        assert state.observation(0)["starter"] == starter
+
+
 def test_turns_skip_the_players_who_sit_out():
     state = tie_seats_0_and_1_after_two_rounds()
     deal(state, {0: FILLER[0], 1: FILLER[1]}, left=9, right=10)
@@ -162,8 +182,11 @@ def test_three_players_first_to_win_three_rounds_wins():
 
 
 def tied_countdown_round(state):
-    """Seats 0 and 1 both end on 3 and seat 0 declares: both win the round."""
-    deal(state, {0: fill([0, 0, 1, 1], 10, 8), 1: fill([0, 0, 1, 1], 9, 7)})
+    """The two players of the round both end on 3 and the starter declares: both win it."""
+    obs = state.observation(0)
+    first = obs["starter"]
+    second = next(s for s in obs["playing"] if s != first)
+    deal(state, {first: fill([0, 0, 1, 1], 10, 8), second: fill([0, 0, 1, 1], 9, 7)})
     for junk0, junk1, draw in ((10, 9, 1), (8, 7, 0)):
         turn(state, [junk0] * 4, draw)
         turn(state, [junk1] * 4, draw)

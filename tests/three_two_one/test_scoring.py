@@ -109,5 +109,16 @@ def test_played_blastoff_with_ties_among_the_others():
     state = deal(new_game(4), hands, left=9, right=10)
     play(state, "blastoff")
     assert last_round(state)["declaration"] == "blastoff"
-    assert last_round(state)["totals"] == [60, 28, 28, 76]
     assert last_round(state)["points"] == [3, 2, 2, 1]
+    # "they can discard their entire hand and declare Blastoff!": the declarer has no hand
+    # left to total (twelve 5s are not a total of 60).
+    assert last_round(state)["totals"] == [None, 28, 28, 76]
+    assert last_round(state)["hands"][0] == []
+
+
+def test_the_round_summary_after_a_blastoff_says_blastoff_not_a_total():
+    hands = {0: BLASTOFF_HAND, 1: [2] * 8 + [3] * 4}
+    state = play(deal(new_game(2), hands, left=9, right=10), "blastoff")
+    summary = [line for line in state.render(1).splitlines() if "seat 0:" in line]
+    assert summary == ["    seat 0: Blastoff! → 3 points"]
+    assert "60" not in state.render(0)

@@ -200,3 +200,35 @@ def test_in_a_meeting_a_card_clicked_on_the_board_lists_its_offers(server, new_p
     done = next(m["action"] for m in legal if m["text"] == "done")
     assert page.evaluate("window.clicked") == [done, offers[about[0]]]
     screenshot(page, "count_down_meeting")
+
+
+def test_a_player_met_is_asked_by_name_and_answers_on_the_board(server, new_page):
+    """Bot 4 arrives on Ada's square: Ada has her say after his, and when he claims the
+    Radar she does not need, she is asked to sell it and names her price on the board."""
+    from tests.count_down.helpers import FUNDING_100, give_photo, place, play, started, take_turn
+
+    names = ["Ada", "Bot 2", "Bot 3", "Bot 4"]
+    state = take_turn(take_turn(take_turn(started())))  # Bot 4 (centre 4) is to roll
+    give_photo(state, 1, "Radar")  # on centre 4's control card, not on Ada's
+    place(state, 0, FUNDING_100)
+    place(state, 3, FUNDING_100 - 1)
+    play(state, "ball 1")
+    page = position_page(server, new_page)
+    # Bot 4's say first (as a spectator sees it); when he is done, Ada has hers.
+    draw_position(page, state, None, names)
+    assert "Bot 4 has the say · 3 proposals left" in page.locator(".count-down").text_content()
+    said = play(state.clone(), "done")
+    draw_position(page, said, 0, names)
+    prompt = page.locator(".count-down .prompt-text").text_content()
+    assert prompt.startswith("Bot 4 came to your square: your say")
+    # Bot 4 claims the Radar: Ada is asked, by name, and names her price on the board.
+    play(state, "ask seat 0 for Radar")
+    legal = draw_position(page, state, 0, names)
+    prompt = page.locator(".count-down .prompt-text").text_content()
+    assert prompt == "Bot 4 asks you to sell Radar: name your price"
+    asks = page.eval_on_selector_all(".count-down .pill", "ps => ps.map(p => p.dataset.move)")
+    assert asks and all(a.startswith("ask ") for a in asks)
+    page.click(f".count-down .pill[data-move='{asks[-1]}']")
+    chosen = next(m["action"] for m in legal if m["text"] == asks[-1])
+    assert page.evaluate("window.clicked") == [chosen]
+    screenshot(page, "count_down_forced_sale_asked")

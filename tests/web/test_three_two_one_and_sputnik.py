@@ -141,6 +141,25 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     assert spectator.locator(f"{TTT} .playable").count() == 0
 
 
+def test_after_a_blastoff_the_round_summary_says_blastoff_not_a_total(server, new_page):
+    """The declarer discarded the whole hand: "Blastoff!" in its row, wide and narrow."""
+    from tests.three_two_one.helpers import BLASTOFF_HAND, deal, new_game, play
+
+    from .test_table import board_page, draw
+
+    state = deal(new_game(2), {0: BLASTOFF_HAND, 1: [2] * 8 + [3] * 4}, left=9, right=10)
+    play(state, "blastoff")
+    page = board_page(server, new_page, "three_two_one", 2)
+    for narrow in (False, True):
+        draw(page, "three_two_one", state.observation(1), seat=1, names=["Ada", "Bea"],
+             narrow=narrow)  # fmt: skip
+        declarer = page.locator(f"{TTT} .last-round .reveal.declarer")
+        assert "Blastoff!" in declarer.text_content()
+        assert "total" not in declarer.text_content() and declarer.locator(".card").count() == 0
+        other = page.locator(f"{TTT} .last-round .reveal:not(.declarer)").text_content()
+        assert "total 28" in other
+
+
 # -- Sputnik ------------------------------------------------------------------------------------
 SP = ".sputnik"
 

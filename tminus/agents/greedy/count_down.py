@@ -141,9 +141,10 @@ class CountDownGreedy:
         return photos or any(theirs[p] >= 2 for p in self.missing_parts(state, me))
 
     def square_value(self, state: CountDownState, me: int, square: int) -> float:
+        """What stopping there is worth to us; less where a player met would force us to
+        sell them a card or part they lack."""
         board = self.board
         kind, arg = board.kinds[square], board.args[square]
-        money = state.money(me)
         others = {
             state.centre_of(s)
             for s in range(self.game.num_players)
@@ -153,6 +154,13 @@ class CountDownGreedy:
             others.add(arg)
         if any(self.can_force(state, me, c) for c in others):
             return 12.0
+        forced = any(self.can_force(state, c, me) for c in others)
+        return self.square_gain(state, me, kind, arg) - (2.0 if forced else 0.0)
+
+    def square_gain(self, state: CountDownState, me: int, kind: str, arg: int) -> float:
+        """What the square itself gives us."""
+        board = self.board
+        money = state.money(me)
         if kind == "photo":
             wanted = self.needs_photo(state, me, arg) and state.photo_stock()[arg]
             return 10.0 if wanted and money >= board.photo_values[arg] else 0.0
@@ -188,6 +196,8 @@ class CountDownGreedy:
     def keep_value(self, state: CountDownState, me: int, action: int) -> float:
         """How much we would rather keep what this sale gives up (low: sell first)."""
         space = self.space
+        if action == space.sell_saturn:  # a whole rocket: the last resort
+            return 2000.0
         if action < space.sell_part:
             photo = action - space.sell_photo
             needed = photo in self.game.control_sets[me] and not self.spare_photo(state, me, photo)
@@ -197,16 +207,23 @@ class CountDownGreedy:
 
     # -- meetings ------------------------------------------------------------------------
     def meeting(self, state: CountDownState, me: int, legal: list[int]) -> int:
+        """Our say, as the mover or as a player met: missions first, then the best
+        proposal worth making, else done."""
         space = self.space
         missions = [a for a in legal if space.mission <= a < space.take_photo]
         if missions:
             return missions[0]
+        owner, justified = state.forbidden_zone_visit()
+        visiting = owner >= 0 and not justified and state.current_player() == state.mover()
         best, best_score = DONE, 0.0
         for action in legal:
             if action < space.propose:
                 continue
             seat, t = space.split_proposal(action)
-            score = self.proposal_score(state, me, state.centre_of(seat), space.templates[t])
+            other = state.centre_of(seat)
+            score = self.proposal_score(state, me, other, space.templates[t])
+            if visiting and other == owner and space.templates[t][0] == ASK_FOR:
+                score = max(score, 4.0)  # a claim on the owner justifies the visit, paid or not
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -216,10 +233,11 @@ class CountDownGreedy:
     ) -> float:
         kind, x, y = template
         values = self.board.photo_values
-        if kind == ASK_FOR:
-            return 10.0
+        money = state.money(me)
+        if kind == ASK_FOR:  # a forced sale: only worth it if we can pay the value
+            return 10.0 if money >= values[x] else 0.0
         if kind == DEMAND:
-            return 9.0
+            return 9.0 if money >= y else 0.0
         if kind == BUY and self.needs_photo(state, me, x) and self.spare_photo(state, other, x):
             return 8.0 - y / values[x]  # cheapest first
         if kind == SWAP and self.needs_photo(state, me, y) and self.spare_photo(state, me, x):

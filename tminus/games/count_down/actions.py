@@ -103,7 +103,8 @@ class ActionSpace:
         self.propose = self.money + self.money_slots
         self.templates = offer_templates(board)
         self.seats = seats
-        self.size = self.propose + seats * len(self.templates)
+        self.sell_saturn = self.propose + seats * len(self.templates)  # whole, in a debt
+        self.size = self.sell_saturn + 1
         # The offers by what they trade, so that a meeting lists them quickly: as template
         # indices, and as the proposal actions to each seat.
         self.offer_templates = OfferIds(board, self.templates, 0)
@@ -143,9 +144,11 @@ class ActionSpace:
             return f"target {b.part_names[action - self.take_part]}"
         if action < self.propose:
             return f"{money_verb} {(action - self.money) * b.step}"
-        if action < self.size:
+        if action < self.sell_saturn:
             seat, t = self.split_proposal(action)
             return self.template_name(seat, self.templates[t])
+        if action == self.sell_saturn:
+            return "sell Saturn V"
         raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
 
     def template_name(self, seat: int, template: tuple[int, int, int]) -> str:

@@ -52,6 +52,7 @@ from tminus.games.count_down.actions import (
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
+from tminus.games.phrasing import check_names
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,11 @@ FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
 }
 
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
-# a meeting, a countdown) and in the one auction of a game: they bound max_game_length.
-ACTIONS_PER_TURN = 60
+# a mission, a countdown), in a meeting and in the one auction of a game: they bound
+# max_game_length.
+ACTIONS_PER_TURN = 50  # besides the meeting
+MEETING_SEATS = 4  # the mover and at most one player for each other centre
+ACTIONS_PER_PROPOSAL = 4  # the proposal, and a forced sale's ask, counter and answer
 AUCTION_ACTIONS_PER_LOT = 8
 
 
@@ -90,6 +94,10 @@ class CountDownGame(Game):
     name = "count_down"
     title = "Count Down"
     information = "imperfect"
+    # 2: everyone met has a say in a meeting; forced sales cannot be blocked; third players
+    # in a forbidden zone meet the visitor; a Saturn V bought whole resells at its price;
+    # "Strike at your centre" hits each partner of a team.
+    rules_version = 2
     parameters = {
         "players": Param(4, "number of players", choices=(2, 3, 4, 5, 6)),
         "board": BoardParam(
@@ -130,7 +138,8 @@ class CountDownGame(Game):
         # that nobody needs may play once more."
         self.once_more_for_unneeded = n in (2, 3, 6)
         holdings = sum(board.photo_copies) + 16
-        per_turn = ACTIONS_PER_TURN + 2 * holdings
+        meeting = MEETING_SEATS * (board.offers_per_meeting * ACTIONS_PER_PROPOSAL + 1)
+        per_turn = ACTIONS_PER_TURN + meeting + 2 * holdings
         auction_len = board.auction_lots * (
             AUCTION_ACTIONS_PER_LOT + 2 * board.max_value // board.step
         )
@@ -195,6 +204,8 @@ class CountDownState(TurnState):
         "_pos",
         "_proposals_left",
         "_roll",
+        "_saturn_sets",
+        "_say",
         "_seats_of",
         "_skip",
         "_surprise_queue",
@@ -231,6 +242,7 @@ class CountDownState(TurnState):
         photos = len(board.photo_names)
         self._photos = [[0] * photos for _ in range(4)]
         self._parts = [[0] * 4 for _ in range(4)]
+        self._saturn_sets = [0] * 4  # Saturn Vs bought complete and still whole, by centre
         self._agents = [[0] * len(board.agent_names) for _ in range(4)]
         self._photo_stock, self._part_stock = setup.initial_stock(board, game.in_service)
         self._pile = list(board.agent_copies)
@@ -241,9 +253,10 @@ class CountDownState(TurnState):
         self._again = False
         self._debts: list[list[int]] = []
         self._fz_owner = -1
-        self._partners: list[int] = []
+        self._partners: list[int] = []  # the seats met, in turn order after the mover
+        self._say = -1  # who has the say in a meeting: 0 the mover, k the k-th partner
         self._proposals_left = 0
-        self._dealt = False
+        self._dealt = False  # the visit to a forbidden zone is justified
         self._deal = [-1, -1, -1]
         self._ask = 0
         self._counter = 0
@@ -284,6 +297,9 @@ class CountDownState(TurnState):
 
     def end_turn(self) -> None:
         turns.end_turn(self)
+
+    def after_mission(self) -> None:
+        trading.mission_carried_out(self)
 
     def _end_in_draw(self) -> None:
         self._phase = phases.OVER
@@ -342,19 +358,15 @@ class CountDownState(TurnState):
                 else [DECLINE] + [space.buy_part + p for p in buys]
             )
         if phase == phases.DEBT:
-            debtor = self._debts[0][0]
-            return [space.sell_photo + p for p, n in enumerate(self._photos[debtor]) if n] + [
-                space.sell_part + p for p, n in enumerate(self._parts[debtor]) if n
-            ]
+            return payments.debt_sales(s)
         if phase == phases.MEETING:
             return trading.meeting_actions(s)
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
         if phase == phases.COUNTER:
-            counters = [space.money + p // self.game.board.step for p in trading.counter_prices(s)]
-            accept = [ACCEPT] if self._money[centre] >= self._ask else []
-            return accept + counters
+            step = self.game.board.step
+            return [ACCEPT] + [space.money + p // step for p in trading.counter_prices(s)]
         if phase == phases.TARGET:
             return missions.mission_targets(s)
         if phase == phases.ARRESTED:
@@ -410,7 +422,9 @@ class CountDownState(TurnState):
         elif phase == phases.TRAINING:
             squares.astronaut_training(self, action == SQUATS)
         elif phase == phases.DEBT:
-            if action < space.sell_part:
+            if action == space.sell_saturn:
+                payments.sell_saturn_to_leader(self)
+            elif action < space.sell_part:
                 payments.sell_photo_to_leader(self, action - space.sell_photo)
             else:
                 payments.sell_part_to_leader(self, action - space.sell_part)
@@ -418,7 +432,7 @@ class CountDownState(TurnState):
             turns.play_once_more(self, action == ONCE_MORE)
         elif phase == phases.MEETING:
             if action == DONE:
-                trading.close_meeting(self)
+                trading.done(self)
             elif action < space.propose:
                 trading.start_mission(self, action)
             else:
@@ -485,6 +499,12 @@ class CountDownState(TurnState):
         reveal: bool = False,
     ) -> str:
         return words.narrate(self, action, names, viewer, reveal)
+
+    def prompt(self, seat: int, names: Sequence[str]) -> str | None:
+        """What a meeting asks of ``seat``, said to them: "Bob asks you to sell Radar
+        (forced sale): a price of 50 to 100" (None outside a meeting)."""
+        check_names(self, names)
+        return words.prompt(self, ["you" if s == seat else n for s, n in enumerate(names)])
 
     def sees_agents(self, seat: int | None, centre: int) -> bool:
         """A centre's agent cards are seen by its seats and by the watching fifth seat."""
@@ -560,6 +580,19 @@ class CountDownState(TurnState):
         proposer, target, t = self._deal
         return proposer, target, self.game.space.templates[t], self._ask, self._counter
 
+    def mover(self) -> int:
+        """The seat whose turn it is (also while others answer or have their say)."""
+        return self._mover
+
+    def forbidden_zone_visit(self) -> tuple[int, bool]:
+        """(the centre whose forbidden zone the mover visits, -1 if none; whether the
+        visit is justified yet)."""
+        return self._fz_owner, self._dealt
+
+    def saturn_v_bought(self, centre: int) -> int:
+        """Saturn Vs a centre bought complete and still holds whole."""
+        return self._saturn_sets[centre]
+
     def mission(self) -> tuple[int, int]:
         """(agent card type, target centre) of the mission being carried out."""
         return self._mission[0], self._mission[1]
@@ -589,7 +622,8 @@ class CountDownState(TurnState):
         """
         self.check_seat(seat)
         copy = self.clone()
-        copy._legal = None  # the mover's missions depend on the cards redrawn
+        # The mover's missions depend on the cards redrawn: no list kept may be reused.
+        copy._legal = copy._meeting_list = None
         board = self.game.board
         hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
         for green in (True, False):
@@ -641,6 +675,7 @@ class CountDownState(TurnState):
         c._player = self._player
         c._proposals_left = self._proposals_left
         c._roll = self._roll
+        c._say = self._say
         c._turn_at = self._turn_at
         c._turns = self._turns
         c._units = self._units
@@ -649,6 +684,7 @@ class CountDownState(TurnState):
         c._history = self._history.copy()
         c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
         c._in_service, c._money = self._in_service.copy(), self._money.copy()
+        c._saturn_sets = self._saturn_sets.copy()
         c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
         c._pile = self._pile.copy()
         c._surprise_unseen = self._surprise_unseen.copy()

@@ -1,5 +1,7 @@
-"""Money between the centres and the leader (the bank). The bank's balance starts at 0
-and every transfer keeps the players' money plus the bank's balance at 0."""
+"""Money between the centres and the leader (the bank), and rocket parts leaving a centre.
+
+The bank's balance starts at 0 and every transfer keeps the players' money plus the bank's
+balance at 0."""
 
 from __future__ import annotations
 
@@ -21,3 +23,11 @@ def transfer(s: CountDownState, payer: int, payee: int, amount: int) -> None:
         s._bank += amount
     else:
         s._money[payee] += amount
+
+
+def lose_part(s: CountDownState, centre: int, part: int) -> None:
+    """A rocket part leaves a centre. A Saturn V bought complete that loses a part is no
+    longer the rocket bought: its other parts count as single parts from then on."""
+    s._parts[centre][part] -= 1
+    if s._parts[centre][part] < s._saturn_sets[centre]:
+        s._saturn_sets[centre] -= 1

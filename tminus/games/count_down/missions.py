@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
-from tminus.games.count_down import phases, turns
-from tminus.games.count_down.ledger import transfer
+from tminus.games.count_down import phases
+from tminus.games.count_down.ledger import lose_part, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
@@ -80,7 +80,7 @@ def hit_target(s: CountDownState, action: int) -> None:
     card, target = s._mission
     if action >= space.take_part:
         part = action - space.take_part
-        s._parts[target][part] -= 1  # sabotage: the part goes back to stock
+        lose_part(s, target, part)  # sabotage: the part goes back to stock
         s._part_stock[part] += 1
     else:
         photo = action - space.take_photo
@@ -94,7 +94,6 @@ def hit_target(s: CountDownState, action: int) -> None:
 
 
 def end_mission(s: CountDownState) -> None:
+    """Back to the meeting: the others met still have their say."""
     s._mission = [-1, -1]
-    s._partners = []
-    s._fz_owner = -1
-    turns.end_move(s)
+    s.after_mission()

@@ -1,12 +1,13 @@
 """Payments a player cannot make (ruling): the debtor sells holdings back to the leader at
-face value until they can pay; what still cannot be paid is lost. Nobody is eliminated."""
+face value until they can pay; what still cannot be paid is lost. Nobody is eliminated.
+A Saturn V bought complete for its flat price goes back whole at that price."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import phases, trading
-from tminus.games.count_down.ledger import BANK, transfer
+from tminus.games.count_down.ledger import BANK, lose_part, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
@@ -40,9 +41,31 @@ def sell_photo_to_leader(s: CountDownState, photo: int) -> None:
     settle_debts(s)
 
 
+def debt_sales(s: CountDownState) -> list[int]:
+    """What the debtor may sell back: each photo card, each part not in a Saturn V bought
+    complete, and such a rocket whole."""
+    space = s.game.space
+    debtor = s._debts[0][0]
+    sets = s._saturn_sets[debtor]
+    sales = [space.sell_photo + p for p, n in enumerate(s._photos[debtor]) if n]
+    sales += [space.sell_part + p for p, n in enumerate(s._parts[debtor]) if n > sets]
+    return [*sales, space.sell_saturn] if sets else sales
+
+
 def sell_part_to_leader(s: CountDownState, part: int) -> None:
     debtor = s._debts[0][0]
-    s._parts[debtor][part] -= 1
+    lose_part(s, debtor, part)
     s._part_stock[part] += 1
     transfer(s, BANK, debtor, s.game.board.part_prices[part])
+    settle_debts(s)
+
+
+def sell_saturn_to_leader(s: CountDownState) -> None:
+    """A Saturn V bought complete goes back whole, at what it cost."""
+    debtor = s._debts[0][0]
+    for part in range(4):
+        s._parts[debtor][part] -= 1
+        s._part_stock[part] += 1
+    s._saturn_sets[debtor] -= 1
+    transfer(s, BANK, debtor, s.game.board.saturn_price)
     settle_debts(s)

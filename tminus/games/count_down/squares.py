@@ -121,6 +121,7 @@ def buy_saturn(s: CountDownState, part: int) -> None:
         for p in range(4):
             s._part_stock[p] -= 1
             s._parts[centre][p] += 1
+        s._saturn_sets[centre] += 1  # resold whole, at what it cost (payments)
     else:
         price = board.part_prices[part]
         s._part_stock[part] -= 1
@@ -193,7 +194,10 @@ def follow_surprise(s: CountDownState, card: int) -> None:
     elif kind == "play_again":
         s._again = True
     elif kind == "lose_turn":
-        s._skip[s._mover] += 1
+        # "Strike at your centre": each player of the centre loses their next turn, as
+        # the Strike agent card does to its target (missions).
+        for seat in s._seats_of[centre]:
+            s._skip[seat] += 1
     after_square(s)
 
 

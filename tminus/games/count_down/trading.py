@@ -2,7 +2,9 @@
 
 "For a transaction to take place, either the two players must be together on the same
 square, or one of the players must arrive in the "forbidden zone" of the player to whom
-they have a deal to propose." Offers come from a fixed menu (``actions.offer_templates``).
+they have a deal to propose." A meeting is a conversation (ruling): the mover has the say
+first, then each player met in turn order, each with at most 3 proposals. Offers come from
+a fixed menu (``actions.offer_templates``).
 """
 
 from __future__ import annotations
@@ -23,43 +25,69 @@ from tminus.games.count_down.actions import (
     SWAP,
     OfferIds,
 )
-from tminus.games.count_down.ledger import transfer
+from tminus.games.count_down.ledger import lose_part, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
 
 def open_meeting(s: CountDownState) -> None:
-    """The active player meets the players on their square, or the owner of the forbidden
-    zone they stopped in (who must be given a reason for the visit)."""
+    """The mover meets everyone on their square; in another centre's forbidden zone, its
+    owner too, who must be given a reason for the visit. The mover has the say first."""
     board = s.game.board
-    seat, centre = s._mover, s.mover_centre()
-    square = s._pos[seat]
-    s._proposals_left = board.offers_per_meeting
+    centre = s.mover_centre()
+    square = s._pos[s._mover]
     s._dealt = False
     s._fz_owner = -1
+    met = {}  # centre -> the seat that speaks for it
     owner = board.forbidden_zone_of[square]
     if owner >= 0 and s._in_service[owner] and owner != centre:
         s._fz_owner = owner
-        s._partners = [s.speaker(owner)]
-    elif s._pos.count(square) > 1:  # the mover is not alone there
-        s._partners = [
-            o for o, at in enumerate(s._pos) if at == square and s._centre[o] not in (centre, -1)
-        ]
-    else:
-        s._partners = []
+        met[owner] = s.speaker(owner)
+    for seat in in_turn_order(s):
+        other = s._centre[seat]
+        if s._pos[seat] == square and other not in (centre, -1) and other not in met:
+            met[other] = seat
+    s._partners = [seat for seat in in_turn_order(s) if seat in met.values()]
+    s._say = 0
+    s._proposals_left = board.offers_per_meeting
     continue_meeting(s)
 
 
+def in_turn_order(s: CountDownState) -> list[int]:
+    """The seats that play, in turn order from the one after the mover."""
+    order = s._order
+    at = order.index(s._mover)
+    return order[at + 1 :] + order[:at]
+
+
+def has_the_say(s: CountDownState) -> int:
+    """The seat whose say it is: the mover, then each player met in turn order."""
+    return s._mover if s._say == 0 else s._partners[s._say - 1]
+
+
 def continue_meeting(s: CountDownState) -> None:
-    """Back to the active player, unless there is nothing left to do but leave."""
-    if s._partners:
+    """The player with the say decides; one with nothing to propose passes the say on.
+    After the last player's say the meeting closes."""
+    while s._say <= len(s._partners):
         actions = meeting_actions(s)
         if actions != [DONE]:
-            s._phase, s._player = phases.MEETING, s._mover
+            s._phase, s._player = phases.MEETING, has_the_say(s)
             s._legal = actions
             return
+        pass_the_say(s)
     close_meeting(s)
+
+
+def pass_the_say(s: CountDownState) -> None:
+    """To the next player met, who may make proposals of their own."""
+    s._say += 1
+    s._proposals_left = s.game.board.offers_per_meeting
+
+
+def done(s: CountDownState) -> None:
+    pass_the_say(s)
+    continue_meeting(s)
 
 
 def close_meeting(s: CountDownState) -> None:
@@ -68,6 +96,7 @@ def close_meeting(s: CountDownState) -> None:
         send_home(s)
     s._partners = []
     s._fz_owner = -1
+    s._say = -1
     turns.end_move(s)
 
 
@@ -76,15 +105,29 @@ def send_home(s: CountDownState) -> None:
     s._pos[s._mover] = s.game.board.ramp[s.mover_centre()]
 
 
+def visit_to_the_owner(s: CountDownState, proposer: int, target: int) -> bool:
+    """Is this a proposal of the visitor of a forbidden zone to its owner?"""
+    return s._fz_owner >= 0 and proposer == s._mover and s._centre[target] == s._fz_owner
+
+
+def justify(s: CountDownState, proposer: int, target: int) -> None:
+    """ "if they come as a friend, they propose to the owner buying, selling or exchanging
+    cards": a deal the visitor proposes to the owner justifies the visit."""
+    if visit_to_the_owner(s, proposer, target):
+        s._dealt = True
+
+
 def meeting_actions(s: CountDownState) -> list[int]:
-    """Every proposal the active player can make now, their missions, and ``done``."""
+    """What the player with the say can do now: proposals (the mover's to anyone met, the
+    others' to the mover), missions (the mover, in a forbidden zone), and ``done``."""
     space = s.game.space
-    centre = s.mover_centre()
+    seat = has_the_say(s)
+    centre = s._centre[seat]
     actions = []
     if s._proposals_left > 0:
-        for target in s._partners:
+        for target in s._partners if seat == s._mover else [s._mover]:
             actions += feasible_offers(s, centre, s._centre[target], space.offers_to[target])
-    if s._fz_owner >= 0:
+    if seat == s._mover and s._fz_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
     actions.sort()
@@ -119,10 +162,10 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
             found.append(ids.part_sells[part])
         if their_parts[part] and money_a >= prices[part]:
             found.append(ids.part_buys[part])
-        if not my_parts[part] and their_parts[part] >= 2 and money_a >= prices[part]:
+        if not my_parts[part] and their_parts[part] >= 2:
             found.append(ids.demands[part])
     for p in board.control[a]:  # ask for p: a lacks it and b holds one it does not need
-        if theirs[p] and not mine[p] and unneeded(s, b, p) and money_a >= board.photo_values[p]:
+        if theirs[p] and not mine[p] and unneeded(s, b, p):
             found.append(ids.asks[p])
     return found
 
@@ -155,28 +198,23 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
         return s._parts[b][x] > 0 and s._money[a] >= y
     if kind == ASK_FOR:
         # "if a player has a photo card they do not need, they are obliged to sell it to
-        # the player who lacks it"
-        value = s.game.board.photo_values[x]
-        return needs(s, a, x) and unneeded(s, b, x) and s._money[a] >= value
+        # the player who lacks it" (a buyer who cannot pay the value gets no sale)
+        return needs(s, a, x) and unneeded(s, b, x)
     # DEMAND: "the owner of the duplicate must sell it at the fixed price"
-    return not s._parts[a][x] and s._parts[b][x] >= 2 and s._money[a] >= y
+    return not s._parts[a][x] and s._parts[b][x] >= 2
 
 
 def propose(s: CountDownState, action: int, listed: Sequence[int]) -> None:
-    """Make the offer ``action``, chosen from the meeting's ``listed`` actions."""
+    """The player with the say makes the proposal ``action``, one of the ``listed``."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
+    proposer = has_the_say(s)
     s._proposals_left -= 1
-    s._deal = [s._mover, target, t]
+    s._deal = [proposer, target, t]
     if kind == DEMAND:
-        a, b = s.mover_centre(), s._centre[target]
-        s._parts[b][x] -= 1
-        s._parts[a][x] += 1
-        transfer(s, a, b, y)
-        s._dealt = True
-        continue_meeting(s)
+        claim_spare_part(s, proposer, target, x, y)
     elif kind == ASK_FOR:
-        s._phase, s._player = phases.ASK, target
+        claim_photo(s, proposer, target, x)
     else:
         # "Exchanges between players are allowed; only the agreement of the parties is
         # needed."
@@ -184,19 +222,42 @@ def propose(s: CountDownState, action: int, listed: Sequence[int]) -> None:
         s._meeting_list = listed
 
 
+def claim_spare_part(s: CountDownState, buyer: int, seller: int, part: int, price: int) -> None:
+    """ "the owner of the duplicate must sell it at the fixed price" to a buyer who can pay."""
+    a, b = s._centre[buyer], s._centre[seller]
+    if s._money[a] >= price:
+        lose_part(s, b, part)
+        s._parts[a][part] += 1
+        transfer(s, a, b, price)
+    justify(s, buyer, seller)
+    continue_meeting(s)
+
+
+def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
+    """The forced sale of a photo card the seller does not need: they name a price. A buyer
+    who cannot pay the value gets no sale (the claim still justifies a visit)."""
+    justify(s, buyer, seller)
+    if s._money[s._centre[buyer]] >= s.game.board.photo_values[photo]:
+        s._phase, s._player = phases.ASK, seller
+    else:
+        continue_meeting(s)
+
+
 def reply(s: CountDownState, accept: bool) -> None:
     proposer, target, t = s._deal
     listed, s._meeting_list = s._meeting_list, None
     if accept:
         exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
-        s._dealt = True
+        justify(s, proposer, target)
         continue_meeting(s)
-    elif s._fz_owner >= 0:
+    elif visit_to_the_owner(s, proposer, target):
         # "if the owner refuses to deal, the player is sent back to their starting square"
-        close_meeting(s)
+        # (when the meeting ends, unless an earlier deal justified the visit): the
+        # visitor's say is over.
+        done(s)
     elif s._proposals_left > 0 and listed is not None:
-        # A refusal changes no holdings: the meeting goes on with the same list.
-        s._phase, s._player = phases.MEETING, s._mover
+        # A refusal changes no holdings: the say goes on with the same list.
+        s._phase, s._player = phases.MEETING, proposer
         s._legal = listed
     else:
         continue_meeting(s)
@@ -214,11 +275,11 @@ def exchange(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
         move_photo(s, a, b, x)
         move_photo(s, b, a, y)
     elif kind == SELL_PART:
-        s._parts[a][x] -= 1
+        lose_part(s, a, x)
         s._parts[b][x] += 1
         transfer(s, b, a, y)
     elif kind == BUY_PART_FROM:
-        s._parts[b][x] -= 1
+        lose_part(s, b, x)
         s._parts[a][x] += 1
         transfer(s, a, b, y)
 
@@ -231,10 +292,10 @@ def move_photo(s: CountDownState, giver: int, taker: int, photo: int) -> None:
 # -- the forced sale: ask, counter, settle ------------------------------------------------
 def ask_range(s: CountDownState) -> tuple[int, int]:
     """ "the sale price is fixed by mutual agreement between the indicated value and double
-    that value": the range of prices in money steps."""
+    that value", and never above what the buyer has: the range of prices asked."""
     photo = s.game.space.templates[s._deal[2]][1]
     value = s.game.board.photo_values[photo]
-    return value, 2 * value
+    return value, min(2 * value, s._money[s._centre[s._deal[0]]])
 
 
 def ask(s: CountDownState, price: int) -> None:
@@ -243,11 +304,10 @@ def ask(s: CountDownState, price: int) -> None:
 
 
 def counter_prices(s: CountDownState) -> list[int]:
-    """The buyer may counter with a lower price in the range that they can pay."""
+    """The buyer may counter with any lower price in the range."""
     low, _ = ask_range(s)
-    money = s._money[s.mover_centre()]
     step = s.game.board.step
-    return list(range(low, min(s._ask - step, money) + 1, step))
+    return list(range(low, s._ask - step + 1, step))
 
 
 def counter(s: CountDownState, price: int) -> None:
@@ -265,22 +325,28 @@ def counter_reply(s: CountDownState, accept: bool) -> None:
 
 
 def midpoint_price(s: CountDownState) -> int:
-    """Between the ask and the counter, rounded down to the money step (10)."""
+    """Between the ask and the counter, rounded down to the money step (10): never below
+    the counter, so never below the value, and never above what the buyer has."""
     step = s.game.board.step
     return (s._ask + s._counter) // 2 // step * step
 
 
 def settle_forced_sale(s: CountDownState, price: int) -> None:
+    """ "Boycotting is forbidden": the sale happens at the price settled."""
     buyer, seller, t = s._deal
     photo = s.game.space.templates[t][1]
     a, b = s._centre[buyer], s._centre[seller]
-    if s._money[a] >= price:  # "No money, no sale."
-        move_photo(s, b, a, photo)
-        transfer(s, a, b, price)
-        s._dealt = True
+    move_photo(s, b, a, photo)
+    transfer(s, a, b, price)
     s._ask = s._counter = 0
     continue_meeting(s)
 
 
+# -- missions (the visitor of a forbidden zone) --------------------------------------------
 def start_mission(s: CountDownState, action: int) -> None:
     missions.start_mission(s, action - s.game.space.mission)
+
+
+def mission_carried_out(s: CountDownState) -> None:
+    """A mission ends the visitor's say; the others met still have theirs."""
+    done(s)

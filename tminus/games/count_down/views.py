@@ -13,8 +13,10 @@ import numpy as np
 from rich.markup import escape
 
 from tminus.games.count_down import phases
+from tminus.games.count_down.actions import ASK_FOR
 from tminus.games.count_down.countdown import missing_photos, rocket_complete
-from tminus.games.count_down.words import square_name, terms
+from tminus.games.count_down.trading import has_the_say
+from tminus.games.count_down.words import deal_terms, prompt, square_name
 from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ def centre_view(s: CountDownState, centre: int, seat: int | None) -> dict[str, A
         "control_card": [board.photo_names[p] for p in board.control[centre]],
         "missing_photos": [board.photo_names[p] for p in missing_photos(s, centre)],
         "rocket_complete": rocket_complete(s, centre),
+        "saturn_v_bought": s._saturn_sets[centre],  # bought complete and still whole
         "green_cards": sum(n for t, n in enumerate(agents) if board.agent_green[t]),
         "red_cards": sum(n for t, n in enumerate(agents) if not board.agent_green[t]),
     }
@@ -87,16 +90,21 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         },
         "debts": [list(d) for d in s._debts],
         "meeting": {
-            "with": list(s._partners),
+            "with": list(s._partners),  # in the order they have the say, after the mover
+            "say": has_the_say(s) if s._say >= 0 else None,
             "forbidden_zone_of": s._fz_owner + 1 if s._fz_owner >= 0 else None,
-            "offers_left": s._proposals_left,
-            "deal_made": s._dealt,
+            "offers_left": s._proposals_left,  # of the player with the say
+            "visit_justified": s._dealt,  # in a forbidden zone: a deal or a mission
         },
         "deal": (
             {
                 "by": s._deal[0],
                 "to": s._deal[1],
                 "what": space.template_name(s._deal[1], template) if template else None,
+                "terms": deal_terms(s) if template else None,
+                "photo": (
+                    board.photo_names[template[1]] if template and template[0] == ASK_FOR else None
+                ),
                 "ask": s._ask,
                 "counter": s._counter,
             }
@@ -175,7 +183,8 @@ def state_text(s: CountDownState) -> str:
     lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
     lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
     lines.append(
-        f"again {s._again} debts {s._debts} meeting {s._partners} fz {s._fz_owner} "
+        f"again {s._again} debts {s._debts} meeting {s._partners} say {s._say} "
+        f"fz {s._fz_owner} saturn {s._saturn_sets} "
         f"left {s._proposals_left} dealt {s._dealt} deal {s._deal} ask {s._ask} "
         f"counter {s._counter} mission {s._mission} green {s._draw_green}"
     )
@@ -270,7 +279,8 @@ def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str])
 
 
 def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
-    """A deal being answered, the auction, the COUNTDOWN under way."""
+    """The roll-off, what a meeting asks ("Bob asks Ann to sell Radar"), the auction, the
+    COUNTDOWN under way."""
     board = s.game.board
     lines = []
     if s._phase == phases.ROLL_OFF:
@@ -283,23 +293,9 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
         if not s._first_round:
             tied = join([labels[s._units[u][0]] for u in s._contenders])
             lines.append(f"to break the tie: {escape(tied)} roll again")
-    if s._phase in (phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY):
-        proposer, target, t = s._deal
-        photo = s.game.space.templates[t][1]
-        if s._phase == phases.REPLY:
-            what = f"{escape(labels[proposer])} offers {escape(labels[target])} " + escape(
-                terms(s, s.game.space.templates[t])
-            )
-        else:
-            what = (
-                f"{escape(labels[proposer])} claims the {board.photo_names[photo]} from "
-                f"{escape(labels[target])}"
-            )
-            if s._ask:
-                what += f", asked {s._ask}"
-            if s._phase == phases.COUNTER_REPLY:
-                what += f", countered {s._counter}"
-        lines.append(f"deal: {what}")
+    asked = prompt(s, labels)
+    if asked:
+        lines.append(f"[bold]{escape(asked)}[/]")
     if s._phase == phases.BID:
         bidders = ", ".join(f"centre {c + 1}" for c in s._bidders)
         high = f"{s._lot_price} by centre {s._lot_high + 1}" if s._lot_high >= 0 else "none"

@@ -33,7 +33,7 @@ from tminus.games.count_down.actions import (
     SWAP,
 )
 from tminus.games.count_down.movement import CHOICE_OF_DIRECTION
-from tminus.games.count_down.trading import midpoint_price
+from tminus.games.count_down.trading import ask_range, midpoint_price
 from tminus.games.phrasing import (
     Said,
     applied,
@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+MEETING_PHASES = frozenset(
+    {phases.MEETING, phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY}
+)
 
 
 def ordinal(n: int) -> str:
@@ -293,9 +296,12 @@ def training(state: CountDownState, action: int, names: Sequence[str], who: str)
 
 
 def debt(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
-    """A payment short of money: sell holdings back to the leader at face value."""
+    """A payment short of money: sell holdings back to the leader at face value (a Saturn V
+    bought complete, whole, at what it cost)."""
     board, space = state.game.board, state.game.space
-    if action < space.sell_part:
+    if action == space.sell_saturn:
+        thing, price = "the complete Saturn V", board.saturn_price
+    elif action < space.sell_part:
         photo = action - space.sell_photo
         thing, price = f"the {board.photo_names[photo]} card", board.photo_values[photo]
     else:
@@ -314,16 +320,10 @@ def play_again(state: CountDownState, action: int, names: Sequence[str], who: st
 
 
 def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
-    """A meeting: offers, forced sales, a mission (in a forbidden zone), or leaving."""
+    """A say in a meeting: offers, forced sales, a mission (in a forbidden zone), or done."""
     board, space = state.game.board, state.game.space
     if action == DONE:
-        if sent_home_on_leaving(state):
-            ramp = home(state)
-            return (
-                f"Leave (back to {ramp})",
-                f"{who} leaves with no deal and is sent back to {ramp}",
-            )
-        return "Done", f"{who} ends the meeting"
+        return done(state, names, who)
     if action < space.propose:
         card = board.agent_names[action - space.mission]
         target = centre_players(state, state._fz_owner, names)
@@ -331,17 +331,31 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
     to = names[seat]
+    money = state._money[state._centre[state.current_player()]]
     if kind == ASK_FOR:
-        photo = board.photo_names[a]
+        photo, value = board.photo_names[a], board.photo_values[a]
+        short = f", but cannot pay its value ({value}): no sale" if money < value else ""
         return (
             f"Claim the {photo} from {to} (forced sale)",
-            f"{who} claims the {photo} from {to} in a forced sale",
+            f"{who} claims the {photo} from {to} in a forced sale{short}",
         )
     if kind == DEMAND:
         spare = f"the spare {board.part_names[a]} from {to} for {c}"
-        return f"Claim {spare}", f"{who} claims {spare}"
+        short = ", but cannot pay: no sale" if money < c else ""
+        return f"Claim {spare}", f"{who} claims {spare}{short}"
     offer = f"{to} {terms(state, (kind, a, c))}"
     return f"Offer {offer}", f"{who} offers {offer}"
+
+
+def done(state: CountDownState, names: Sequence[str], who: str) -> Said:
+    """The end of a say: the next player met has theirs, or the meeting ends."""
+    label = "Done"
+    if state.current_player() == state._mover and sent_home_on_leaving(state):
+        label = f"Leave (back to {home(state)})"
+    after = applied(state, DONE)
+    if after.phase() == phases.MEETING and after._mover == state._mover:
+        return label, f"{who} is done: {names[after.current_player()]} has the say"
+    return label, f"{who} ends the meeting"
 
 
 def reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
@@ -350,9 +364,7 @@ def reply(state: CountDownState, action: int, names: Sequence[str], who: str) ->
     offer = f"{terms(state, state.game.space.templates[state._deal[2]])} from {proposer}"
     if action != REFUSE:
         return "Accept", f"{who} accepts {offer}"
-    # In a forbidden zone a refusal sends the visitor home.
-    sent = f": {proposer} is sent back to {home(state)}" if state._fz_owner >= 0 else ""
-    return "Refuse", f"{who} refuses {offer}{sent}"
+    return "Refuse", f"{who} refuses {offer}"
 
 
 def ask(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
@@ -461,6 +473,54 @@ def deal_photo(state: CountDownState) -> str:
     return state.game.board.photo_names[space.templates[state._deal[2]][1]]
 
 
+def deal_terms(state: CountDownState) -> str:
+    """The deal under way, without names: "the Radar for 150", "the Radar (forced sale)"."""
+    template = state.game.space.templates[state._deal[2]]
+    if template[0] == ASK_FOR:
+        return f"the {deal_photo(state)} (forced sale)"
+    return terms(state, template)
+
+
+# -- what a player is asked -------------------------------------------------------------
+def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
+    """The question a meeting puts to the player who must answer, in ``labels`` (names,
+    or "you" for the one addressed): "Bob asks you to sell Radar (forced sale): ..."."""
+    phase = state.phase()
+    if phase not in MEETING_PHASES:
+        return None
+    if phase == phases.MEETING:
+        speaker = state.current_player()
+        say = possessive(labels[speaker], "say")
+        if speaker == state._mover:
+            return f"Meeting with {join([labels[s] for s in state._partners])}: {say} first"
+        where = "forbidden zone" if state._fz_owner >= 0 else "square"
+        return f"{capitalised(labels[state._mover])} came to the {where}: {say}"
+    buyer, seller = labels[state._deal[0]], labels[state._deal[1]]
+    if phase == phases.REPLY:
+        return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
+    photo = deal_photo(state)
+    if phase == phases.ASK:
+        low, high = ask_range(state)
+        price = f"{low}" if low == high else f"{low} to {high}"
+        return f"{verb(buyer, 'ask')} {seller} to sell {photo} (forced sale): a price of {price}"
+    if phase == phases.COUNTER:
+        return f"{verb(seller, 'ask')} {state._ask} for the {photo}: accept or counter"
+    return (
+        f"{verb(buyer, 'counter')} with {state._counter} for the {photo}: accept, or the "
+        f"price settles at {midpoint_price(state)}"
+    )
+
+
+def verb(subject: str, plain: str) -> str:
+    """ "Bob asks", "you ask"."""
+    return f"{subject} {plain if subject == 'you' else plain + 's'}"
+
+
+def possessive(owner: str, thing: str) -> str:
+    """ "Bob's say", "your say"."""
+    return f"your {thing}" if owner == "you" else f"{owner}'s {thing}"
+
+
 def home(state: CountDownState) -> str:
     """The mover's own launch ramp."""
     return square_name(state.game.board, state.game.board.ramp[state.mover_centre()])
@@ -472,10 +532,13 @@ def sent_home_on_leaving(state: CountDownState) -> bool:
 
 
 def consequences(state: CountDownState, action: int, names: Sequence[str]) -> list[str]:
-    """What follows at once and everyone sees: the order of play settled, a lot sold, an
-    auction opened, the end of the game."""
+    """What follows at once and everyone sees: a visitor sent home, the order of play
+    settled, a lot sold, an auction opened, the end of the game."""
     after = applied(state, action)
     said = []
+    mover = state._mover
+    if state.phase() in MEETING_PHASES and after._pos[mover] != state._pos[mover]:
+        said.append(f"{names[mover]} is sent back to {home(state)}")
     if state.phase() == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
         said.append(order_settled(after, names))
     if state.phase() == phases.BID and len(after._lots) < len(state._lots):

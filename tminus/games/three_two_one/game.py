@@ -53,6 +53,8 @@ class ThreeTwoOneGame(Game):
     name = "three_two_one"
     title = "3-2-1 Countdown"
     information = "imperfect"
+    # 2: extra rounds rotate the start among the tied players; a Blastoff! has no total.
+    rules_version = 2
     parameters = {
         "players": Param(
             4, "number of players", choices=tuple(range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1))
@@ -150,8 +152,9 @@ class ThreeTwoOneState(TurnState):
         self._round += 1
         self._playing = playing
         # "The youngest player starts the first round. The opportunity to play first rotates
-        # clockwise each round": seat 0 first, then the next seat that plays this round.
-        starter = (self._round - 1) % n
+        # clockwise each round": seat 0 first, then one seat on from the last round's
+        # starter to the next seat that plays this round (among the tied, in extra rounds).
+        starter = 0 if self._round == 1 else game.next_seat[self._starter]
         while starter not in playing:
             starter = game.next_seat[starter]
         self._starter = starter
@@ -388,12 +391,17 @@ class ThreeTwoOneState(TurnState):
             if rules.won_round(p):
                 self._wins[seat] += 1
         seats = range(self.game.num_players)
+        hands = [self.hand(s) if s in playing else None for s in seats]
+        shown_totals = [self._totals[s] if s in playing else None for s in seats]
+        if declaration == BLASTOFF:
+            # "they can discard their entire hand": no hand left, so no total to show.
+            hands[declarer], shown_totals[declarer] = [], None
         self._last_round = {
             "round": self._round,
             "declarer": declarer,
             "declaration": declaration or NO_DECLARER,
-            "hands": [self.hand(s) if s in playing else None for s in seats],
-            "totals": [self._totals[s] if s in playing else None for s in seats],
+            "hands": hands,
+            "totals": shown_totals,
             "points": [points[playing.index(s)] if s in playing else None for s in seats],
         }
         winners, next_playing = self._game_result()

@@ -75,13 +75,20 @@ def render(
         for s, hand in enumerate(last["hands"]):
             if hand is not None:
                 lines.append(
-                    f"    {escape(labels[s])}: {' '.join(map(str, hand))} = {last['totals'][s]}"
+                    f"    {escape(labels[s])}: {revealed(hand, last['totals'][s])}"
                     f" → {plural(last['points'][s], 'point')}"
                 )
     if obs["winners"]:
         winners = ", ".join(escape(labels[s]) for s in obs["winners"])
         lines.append(f"  [bold green]winner: {winners}[/]")
     return "\n".join(lines)
+
+
+def revealed(hand: list[int], total: int | None) -> str:
+    """A hand shown at the round's end and its total; the Blastoff! declarer has neither."""
+    if total is None:
+        return "Blastoff!"
+    return f"{' '.join(map(str, hand))} = {total}"
 
 
 def plural(count: int, word: str) -> str:

@@ -67,6 +67,7 @@ function classify(legal) {
     if (t === "forward" || t === "backward") { m.track[t] = move; m.tray.push(move); }
     else if ((x = t.match(/^buy photo (.+)$/))) { m.buyPhoto = move; m.tray.push(move); }
     else if (t === "buy Saturn V") { m.saturn = move; m.tray.push(move); }
+    else if (t === "sell Saturn V") m.tray.push(move); // the whole rocket, to pay a debt
     else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
     else if ((x = t.match(/^(buy|sell|target) (.+)$/))) { // a rocket part
       m.parts[`${x[1]}:${x[2]}`] = move;
@@ -391,9 +392,11 @@ function photoMoves(node, name, view, moves, ctx, mine, target) {
   else if (inMeeting(view, ctx, moves)) selectable(node, name, moves);
 }
 
-// A card of mine or of a partner in the meeting, with offers about it, can be picked.
+// A card of mine or of someone in the meeting (the mover or a player met), with offers
+// about it, can be picked.
 function inMeeting(view, ctx, moves) {
-  return moves.offers.length > 0 && (view.seats.includes(ctx.seat) || view.seats.some((s) => current.obs.meeting.with.includes(s)));
+  const { meeting, mover } = current.obs;
+  return moves.offers.length > 0 && (view.seats.includes(ctx.seat) || view.seats.some((s) => s === mover || meeting.with.includes(s)));
 }
 
 function offersAbout(offers, name) {
@@ -449,15 +452,28 @@ const PROMPTS = {
   debt: "Pay your debt: sell photo cards or parts to the leader",
   "play again": "You may play once more",
   meeting: "A meeting: pick a card or part to trade, or done",
-  reply: "An offer to you",
-  ask: "Forced sale: name your price",
-  counter: "Their price: accept or counter",
-  "counter reply": "Their counter: accept, or the midpoint",
   target: "The mission succeeds: choose what it hits",
   arrested: "Arrested! Sit out or pay the ransom",
   "count choice": "T-minus: count this roll, or wait?",
   bid: "Auction: bid or pass",
 };
+
+// What you are asked, by name: in a meeting others speak to you ("Bot 3 asks you to sell
+// Radar"), and the one who arrived came to you.
+function promptFor(obs, ctx) {
+  const name = (s) => seatName(ctx.seats, s);
+  const d = obs.deal;
+  if (obs.phase === "meeting" && obs.meeting.say !== obs.mover) {
+    const where = obs.meeting.forbidden_zone_of ? "your forbidden zone" : "your square";
+    return `${name(obs.mover)} came to ${where}: your say (claim, offer, or done)`;
+  }
+  if (!d) return PROMPTS[obs.phase] || "Your move";
+  if (obs.phase === "reply") return `${name(d.by)} offers you ${d.terms}`;
+  if (obs.phase === "ask") return `${name(d.by)} asks you to sell ${d.photo}: name your price`;
+  if (obs.phase === "counter") return `${name(d.to)} asks ${d.ask} for ${d.photo}: accept or counter`;
+  if (obs.phase === "counter reply") return `${name(d.by)} counters with ${d.counter}: accept, or the midpoint`;
+  return PROMPTS[obs.phase] || "Your move";
+}
 
 function ball(x, y, value, r = 30) {
   const g = svg("g", { class: "ball", transform: `translate(${x},${y})` });
@@ -515,7 +531,7 @@ function happening(obs, ctx, layout) {
   const name = (s) => (s === ctx.seat ? "you" : seatName(ctx.seats, s));
   if (obs.deal) {
     const d = obs.deal;
-    lines.push(`${name(d.by)} → ${name(d.to)}: ${d.what || "a deal"}`);
+    lines.push(`${name(d.by)} → ${name(d.to)}: ${d.terms || "a deal"}`);
     if (d.ask) lines.push(`asked ${d.ask}${d.counter ? `, countered ${d.counter}` : ""}`);
   } else if (obs.mission) {
     lines.push(`Mission “${obs.mission.card}” against centre ${obs.mission.target_centre}`);
@@ -523,8 +539,10 @@ function happening(obs, ctx, layout) {
     const a = obs.auction;
     lines.push(`Auction: ${a.lots[0]} at ${a.price}${a.high_bidder_centre ? ` (centre ${a.high_bidder_centre} leads)` : ""}`);
   } else if (obs.meeting.with.length) {
-    const zone = obs.meeting.forbidden_zone_of ? ` in centre ${obs.meeting.forbidden_zone_of}'s forbidden zone` : "";
-    lines.push(`Meeting with ${obs.meeting.with.map(name).join(", ")}${zone} · ${obs.meeting.offers_left} offers left`);
+    const m = obs.meeting;
+    const zone = m.forbidden_zone_of ? ` in centre ${m.forbidden_zone_of}'s forbidden zone` : "";
+    lines.push(`Meeting of ${name(obs.mover)} with ${m.with.map(name).join(", ")}${zone}`);
+    if (m.say !== null) lines.push(`${name(m.say)} ${m.say === ctx.seat ? "have" : "has"} the say · ${m.offers_left} proposals left`);
   } else if (obs.debts.length) {
     // [debtor centre, creditor centre (-1: the leader), amount], centres counted from 0.
     const to = (c) => (c >= 0 ? `centre ${c + 1}` : "the leader");
@@ -563,16 +581,15 @@ function tray(g, obs, ctx, moves, x, y, width) {
     }
     return;
   }
-  const prompt = PROMPTS[obs.phase] || "Your move";
+  const prompt = promptFor(obs, ctx);
   const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
   if (ctx.narrow) { // a phone: the moves are the buttons below the board
     row.append(text(0, -8, prompt, "prompt-text"), text(0, 20, "Choose your move below the board.", "small-text"));
     g.append(row);
     return;
   }
-  const said = obs.phase === "reply" && obs.deal ? `${prompt}: ${obs.deal.what}` : prompt;
   const fits = Math.floor(width / 7.6);
-  row.append(text(0, -8, said.length > fits ? said.slice(0, fits - 1) + "…" : said, "prompt-text"));
+  row.append(text(0, -8, prompt.length > fits ? prompt.slice(0, fits - 1) + "…" : prompt, "prompt-text"));
   let px = 0;
   const add = (move, label, cls) => {
     const p = pill(move, px, 0, ctx, label, cls);

@@ -327,6 +327,11 @@ function offers(obs, ctx, moves, y) {
 }
 
 // -- the last round, revealed ---------------------------------------------------------------
+// A hand's total; the Blastoff! declarer discarded the whole hand, so there is none.
+function revealedTotal(last, seat) {
+  return last.totals[seat] === null ? "Blastoff!" : `total ${last.totals[seat]}`;
+}
+
 function lastRound(obs, ctx, y) {
   const last = obs.last_round;
   if (!last) return null;
@@ -343,7 +348,7 @@ function lastRound(obs, ctx, y) {
     row.append(text(60, 23, short(seatName(ctx.seats, seat), 16) + (seat === ctx.seat ? " (you)" : ""), "small name-small"));
     const step = Math.min(MINI_W + 4, 560 / Math.max(1, hand.length));
     hand.forEach((v, j) => row.append(cardFace(230 + j * step, 0, v, MINI_W, MINI_H)));
-    row.append(text(W - 170, 23, `total ${last.totals[seat]}`, "small", "end"));
+    row.append(text(W - 170, 23, revealedTotal(last, seat), "small", "end"));
     const points = last.points[seat];
     row.append(text(W - 40, 24, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
     g.append(row);
@@ -520,7 +525,7 @@ function narrowLastRound(obs, ctx, y) {
     const row = svg("g", { class: `reveal ${last.declarer === seat ? "declarer" : ""}`, "data-seat": seat, transform: `translate(0,${44 + i * 58})` });
     row.append(seatBadge(24, 10, seat, ctx));
     row.append(text(42, 15, short(seatName(ctx.seats, seat), 18) + (seat === ctx.seat ? " (you)" : ""), "small name-small"));
-    row.append(text(W - 70, 15, `total ${last.totals[seat]}`, "small", "end"));
+    row.append(text(W - 70, 15, revealedTotal(last, seat), "small", "end"));
     const points = last.points[seat];
     row.append(text(W - 18, 16, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
     const step = Math.min(MINI_W * 0.8 + 3, (W - 40) / Math.max(1, hand.length));
