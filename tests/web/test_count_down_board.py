@@ -120,13 +120,13 @@ def draw_position(page, state, seat, names):
     return legal
 
 
-def position_page(server, new_page):
+def position_page(server, new_page, viewport=None):
     """A Count Down game page (all seats people, not started: nothing redraws the board)."""
     created = httpx.post(
         server + "/api/games",
         json={"game": "count_down", "params": {}, "seats": [{"kind": "person"}] * 4},
     ).json()
-    page = new_page()
+    page = new_page(viewport)
     page.goto(server + created["spectate"])
     page.wait_for_selector(".count-down .centre")  # the layout is loaded
     return page

@@ -7,10 +7,11 @@
 //
 // The printed board (track, cards, prices) is public data the same all game: it comes once
 // from /api/games/{id}/layout and is kept here.
-// On a phone the board is drawn to fit the width as an overview (pinch to zoom): its squares
-// are too small for a thumb there, so the moves are the buttons below it.
+// On a phone the board sits in a frame: it fits the width as an overview (nothing to tap
+// there: the moves are the buttons below), and zooms in (buttons, double-tap, pinch) inside
+// the frame, which pans; zoomed, whatever is big enough for a thumb plays on the board too.
 // The last move is marked: the square a rocket left, and the rocket's step along the track.
-import { api, clickable, initial, seatName, svg } from "../util.js";
+import { api, clickable, el, initial, seatName, svg } from "../util.js";
 
 const W = 1100; // the board is W × W
 const C = 92; // corner squares (the launch ramps) are C × C; side squares are C deep
@@ -25,11 +26,26 @@ const KIND_LABEL = {
 const PART_SHAPES = [ // bottom to top: stage 1, stage 2, stage 3, capsule (width, height)
   { w: 58, h: 86 }, { w: 50, h: 62 }, { w: 42, h: 50 }, { w: 42, h: 46 },
 ];
+const PART_HIT_W = 58;
+const ROW_H = 19; // a photo card's row on a control card, and a spare card's chip
+const AGENT_H = 22;
 
 const layouts = new Map(); // game id -> layout, or a promise while it loads
 // In a meeting, a photo card or part clicked on the board: its offers fill the tray.
 let selected = null;
 let current = null; // what is drawn: { obs, ctx, layout, root }
+// On a phone: how far the board is zoomed (an index into ZOOMS), where its frame was
+// scrolled to, and the moment the frame last followed (so that a redraw of the same moment
+// does not undo the player's own panning).
+const ZOOMS = [0, 1, 1.6, 2.4]; // screen px per board unit; 0: the board fits the width
+const MIN_TARGET = 44; // px: the least a thumb can hit (WCAG 2.5.5)
+const zoom = { level: 0, left: 0, top: 0, followed: null, gliding: false };
+let pxPerUnit = Infinity; // the scale being drawn at; on a desktop every move is clickable
+
+// Whether a thing ``units`` board units across is big enough to tap at this scale.
+function big(units) {
+  return units * pxPerUnit >= MIN_TARGET;
+}
 
 function gameId() {
   return decodeURIComponent(location.pathname.split("/").pop());
@@ -217,7 +233,9 @@ function track(obs, ctx, layout, moves) {
     // Where a move lands.
     const play = (move, text) => {
       cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
-      clickable(cell, move, ctx.onMove, text);
+      cell.classList.add("target");
+      cell.dataset.lands = move.text;
+      if (big(Math.min(r.w, r.h))) clickable(cell, move, ctx.onMove, text);
     };
     const move = targets[i];
     if (move) {
@@ -272,6 +290,8 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
     const held = view.parts[part.name] || 0;
     const top = y - shape.h;
     const node = svg("g", { class: `part ${held ? "held" : "missing"} ${seat >= 0 ? seatClass(seat) : ""}`, "data-part": part.name });
+    // What a finger hits: as wide as the widest stage, so that the capsule is not a sliver.
+    node.append(svg("rect", { x: -PART_HIT_W / 2, y: top, width: PART_HIT_W, height: shape.h, class: "hit" }));
     node.append(svg("title", {}, `${part.name}: ${held ? `held${held > 1 ? " ×" + held : ""}` : "missing"} (price ${part.price})`));
     if (k === 3) node.append(svg("path", { d: `M${-shape.w / 2},${y} L${-shape.w / 2 + 4},${top + 16} Q0,${top - 10} ${shape.w / 2 - 4},${top + 16} L${shape.w / 2},${y} Z`, class: "body" }));
     else node.append(svg("rect", { x: -shape.w / 2, y: top, width: shape.w, height: shape.h, rx: 4, class: "body" }));
@@ -283,8 +303,9 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
     const options = [mine && moves.parts[`buy:${part.name}`], mine && moves.parts[`sell:${part.name}`],
       target && moves.parts[`target:${part.name}`], ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`])];
     const move = options.find(Boolean);
-    if (move) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
-    else if (inMeeting(view, ctx, moves)) selectable(node, part.name, moves);
+    const reachable = big(Math.min(PART_HIT_W, shape.h));
+    if (move && reachable) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
+    else if (!move && reachable && inMeeting(view, ctx, moves)) selectable(node, part.name, moves);
     g.append(node);
     y = top;
   });
@@ -326,7 +347,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
   view.control_card.forEach((name, k) => {
     const held = view.photos[name] || 0;
     const row = svg("g", { class: `photo-row ${held ? "held" : "missing"}`, "data-photo": name, transform: `translate(8,${26 + k * 20.5})` });
-    row.append(svg("rect", { width: 280, height: 19, rx: 5, class: "row-bg" }));
+    row.append(svg("rect", { width: 280, height: ROW_H, rx: 5, class: "row-bg" }));
     row.append(svg("rect", { x: 4, y: 3, width: 13, height: 13, rx: 3, class: "tick-box" }));
     if (held) row.append(svg("path", { d: "M6.5,9.5 L9.5,13 L15,5.5", class: "tick" }));
     const value = (layout.photo_cards.find((p) => p.name === name) || {}).value;
@@ -346,7 +367,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
     const width = label.length * 6.1 + 12;
     if (sx + width > 296) { extra.append(text(sx, 12, "…", "small-text")); break; }
     const chip = svg("g", { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
-      svg("rect", { width, height: 17, rx: 8, class: "chip-bg" }), text(6, 12.5, label, "chip-text"));
+      svg("rect", { width, height: ROW_H, rx: 9, class: "chip-bg" }), text(6, 13.5, label, "chip-text"));
     photoMoves(chip, name, view, moves, ctx, mine, target);
     extra.append(chip);
     sx += width + 5;
@@ -367,9 +388,9 @@ function centrePanel(obs, ctx, layout, c, moves) {
     if (ax + width > 296) { agents.append(text(ax, 14, "…", "small-text")); break; }
     const chip = svg("g", { class: `agent ${a.green ? "green" : "red"} ${own ? "known" : "secret"}`, transform: `translate(${ax},0)` });
     chip.append(svg("title", {}, own ? `${a.name} (${a.green ? "green: espionage" : "red: sabotage"})` : `a ${a.green ? "green" : "red"} agent card (secret)`));
-    chip.append(svg("rect", { width, height: 22, rx: 4, class: "agent-bg" }));
+    chip.append(svg("rect", { width, height: AGENT_H, rx: 4, class: "agent-bg" }));
     if (own) chip.append(text(width / 2, 15, label, "agent-text", { "text-anchor": "middle" }));
-    const mission = mine && own ? moves.missions[a.name] : null;
+    const mission = mine && own && big(AGENT_H) ? moves.missions[a.name] : null;
     if (mission) clickable(chip, mission, ctx.onMove, `${mission.text} (agent card)`);
     agents.append(chip);
     ax += width + 5;
@@ -385,6 +406,7 @@ function isGreen(layout, name) {
 }
 
 function photoMoves(node, name, view, moves, ctx, mine, target) {
+  if (!big(ROW_H)) return;
   const move = (mine && moves.photos[`sell:${name}`])
     || (target && moves.photos[`target:${name}`])
     || view.seats.map((s) => moves.photos[`ask:${s}:${name}`]).find(Boolean);
@@ -433,11 +455,17 @@ function offerLabel(move, name, partners) {
 }
 
 // -- the middle band: the ball, the decision, the countdown, the leader ----------------------
+// On a phone a pill is as tall as a thumb needs once zoomed in.
+function pillHeight(ctx) {
+  return ctx.narrow ? 46 : 30;
+}
+
 function pill(move, x, y, ctx, label, cls = "") {
   const content = label || move.text;
   const width = Math.max(64, content.length * 7.4 + 24);
+  const height = pillHeight(ctx);
   const g = svg("g", { class: `pill ${cls}`, transform: `translate(${x},${y})` },
-    svg("rect", { width, height: 30, rx: 15 }), text(width / 2, 20, content, "pill-text", { "text-anchor": "middle" }));
+    svg("rect", { width, height, rx: height / 2 }), text(width / 2, height / 2 + 5, content, "pill-text", { "text-anchor": "middle" }));
   clickable(g, move, ctx.onMove, content === move.text ? move.text : `${move.text} (${content})`);
   g.width = width;
   return g;
@@ -513,7 +541,8 @@ function band(obs, ctx, layout, moves) {
   const info = happening(obs, ctx, layout);
   info.forEach((line, k) => g.append(text(mx, my + 6 + k * 18, line, k ? "small-text" : "info-text")));
   const right = countdown(g, obs, layout, ctx, bw) || lx; // the tray stops where they start
-  tray(g, obs, ctx, moves, mx, BAND_H - 44, right - mx - 10);
+  const trayY = ctx.narrow ? BAND_H - pillHeight(ctx) - 6 : BAND_H - 44; // clear of the info lines
+  tray(g, obs, ctx, moves, mx, trayY, right - mx - 10);
   return g;
 }
 
@@ -583,8 +612,8 @@ function tray(g, obs, ctx, moves, x, y, width) {
   }
   const prompt = promptFor(obs, ctx);
   const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
-  if (ctx.narrow) { // a phone: the moves are the buttons below the board
-    row.append(text(0, -8, prompt, "prompt-text"), text(0, 20, "Choose your move below the board.", "small-text"));
+  if (!big(pillHeight(ctx))) { // a phone's overview: the moves are the buttons below the board
+    row.append(text(0, -8, prompt, "prompt-text"), text(0, 20, "Zoom in to play on the board, or choose below.", "small-text"));
     g.append(row);
     return;
   }
@@ -632,7 +661,8 @@ function stars() {
 }
 
 function draw(obs, ctx, layout) {
-  const moves = classify(ctx.narrow ? [] : ctx.legal || []);
+  pxPerUnit = ctx.narrow ? ZOOMS[zoom.level] : Infinity;
+  const moves = classify(ctx.legal || []);
   if (!moves.offers.length) selected = null;
   const root = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "count-down", role: "group", "aria-label": "Count Down board" });
   current = { obs, ctx, layout, root };
@@ -644,8 +674,183 @@ function draw(obs, ctx, layout) {
   root.append(track(obs, ctx, layout, moves));
   obs.centres.forEach((_, c) => root.append(centrePanel(obs, ctx, layout, c, moves)));
   root.append(band(obs, ctx, layout, moves));
-  if (ctx.narrow && ctx.legal && ctx.legal.length) root.classList.add("overview");
+  if (ctx.narrow) root.style.width = zoom.level ? `${W * ZOOMS[zoom.level]}px` : "";
   return root;
+}
+
+// -- on a phone: the board in a frame that zooms and pans ------------------------------------
+// Zoom in and out with the buttons (or + and − on the frame), a double-tap (in where tapped,
+// back to the whole board), or a pinch; the frame scrolls by swipe, mouse drag or arrow keys.
+// The page itself never scrolls sideways.
+function zoomFrame(content) {
+  const label = "Count Down board: zoom in to play on it; the frame then scrolls";
+  const viewport = el("div", { class: "cd-viewport", tabindex: 0, role: "region", "aria-label": label }, content);
+  const frame = el("div", { class: "cd-frame" },
+    el("div", { class: "cd-zoom" },
+      el("span", { class: "cd-zoom-level", "aria-live": "polite" }),
+      zoomButton("out", "Zoom out", () => setZoom(zoom.level - 1)),
+      zoomButton("in", "Zoom in", () => setZoom(zoom.level + 1))),
+    viewport);
+  viewport.addEventListener("scroll", () => {
+    if (zoom.level && !zoom.gliding) { zoom.left = viewport.scrollLeft; zoom.top = viewport.scrollTop; }
+  }, { passive: true });
+  viewport.addEventListener("scrollend", () => { zoom.gliding = false; });
+  viewport.addEventListener("keydown", (e) => {
+    if (e.target !== viewport) return;
+    if (e.key === "+" || e.key === "=") setZoom(zoom.level + 1);
+    else if (e.key === "-" || e.key === "−") setZoom(zoom.level - 1);
+  });
+  dragToPan(viewport);
+  doubleTapToZoom(viewport);
+  pinchToZoom(viewport);
+  dress(frame);
+  return frame;
+}
+
+function zoomButton(way, name, onclick) {
+  const d = way === "in" ? "M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z" : "M5 11h14v2H5z";
+  return el("button", { type: "button", class: `cd-zoom-${way}`, "aria-label": name, title: name, onclick },
+    svg("svg", { viewBox: "0 0 24 24", class: "icon", "aria-hidden": "true", focusable: "false" },
+      svg("path", { d, fill: "currentColor" })));
+}
+
+// The frame's look for the zoom it is at: its class, the buttons that can still act, the words.
+function dress(frame) {
+  frame.classList.toggle("zoomed", zoom.level > 0);
+  frame.querySelector(".cd-zoom-out").disabled = zoom.level === 0;
+  frame.querySelector(".cd-zoom-in").disabled = zoom.level === ZOOMS.length - 1;
+  frame.querySelector(".cd-zoom-level").textContent = zoom.level ? `Zoom ${zoom.level} of ${ZOOMS.length - 1}` : "Whole board";
+}
+
+// Zoom to ``level``, keeping the board point under ``at`` (screen coordinates; the frame's
+// middle by default) where it is. Zooming in from the whole board goes to what is to play.
+function setZoom(level, at = null) {
+  level = Math.max(0, Math.min(ZOOMS.length - 1, level));
+  const viewport = current && current.root.closest(".cd-viewport");
+  if (!viewport || level === zoom.level) return;
+  const box = viewport.getBoundingClientRect(), before = current.root.getBoundingClientRect();
+  const from = zoom.level;
+  const anchor = at || { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  const unit = { x: ((anchor.x - before.left) / before.width) * W, y: ((anchor.y - before.top) / before.height) * W };
+  zoom.level = level;
+  const { obs, ctx, layout, root } = current;
+  root.replaceWith(draw(obs, ctx, layout));
+  dress(viewport.closest(".cd-frame"));
+  if (!level) return;
+  const scale = current.root.getBoundingClientRect().width / W;
+  scrollFrame(viewport, unit.x * scale - (anchor.x - box.left), unit.y * scale - (anchor.y - box.top));
+  if (!from && !at) follow(viewport, true);
+}
+
+// Where the player looks: the squares a move lands on, else the mover's rocket.
+function focusOf(root, viewport) {
+  const targets = [...root.querySelectorAll(".square.target")]
+    .sort((a, b) => (b.dataset.lands === "forward") - (a.dataset.lands === "forward")) // forward first
+    .map((n) => n.getBoundingClientRect());
+  if (targets.length) {
+    const all = targets.reduce((a, r) => ({ left: Math.min(a.left, r.left), top: Math.min(a.top, r.top), right: Math.max(a.right, r.right), bottom: Math.max(a.bottom, r.bottom) }));
+    const room = viewport.getBoundingClientRect();
+    return all.right - all.left <= room.width && all.bottom - all.top <= room.height ? all : targets[0];
+  }
+  const rocket = root.querySelector(".piece.mover");
+  return rocket ? rocket.getBoundingClientRect() : null;
+}
+
+function focusKey(obs) {
+  return `${obs.turn}:${obs.phase}:${obs.mover}:${obs.mover >= 0 ? obs.positions[obs.mover] : ""}`;
+}
+
+// Zoomed in, the frame goes where the game goes (unless it is already in view, or this
+// moment was followed already: the player may have panned away on purpose).
+function follow(viewport, always = false) {
+  if (!zoom.level || !current) return;
+  const key = focusKey(current.obs);
+  const spot = focusOf(current.root, viewport);
+  if (!spot || (!always && key === zoom.followed)) return;
+  zoom.followed = key;
+  const room = viewport.getBoundingClientRect();
+  const inView = spot.left >= room.left && spot.right <= room.right && spot.top >= room.top && spot.bottom <= room.bottom;
+  if (inView) return;
+  const glide = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  scrollFrame(viewport, viewport.scrollLeft + (spot.left + spot.right) / 2 - (room.left + room.width / 2),
+    viewport.scrollTop + (spot.top + spot.bottom) / 2 - (room.top + room.height / 2), glide);
+}
+
+// Scroll the frame, remembering where to: a redraw during a glide goes on to the same place.
+function scrollFrame(viewport, left, top, glide = false) {
+  zoom.left = Math.max(0, Math.min(viewport.scrollWidth - viewport.clientWidth, left));
+  zoom.top = Math.max(0, Math.min(viewport.scrollHeight - viewport.clientHeight, top));
+  zoom.gliding = glide && (zoom.left !== viewport.scrollLeft || zoom.top !== viewport.scrollTop);
+  viewport.scrollTo({ left: zoom.left, top: zoom.top, behavior: zoom.gliding ? "smooth" : "instant" });
+}
+
+// A new drawing in the frame: back where the player left it, then after the game.
+function settle(viewport) {
+  if (!zoom.level) return;
+  scrollFrame(viewport, zoom.left, zoom.top); // a new frame starts at 0: no glide from there
+  follow(viewport);
+}
+
+// With a mouse, the zoomed board is dragged like a map (touch screens scroll it natively);
+// the click that ends a drag plays nothing.
+function dragToPan(viewport) {
+  let drag = null, swallow = false;
+  viewport.addEventListener("pointerdown", (e) => {
+    swallow = false;
+    zoom.gliding = false; // the player takes over
+    if (e.pointerType === "mouse" && e.button === 0 && zoom.level) {
+      drag = { x: e.clientX, y: e.clientY, left: viewport.scrollLeft, top: viewport.scrollTop, moved: false };
+    }
+  });
+  viewport.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+    drag.moved = true;
+    viewport.classList.add("dragging");
+    viewport.scrollTo(drag.left - dx, drag.top - dy);
+  });
+  const end = () => {
+    if (drag && drag.moved) swallow = true;
+    drag = null;
+    viewport.classList.remove("dragging");
+  };
+  viewport.addEventListener("pointerup", end);
+  viewport.addEventListener("pointercancel", end);
+  viewport.addEventListener("click", (e) => { if (swallow) { swallow = false; e.stopPropagation(); e.preventDefault(); } }, true);
+}
+
+// Two taps (or clicks) in the same place, not on a move: zoom in there, or back out.
+function doubleTapToZoom(viewport) {
+  let last = null;
+  viewport.addEventListener("pointerup", (e) => {
+    if (e.target.closest(".playable, .selectable")) { last = null; return; }
+    const near = last && e.timeStamp - last.time < 400 && Math.hypot(e.clientX - last.x, e.clientY - last.y) < 30;
+    last = near ? null : { time: e.timeStamp, x: e.clientX, y: e.clientY };
+    if (near) setZoom(zoom.level ? 0 : 1, { x: e.clientX, y: e.clientY });
+  });
+}
+
+// Two fingers spread apart zoom in one step, pinched together out one (the frame does not
+// let the browser zoom the whole page: touch-action in app.css).
+function pinchToZoom(viewport) {
+  let pinch = null;
+  const spread = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+  viewport.addEventListener("touchstart", (e) => {
+    if (e.touches.length !== 2) return;
+    const [a, b] = e.touches;
+    pinch = { start: spread(e.touches), ratio: 1, at: { x: (a.clientX + b.clientX) / 2, y: (a.clientY + b.clientY) / 2 } };
+  }, { passive: true });
+  viewport.addEventListener("touchmove", (e) => {
+    if (pinch && e.touches.length === 2) pinch.ratio = spread(e.touches) / pinch.start;
+  }, { passive: true });
+  viewport.addEventListener("touchend", () => {
+    if (!pinch) return;
+    const { ratio, at } = pinch;
+    pinch = null;
+    if (ratio > 1.25) setZoom(zoom.level + 1, at);
+    else if (ratio < 0.8) setZoom(zoom.level - 1, at);
+  });
 }
 
 function loadLayout(id) {
@@ -662,13 +867,23 @@ export default {
   render(obs, ctx) {
     const id = gameId();
     const layout = layouts.get(id);
-    if (layout && !(layout instanceof Promise)) return draw(obs, ctx, layout);
+    const framed = (board) => {
+      if (!ctx.narrow) return board;
+      const frame = zoomFrame(board);
+      queueMicrotask(() => settle(frame.querySelector(".cd-viewport"))); // once it is on the page
+      return frame;
+    };
+    if (layout && !(layout instanceof Promise)) return framed(draw(obs, ctx, layout));
     // First drawing: fetch the printed board, then draw in place of the placeholder.
     const holder = svg("svg", { viewBox: `0 0 ${W} 120`, class: "count-down loading", role: "img", "aria-label": "Count Down board (loading)" },
       text(W / 2, 66, "Setting up the board…", "band-title", { "text-anchor": "middle" }));
-    loadLayout(id).then((loaded) => { if (holder.isConnected) holder.replaceWith(draw(obs, ctx, loaded)); },
-      () => holder.replaceChildren(text(W / 2, 66, "The board could not be loaded; the moves are below.", "band-title", { "text-anchor": "middle" })));
-    return holder;
+    loadLayout(id).then((loaded) => {
+      if (!holder.isConnected) return;
+      const viewport = holder.closest(".cd-viewport");
+      holder.replaceWith(draw(obs, ctx, loaded));
+      if (viewport) settle(viewport);
+    }, () => holder.replaceChildren(text(W / 2, 66, "The board could not be loaded; the moves are below.", "band-title", { "text-anchor": "middle" })));
+    return framed(holder);
   },
   scores(obs) {
     return obs.players ? Array.from({ length: obs.players }, (_, seat) => {
