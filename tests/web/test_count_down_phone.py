@@ -94,3 +94,71 @@ def test_zoomed_in_a_square_is_thumb_sized_and_a_tap_on_it_plays(server, new_pag
     size = frame(page)
     assert abs(size["board"] - size["width"]) <= 1 and size["scrollWidth"] <= size["width"]
     assert page.locator(".count-down .playable").count() == 0
+
+
+def test_a_game_on_a_phone_zooms_by_keyboard_and_is_played_on_the_board(server, new_page):
+    """Me against bots on a phone: zoomed in with the keyboard, the board's moves are big
+    enough, one tapped is played, and the zoom stays through the redraws that follow."""
+    created = create_game(server, "count_down", {"players": 4}, ["person:Ada", *["bot"] * 3])
+    page = new_page(PHONE)
+    page.goto(server + created["invites"][0]["url"])
+    page.wait_for_selector("#board[data-layout=narrow] .count-down .centre")
+    page.wait_for_selector(".move")
+    assert page.locator("#board .playable").count() == 0  # the overview: the buttons play
+    page.focus(".cd-zoom-in")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".cd-frame.zoomed")
+    assert page.inner_text(".cd-zoom-level") == "Zoom 1 of 3"
+    assert horizontal_overflow(page) <= 0
+    assert small_targets(page) == []
+    on_board = page.eval_on_selector_all("#board .playable", "ps => ps.map(p => p.dataset.move)")
+    offered = page.eval_on_selector_all(".move", "ms => ms.map(m => m.dataset.move)")
+    assert on_board and set(on_board) <= set(offered)
+    assert serious_accessibility_problems(page) == []
+    screenshot(page, "count_down-phone-game-zoomed-390x844")
+    logged = page.locator("#log li").count()
+    page.tap("#board .playable >> nth=0")
+    page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
+    page.wait_for_selector(".cd-frame.zoomed")  # redrawn, still zoomed in
+    assert horizontal_overflow(page) <= 0
+
+
+def test_double_tap_and_pinch_zoom_and_a_still_screen_does_not_glide(server, new_page):
+    state, seat = playout(lambda s, obs: obs["phase"] == "direction", seed=3)
+    page = position_page(server, new_page, PHONE)
+    draw_on_phone(page, state, seat)
+    # A double-tap on the board (not on a move) zooms in where it was, another zooms out.
+    frame_box = page.locator(VIEWPORT).bounding_box()
+    x, y = frame_box["x"] + frame_box["width"] * 0.3, frame_box["y"] + frame_box["height"] * 0.3
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)
+    page.wait_for_selector(".cd-frame.zoomed")
+    size = frame(page)
+    assert size["board"] == 1100  # zoom 1: a board unit a pixel
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)
+    page.wait_for_selector(".cd-frame:not(.zoomed)")
+    # Two fingers spread apart zoom in a step; pinched together, out.
+    cdp = page.context.new_cdp_session(page)
+
+    def pinch(apart_from, apart_to):
+        cx, cy = frame_box["x"] + frame_box["width"] / 2, frame_box["y"] + 100
+        for kind, apart in (("touchStart", apart_from), ("touchMove", apart_to)):
+            points = [{"x": cx - apart / 2, "y": cy}, {"x": cx + apart / 2, "y": cy}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    pinch(40, 160)
+    page.wait_for_selector(".cd-frame.zoomed")
+    pinch(160, 40)
+    page.wait_for_selector(".cd-frame:not(.zoomed)")
+    # With less motion asked for, zooming in jumps straight to the squares to play.
+    page.emulate_media(reduced_motion="reduce")
+    jumped = page.evaluate(
+        """([inView, selector]) => {
+            document.querySelector('.cd-zoom-in').click();
+            return eval(inView)(selector);
+        }""",
+        [IN_VIEW, ".count-down .square[data-move=forward]"],
+    )
+    assert jumped
