@@ -162,11 +162,11 @@ def test_forward_or_backward_is_a_click_on_the_square_it_reaches(server, new_pag
     obs = state.observation(seat)
     here, roll = obs["positions"][seat], obs["roll"]
     squares = {
-        page.get_attribute(f".count-down .square[data-move={way}]", "data-square"): way
+        page.get_attribute(f".count-down .square:has([data-move={way}])", "data-square"): way
         for way in ("forward", "backward")
     }
     assert squares == {str((here + roll) % 64): "forward", str((here - roll) % 64): "backward"}
-    page.click(".count-down .square[data-move=backward]")
+    page.click(".count-down .square [data-move=backward]")
     backward = next(m["action"] for m in legal if m["text"] == "backward")
     assert page.evaluate("window.clicked") == [backward]
     # A spectator's view of the same moment: nothing to click, no agent card named.

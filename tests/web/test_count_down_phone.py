@@ -76,11 +76,11 @@ def test_zoomed_in_a_square_is_thumb_sized_and_a_tap_on_it_plays(server, new_pag
     assert page.locator(".cd-zoom-out").is_disabled()
     # Zoom in: the frame scrolls, the page does not, and the frame went to the squares.
     page.tap(".cd-zoom-in")
-    page.wait_for_selector(".cd-frame.zoomed .count-down .square.playable")
+    page.wait_for_selector(".cd-frame.zoomed .count-down .square .playable")
     size = frame(page)
     assert size["scrollWidth"] > size["width"] and size["scrollHeight"] > size["height"]
     assert horizontal_overflow(page) <= 0
-    forward = ".count-down .square[data-move=forward]"
+    forward = ".count-down .square [data-move=forward]"
     page.wait_for_function(IN_VIEW, arg=forward)  # the frame glides there
     assert small_targets(page) == []
     box = page.locator(forward).bounding_box()
@@ -159,6 +159,6 @@ def test_double_tap_and_pinch_zoom_and_a_still_screen_does_not_glide(server, new
             document.querySelector('.cd-zoom-in').click();
             return eval(inView)(selector);
         }""",
-        [IN_VIEW, ".count-down .square[data-move=forward]"],
+        [IN_VIEW, ".count-down .square [data-move=forward]"],
     )
     assert jumped

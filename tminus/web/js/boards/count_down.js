@@ -231,17 +231,17 @@ function track(obs, ctx, layout, moves) {
     cell.append(text(r.corner ? 6 : r.w - 3, r.corner ? 86 : 9, String(i), "sq-index", { "text-anchor": r.corner ? "start" : "end" }));
     if (needed.has(sq.photo)) cell.append(svg("circle", { cx: r.w - 8, cy: r.h - 18, r: 4, class: "needed-dot" }));
     // Where a move lands.
-    const play = (move, text) => {
+    const play = (move, text, badge = null) => {
       cell.append(svg("rect", { x: 2, y: 2, width: r.w - 4, height: r.h - 4, class: "target-ring" }));
+      if (badge) cell.append(badge);
       cell.classList.add("target");
       cell.dataset.lands = move.text;
-      if (big(Math.min(r.w, r.h))) clickable(cell, move, ctx.onMove, text);
+      if (big(Math.min(r.w, r.h))) clickable(hitArea(cell, r.w, r.h), move, ctx.onMove, text);
     };
     const move = targets[i];
     if (move) {
       const word = move.text === "forward" ? "fwd ▶" : "◀ back";
-      play(move, `${move.text}: go to square ${i} (${label.title})`);
-      cell.append(svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
+      play(move, `${move.text}: go to square ${i} (${label.title})`, svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
         svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }), text(0, 4.5, word, "target-label", { "text-anchor": "middle" })));
     } else if (i === moverPos && sq.kind === "photo" && moves.buyPhoto) {
       play(moves.buyPhoto, `${moves.buyPhoto.text} for ${label.sub}`);
@@ -353,7 +353,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
     const value = (layout.photo_cards.find((p) => p.name === name) || {}).value;
     row.append(text(24, 14, name, "row-name"));
     row.append(text(272, 14, `${held > 1 ? "×" + held + "  " : ""}${value}`, "row-value", { "text-anchor": "end" }));
-    photoMoves(row, name, view, moves, ctx, mine, target);
+    photoMoves(row, 280, name, view, moves, ctx, mine, target);
     card.append(row);
   });
   g.append(card);
@@ -368,7 +368,7 @@ function centrePanel(obs, ctx, layout, c, moves) {
     if (sx + width > 296) { extra.append(text(sx, 12, "…", "small-text")); break; }
     const chip = svg("g", { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
       svg("rect", { width, height: ROW_H, rx: 9, class: "chip-bg" }), text(6, 13.5, label, "chip-text"));
-    photoMoves(chip, name, view, moves, ctx, mine, target);
+    photoMoves(chip, width, name, view, moves, ctx, mine, target);
     extra.append(chip);
     sx += width + 5;
   }
@@ -405,13 +405,26 @@ function isGreen(layout, name) {
   return card ? card.colour === "green" : false;
 }
 
-function photoMoves(node, name, view, moves, ctx, mine, target) {
+// A photo card's row or chip, ``width`` wide: a move on it, or offers about it to pick.
+function photoMoves(node, width, name, view, moves, ctx, mine, target) {
   if (!big(ROW_H)) return;
   const move = (mine && moves.photos[`sell:${name}`])
     || (target && moves.photos[`target:${name}`])
     || view.seats.map((s) => moves.photos[`ask:${s}:${name}`]).find(Boolean);
-  if (move) clickable(node, move, ctx.onMove);
-  else if (inMeeting(view, ctx, moves)) selectable(node, name, moves);
+  if (move) clickable(hitArea(node, width, ROW_H), move, ctx.onMove);
+  else if (inMeeting(view, ctx, moves) && offersAbout(moves.offers, name).length) {
+    selectable(node, name, moves, hitArea(node, width, ROW_H));
+  }
+}
+
+// What is pressed on a drawn thing with words on it (a square, a card's row): a clear rect
+// over it, named by the move. Were the thing itself the button, the words drawn on it would
+// have to be part of its name (WCAG 2.5.3, axe's label-content-name-mismatch).
+function hitArea(node, width, height) {
+  const hit = svg("rect", { width, height, class: "hit" });
+  node.append(hit);
+  node.classList.add("has-move");
+  return hit;
 }
 
 // A card of mine or of someone in the meeting (the mover or a player met), with offers
@@ -425,13 +438,15 @@ function offersAbout(offers, name) {
   return offers.filter((m) => { const x = m.text.match(/^offer seat \d+: (.+) for (.+)$/); return x && (x[1] === name || x[2] === name); });
 }
 
-function selectable(node, name, moves) {
+// ``node`` is marked as picked or pickable; ``button`` (the node, or a clear rect over it)
+// takes the press.
+function selectable(node, name, moves, button = node) {
   if (!offersAbout(moves.offers, name).length) return;
   node.classList.add("selectable");
   if (selected === name) node.classList.add("selected");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", `offers about ${name}`);
+  button.setAttribute("role", "button");
+  button.setAttribute("tabindex", "0");
+  button.setAttribute("aria-label", `offers about ${name}`);
   node.dataset.select = name;
   const pick = (e) => {
     e.preventDefault(); e.stopPropagation();
@@ -440,8 +455,8 @@ function selectable(node, name, moves) {
     root.replaceWith(draw(obs, ctx, layout));
     document.querySelector(".count-down .tray .pill")?.focus();
   };
-  node.addEventListener("click", pick);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(e); });
+  button.addEventListener("click", pick);
+  button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(e); });
 }
 
 // "offer seat 2: Radar for 150" about Radar reads "sell for 150" in the tray.
@@ -466,7 +481,8 @@ function pill(move, x, y, ctx, label, cls = "") {
   const height = pillHeight(ctx);
   const g = svg("g", { class: `pill ${cls}`, transform: `translate(${x},${y})` },
     svg("rect", { width, height, rx: height / 2 }), text(width / 2, height / 2 + 5, content, "pill-text", { "text-anchor": "middle" }));
-  clickable(g, move, ctx.onMove, content === move.text ? move.text : `${move.text} (${content})`);
+  // Its name starts with the words on it (speech input says what it sees).
+  clickable(g, move, ctx.onMove, content === move.text ? move.text : `${content}: ${move.text}`);
   g.width = width;
   return g;
 }
