@@ -53,6 +53,18 @@ class HistoryLog:
         self.actions[games[:, None], at[:, None] + np.arange(width)] = block
         self.length[games] = at + width
 
+    def append_ragged(self, games: np.ndarray, block: np.ndarray, valid: np.ndarray) -> None:
+        """``block[j][valid[j]]``: the actions of ``games[j]``, in order (rows differ in length)."""
+        if len(games) == 0:
+            return
+        at = self.length[games]
+        offsets = at[:, None] + np.cumsum(valid, axis=1) - 1
+        counts = valid.sum(axis=1)
+        self._room(int((at + counts).max()))
+        rows = np.broadcast_to(games[:, None], valid.shape)
+        self.actions[rows[valid], offsets[valid]] = block[valid]
+        self.length[games] = at + counts
+
     def get(self, game: int) -> list[int]:
         return self.actions[game, : self.length[game]].tolist()
 
@@ -137,7 +149,7 @@ class BatchEnv:
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
         """A legal action per game, uniformly among the legal ones, picked by ``uniform``
-        (numbers in [0, 1), one a game); 0 where the game is over. Engines override this
+        (numbers in [0, 1), one a game); anything where the game is over. Engines override this
         with a path that never builds the whole mask."""
         mask = self.legal_mask()
         counts = mask.sum(axis=1)
@@ -230,3 +242,15 @@ class BatchEnv:
         self.actions_applied += block.size
         if self.log is not None:
             self.log.append_block(games, block)
+
+    def _record_ragged(self, games: np.ndarray, block: np.ndarray, valid: np.ndarray) -> None:
+        self.actions_applied += int(np.count_nonzero(valid))
+        if self.log is not None:
+            self.log.append_ragged(games, block, valid)
+
+    def _record_where(self, played: np.ndarray, values: np.ndarray) -> None:
+        """``values[i]`` for every game where ``played`` (a mask over the whole batch)."""
+        if self.log is None:
+            self.actions_applied += int(np.count_nonzero(played))
+        else:
+            self._record(np.flatnonzero(played), values[played])

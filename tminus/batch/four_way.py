@@ -31,11 +31,11 @@ DICE_OF_36 = np.array(
 @cache
 def move_tables(junior: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """By ``roll << 10 | keys``: the legal moves as bits of a word, their count, and the
-    moves themselves (padded with -1). Attacks on eleven depend on the seat and are added
-    apart; so the eleven's row holds only its flips, with no pass."""
+    moves themselves (4 a row, padded with -1). Attacks on eleven depend on the seat and
+    are added apart; so the eleven's rows hold only its flips, with no pass."""
     bits = np.zeros(ROLLS << KEY_BITS, dtype=np.int64)
-    counts = np.zeros(ROLLS << KEY_BITS, dtype=np.int64)
-    moves = np.full((ROLLS << KEY_BITS, 4), -1, dtype=np.int64)
+    counts = np.zeros(ROLLS << KEY_BITS, dtype=np.int8)
+    moves = np.full((ROLLS << KEY_BITS, 4), -1, dtype=np.int8)
     for roll in range(ROLLS):
         for keys in range(1 << KEY_BITS):
             row = ref.moves_for_roll(junior, roll, keys)
@@ -45,15 +45,16 @@ def move_tables(junior: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             bits[index] = sum(1 << a for a in row)
             counts[index] = len(row)
             moves[index, : len(row)] = row
-    return bits, counts, moves
+    return bits, counts, moves.ravel()
 
 
 @cache
 def action_masks(players: int) -> tuple[np.ndarray, np.ndarray]:
-    """By ``mover * NUM_ACTIONS + action``: what to OR into and AND with the packed keys."""
+    """By ``mover * NUM_ACTIONS + action``: what to OR into and AND with the packed keys.
+    The last entry does nothing (for games that are over)."""
     full = (1 << (KEY_BITS * players)) - 1
-    ors = np.zeros(players * ref.NUM_ACTIONS, dtype=np.uint64)
-    ands = np.full(players * ref.NUM_ACTIONS, full, dtype=np.uint64)
+    ors = np.zeros(players * ref.NUM_ACTIONS + 1, dtype=np.uint64)
+    ands = np.full(players * ref.NUM_ACTIONS + 1, full, dtype=np.uint64)
     for mover in range(players):
         shift = KEY_BITS * mover
         for action in range(ref.NUM_ACTIONS):
@@ -80,6 +81,7 @@ class FourWayBatch(BatchEnv):
         self.max_turns = self.game.max_turns
         self._bits, self._counts, self._moves = move_tables(self.junior)
         self._ors, self._ands = action_masks(n)
+        self._noop = n * ref.NUM_ACTIONS
         self._attack_bits = np.array(
             [sum(1 << a for a in self.game.attacks_by_seat[s]) for s in range(n)], np.int64
         )
@@ -88,9 +90,11 @@ class FourWayBatch(BatchEnv):
         self.keys = np.zeros(b, dtype=np.uint64)  # seat s's keys at bits 10s..10s+9
         self.mover = np.zeros(b, dtype=np.int64)
         self.roll = np.full(b, -1, dtype=np.int64)
-        self.phase = np.zeros(b, dtype=np.int8)
+        self.phase = np.zeros(b, dtype=np.int64)
         self.turns = np.zeros(b, dtype=np.int64)
-        self.winner = np.full(b, -1, dtype=np.int8)
+        self.winner = np.full(b, -1, dtype=np.int64)
+        # The move tables' row of each game: roll << 10 | the mover's keys.
+        self.index = np.zeros(b, dtype=np.int64)
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {
@@ -100,73 +104,81 @@ class FourWayBatch(BatchEnv):
             "phase": self.phase,
             "turns": self.turns,
             "winner": self.winner,
+            "index": self.index,
         }
 
     # -- the start: keys down, the roll-off, the first roll ------------------------------------
     def _start(self, games: np.ndarray) -> None:
         self.keys[games] = 0
         self.roll[games] = -1
-        self.turns[games] = 0
         self.winner[games] = -1
         self.phase[games] = ROLL_OFF
         self._roll_off(games)
 
     def _roll_off(self, games: np.ndarray) -> None:
-        """Every contender rolls one die, in seat order; highest starts, tied highest again.
-
-        Each die is one chance node and counts against the turn cap."""
-        n = self.num_players
-        contenders = np.ones((len(games), n), dtype=bool)
-        pending = np.ones(len(games), dtype=bool)
-        faces = np.zeros((len(games), n), dtype=np.int64)
+        """ "Players each roll one die to determine who goes first": every contender rolls,
+        in seat order; the highest starts, the tied highest roll again. Each die is one
+        chance node and one turn (the turn cap can end the game here)."""
+        count, n = len(games), self.num_players
+        contenders = np.ones((count, n), dtype=bool)
+        pending = np.ones(count, dtype=bool)
+        mover = np.zeros(count, dtype=np.int64)
+        rolled, faces = [], []
         while pending.any():
-            for seat in range(n):
-                rolling = np.flatnonzero(pending & contenders[:, seat])
-                if len(rolling) == 0:
-                    continue
-                face = self.rng.integers(1, 7, size=len(rolling))
-                faces[rolling, seat] = face
-                where = games[rolling]
-                self.turns[where] += 1
-                self._record(where, face - 1)
-                capped = rolling[self.turns[where] >= self.max_turns]
-                pending[capped] = False
-                self.phase[games[capped]] = OVER
-            best = np.where(contenders, faces, 0).max(axis=1)
-            contenders &= faces == best[:, None]
-            single = pending & (contenders.sum(axis=1) == 1)
-            self.mover[games[single]] = np.argmax(contenders[single], axis=1)
+            rolling = contenders & pending[:, None]
+            face = self.rng.integers(1, 7, size=(count, n))
+            rolled.append(rolling)
+            faces.append(face)
+            shown = np.where(rolling, face, 0)
+            tied = rolling & (shown == shown.max(axis=1)[:, None])
+            single = pending & (tied.sum(axis=1) == 1)
+            mover[single] = np.argmax(tied[single], axis=1)
             pending &= ~single
-        started = games[self.phase[games] == ROLL_OFF]
-        self._roll_dice(started)
+            contenders = tied
+        valid = np.concatenate(rolled, axis=1)
+        dice = np.concatenate(faces, axis=1) - 1
+        # The turn cap counts every die: the game ends at the die that reaches it.
+        valid &= np.cumsum(valid, axis=1) <= self.max_turns
+        self.turns[games] = valid.sum(axis=1)
+        self._record_ragged(games, dice, valid)
+        self.mover[games] = mover
+        capped = self.turns[games] >= self.max_turns
+        self.phase[games[capped]] = OVER
+        started = games[~capped]
+        roll = self._draw_rolls(len(started))
+        self.roll[started] = roll
+        self.turns[started] += 1
+        self.phase[started] = MOVE
+        self._record(started, roll)
+        self.index[started] = roll << KEY_BITS
 
-    def _roll_dice(self, games: np.ndarray) -> None:
-        """Two dice for the mover: one chance node, one turn."""
-        roll = DICE_OF_36[self.rng.integers(0, 36, size=len(games))]
-        self.roll[games] = roll
-        self.turns[games] += 1
-        self.phase[games] = MOVE
-        self._record(games, roll)
+    def _draw_rolls(self, count: int) -> np.ndarray:
+        """Two dice, as the unordered roll's chance outcome id."""
+        return DICE_OF_36[(self.rng.random(count) * 36).astype(np.int64)]
 
     # -- a move, for every game at once ----------------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         mover = self.mover
-        index = mover * ref.NUM_ACTIONS + actions
-        moved = (self.keys | self._ors[index]) & self._ands[index]
-        keys = np.where(active, moved, self.keys)
+        index = np.where(active, mover * ref.NUM_ACTIONS + actions, self._noop)
+        keys = (self.keys | self._ors[index]) & self._ands[index]
         self.keys = keys
         own = (keys >> self._shift[mover]) & np.uint64(ALL_KEYS_UP)
         # "The first player to flip up all 10 keys ... wins the game."
         won = active & (own == ALL_KEYS_UP)
-        capped = active & ~won & (self.turns >= self.max_turns)
-        going_on = active & ~won & ~capped
-        self.winner[won] = mover[won]
-        self.phase[won | capped] = OVER
-        played = np.flatnonzero(active)
-        self._record(played, actions[played])
-        # "Play then moves to the left", and the next player rolls.
-        self.mover = np.where(going_on, self._next[mover], mover)
-        self._roll_dice(np.flatnonzero(going_on))
+        stop = won | (active & (self.turns >= self.max_turns))
+        going_on = active & ~stop
+        self.winner = np.where(won, mover, self.winner)
+        self.phase = np.where(stop, OVER, self.phase)
+        self._record_where(active, actions)
+        # "Play then moves to the left", and the next player rolls: one chance node.
+        mover = np.where(going_on, self._next[mover], mover)
+        self.mover = mover
+        roll = np.where(going_on, self._draw_rolls(self.batch_size), self.roll)
+        self.roll = roll
+        self.turns = self.turns + going_on
+        self._record_where(going_on, roll)
+        own = ((keys >> self._shift[mover]) & np.uint64(ALL_KEYS_UP)).astype(np.int64)
+        self.index = (roll << KEY_BITS) | own
 
     # -- queries ------------------------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
@@ -175,20 +187,14 @@ class FourWayBatch(BatchEnv):
     def terminal(self) -> np.ndarray:
         return self.phase == OVER
 
-    def mover_keys(self) -> np.ndarray:
-        return ((self.keys >> self._shift[self.mover]) & np.uint64(ALL_KEYS_UP)).astype(np.int64)
-
     def seat_keys(self, seat: int) -> np.ndarray:
-        return ((self.keys >> np.uint64(KEY_BITS * seat)) & np.uint64(ALL_KEYS_UP)).astype(
-            np.int64
-        )
-
-    def _table_index(self) -> np.ndarray:
-        return np.maximum(self.roll, 0) << KEY_BITS | self.mover_keys()
+        """Each game's keys of ``seat`` as a 10-bit mask (bit k-1: key k up)."""
+        shifted = self.keys >> np.uint64(KEY_BITS * seat)
+        return (shifted & np.uint64(ALL_KEYS_UP)).astype(np.int64)
 
     def legal_bits(self) -> np.ndarray:
         """The legal moves of each game as bits of an integer (bit a: action a legal)."""
-        bits = self._bits[self._table_index()]
+        bits = self._bits[self.index]
         bits = np.where(self.roll == ELEVEN, bits | self._attack_bits[self.mover], bits)
         return np.where(self.phase == MOVE, bits, 0)
 
@@ -197,17 +203,16 @@ class FourWayBatch(BatchEnv):
         return (self.legal_bits()[:, None] >> shifts & 1).astype(bool)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        index = self._table_index()
+        index = self.index
         flips = self._counts[index]
         eleven = self.roll == ELEVEN
-        count = flips + np.where(eleven, self.num_players - 1, 0)
+        count = flips + eleven * (self.num_players - 1)
         pick = (uniform * count).astype(np.int64)
-        flip = self._moves[index, np.minimum(pick, 3)]
+        flip = self._moves[(index << 2) + np.minimum(pick, 3)]
         # Attacks follow the flips: the j-th opponent in seat order, the mover skipped.
         j = pick - flips
         attack = ref.ATTACK + j + (j >= self.mover)
-        chosen = np.where(pick < flips, flip, attack)
-        return np.where(self.phase == MOVE, chosen, 0)
+        return np.where(pick < flips, flip, attack)
 
     def returns(self) -> np.ndarray:
         n = self.num_players
