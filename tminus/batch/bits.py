@@ -13,38 +13,34 @@ def words_for(cells: int) -> int:
     return (cells + WORD - 1) // WORD
 
 
-def popcount(masks: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 (same shape, int64)."""
+def popcount(masks: np.ndarray, dtype: type = np.int64) -> np.ndarray:
+    """Set bits of each uint64 (same shape)."""
     if hasattr(np, "bitwise_count"):  # NumPy 2
-        return np.bitwise_count(masks).astype(np.int64)
+        return np.bitwise_count(masks).astype(dtype)
     counts = _BYTE_COUNTS[masks[..., None].view(np.uint8)]
-    return counts.sum(axis=-1, dtype=np.int64).reshape(masks.shape)
+    return counts.sum(axis=-1, dtype=dtype).reshape(masks.shape)
+
+
+# SELECT_IN_BYTE[byte * 8 + rank]: the position of the rank-th set bit of a byte.
+SELECT_IN_BYTE = np.zeros(256 * 8, dtype=np.uint64)
+for _byte in range(256):
+    for _rank, _bit in enumerate(b for b in range(8) if _byte >> b & 1):
+        SELECT_IN_BYTE[_byte * 8 + _rank] = _bit
 
 
 def select_bit(word: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """The position of the ``rank``-th set bit (0 first) of each uint64 ``word``."""
-    position = np.zeros(word.shape, dtype=np.int64)
-    rank = rank.astype(np.int64)
-    for width in (32, 16, 8, 4, 2, 1):
-        low = (word >> position.astype(np.uint64)) & np.uint64((1 << width) - 1)
-        count = popcount(low)
+    """The position of the ``rank``-th set bit (0 first) of each uint64 ``word``: halve
+    the word down to a byte, then look the byte up."""
+    position = np.zeros(word.shape, dtype=np.uint64)
+    rank = rank.astype(np.uint64)
+    for width in (32, 16, 8):
+        low = (word >> position) & np.uint64((1 << width) - 1)
+        count = popcount(low, np.uint64)
         beyond = rank >= count
-        rank = rank - np.where(beyond, count, 0)
-        position += np.where(beyond, width, 0)
-    return position
-
-
-def select_in_masks(masks: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """The index (word * 64 + bit) of the ``rank``-th set bit of each row of ``masks``
-    (rows of uint64 words, read as one long mask)."""
-    if masks.shape[1] == 1:
-        return select_bit(masks[:, 0], rank)
-    counts = popcount(masks)
-    before = np.cumsum(counts, axis=1) - counts
-    word = (before <= rank[:, None]).sum(axis=1) - 1
-    rows = np.arange(len(word))
-    within = rank - before[rows, word]
-    return word * WORD + select_bit(masks[rows, word], within)
+        rank = rank - beyond * count
+        position = position + beyond * np.uint64(width)
+    byte = (word >> position) & np.uint64(255)
+    return (position + SELECT_IN_BYTE.take((byte << np.uint64(3)) + rank)).astype(np.int64)
 
 
 def unpack(masks: np.ndarray, cells: int) -> np.ndarray:
@@ -63,3 +59,90 @@ def cell_table(cells: int, masks: list[int]) -> np.ndarray:
         for w in range(words):
             table[i, w] = (mask >> (WORD * w)) & ((1 << WORD) - 1)
     return table
+
+
+class Cells:
+    """A set of cells for each game of a batch: a list of uint64 arrays, one a word.
+
+    With 64 cells or fewer (Sputnik up to radius 4) a set is one array of one word a game,
+    and every operation is one NumPy call."""
+
+    __slots__ = ("words",)
+
+    def __init__(self, words: list[np.ndarray]) -> None:
+        self.words = words
+
+    def __and__(self, other: Cells) -> Cells:
+        return Cells([a & b for a, b in zip(self.words, other.words, strict=True)])
+
+    def __or__(self, other: Cells) -> Cells:
+        return Cells([a | b for a, b in zip(self.words, other.words, strict=True)])
+
+    def minus(self, other: Cells) -> Cells:
+        return Cells([a & ~b for a, b in zip(self.words, other.words, strict=True)])
+
+    def any(self) -> np.ndarray:
+        found = self.words[0] != 0
+        for word in self.words[1:]:
+            found |= word != 0
+        return found
+
+    def count(self) -> np.ndarray:
+        total = popcount(self.words[0])
+        for word in self.words[1:]:
+            total += popcount(word)
+        return total
+
+    def take(self, games: np.ndarray) -> Cells:
+        return Cells([word.take(games) for word in self.words])
+
+    def put(self, games: np.ndarray, other: Cells) -> None:
+        for word, value in zip(self.words, other.words, strict=True):
+            word[games] = value
+
+    def copy(self) -> Cells:
+        return Cells([word.copy() for word in self.words])
+
+    @staticmethod
+    def where(condition: np.ndarray, yes: Cells, no: Cells) -> Cells:
+        return Cells([np.where(condition, a, b) for a, b in zip(yes.words, no.words, strict=True)])
+
+    def unpack(self, cells: int) -> np.ndarray:
+        """(games, cells) bool."""
+        return unpack(np.stack(self.words, axis=1), cells)
+
+
+class CellTable:
+    """Sets of cells by index (a cell's neighbours, a cell alone), looked up for a batch.
+    Index ``len(masks)``, one past the last, is the empty set (for cells that are ``OUT``)."""
+
+    def __init__(self, cells: int, masks: list[int]) -> None:
+        table = cell_table(cells, masks)
+        self.columns = [np.ascontiguousarray(table[:, w]) for w in range(table.shape[1])]
+
+    def __getitem__(self, index: np.ndarray) -> Cells:
+        return Cells([column.take(index) for column in self.columns])
+
+    def constant(self, index: int, games: int) -> Cells:
+        return Cells([np.full(games, column[index], dtype=np.uint64) for column in self.columns])
+
+
+def select_in_sets(sets: list[Cells], rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(which set, which bit index) of the ``rank``-th member (0 first) of the sets read
+    one after the other, for each game."""
+    words = [(i, w, word) for i, s in enumerate(sets) for w, word in enumerate(s.words)]
+    chosen_set = np.zeros(len(rank), dtype=np.int64)
+    chosen_word = np.zeros(len(rank), dtype=np.int64)
+    chosen = words[0][2]
+    rank = rank.astype(np.int64)
+    within = rank
+    before = np.zeros(len(rank), dtype=np.int64)
+    for i, w, word in words:
+        count = popcount(word)
+        here = (rank >= before) & (rank < before + count)
+        chosen_set = np.where(here, i, chosen_set)
+        chosen_word = np.where(here, w, chosen_word)
+        within = np.where(here, rank - before, within)
+        chosen = np.where(here, word, chosen)
+        before = before + count
+    return chosen_set, chosen_word * WORD + select_bit(chosen, within)

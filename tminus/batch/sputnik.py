@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tminus.batch.base import BatchEnv
-from tminus.batch.bits import cell_table, popcount, select_in_masks, unpack, words_for
+from tminus.batch.bits import Cells, CellTable, popcount, select_in_sets, words_for
 from tminus.core.game import TERMINAL
 from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE
 
@@ -29,10 +29,12 @@ class SputnikBatch(BatchEnv):
         self.rockets = game.num_rockets
         self.per_player = k
         self.out = cells  # the cell of a rocket that is out, of a base that has helped
-        self._bit = cell_table(cells, [1 << c for c in range(cells)])
-        self._around = cell_table(cells, game.board.neighbour_masks)
-        self._board = cell_table(cells, [(1 << cells) - 1])[0]
+        self._bit = CellTable(cells, [1 << c for c in range(cells)])
+        self._around = CellTable(cells, game.board.neighbour_masks)
+        whole = CellTable(cells, [(1 << cells) - 1])
+        self._board, self._nothing = whole.constant(0, 1), whole.constant(1, 1)
         self._start_cells = np.array(game.start, dtype=np.int64)
+        self._start_set = CellTable(cells, [sum(1 << c for c in game.start)])
         # The galaxies that the bases of rockets still unmoved protect, by the set of those
         # rockets (bit r: rocket r is on the board and has never left its base).
         protected = []
@@ -42,18 +44,23 @@ class SputnikBatch(BatchEnv):
                 if rockets >> r & 1:
                     mask |= game.board.neighbour_masks[game.start[r]]
             protected.append(mask)
-        self._protected = cell_table(cells, protected)[:-1]
-        self._rocket_bit = 1 << np.arange(self.rockets, dtype=np.int64)
+        self._protected = CellTable(cells, protected)
+        self._rocket_bit = 1 << np.arange(self.rockets + 1, dtype=np.int64)
         self._side_bit = 1 << np.array(game.side_of_rocket, dtype=np.int64)
         self._next = np.array([(s + 1) % n for s in range(n)], dtype=np.int64)
-        self.remove_offset = game.remove_offset
+        # By ``player * sections + section``: the rocket that a move of that section flies.
         self.sections = 2 * k + 1  # steps of each rocket, helps of each rocket, removals
-        self.galaxy = np.zeros((b, self.words), dtype=np.uint64)
-        self.occupied = np.zeros((b, self.words), dtype=np.uint64)
-        self.bases = np.zeros((b, self.words), dtype=np.uint64)
+        self._rocket_of = np.array(
+            [s + n * (i % k) if i < 2 * k else 0 for s in range(n) for i in range(self.sections)],
+            dtype=np.int64,
+        )
+        self.galaxy = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
+        self.occupied = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
+        self.bases = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
         self.pos = np.zeros((b, self.rockets), dtype=np.int64)
         self.base = np.zeros((b, self.rockets), dtype=np.int64)
         self.unmoved = np.zeros(b, dtype=np.int64)  # bit r: rocket r never left its base
+        self.alive = np.zeros(b, dtype=np.int64)  # bit r: rocket r is on the board
         self.phase = np.zeros(b, dtype=np.int64)
         self.player = np.zeros(b, dtype=np.int64)
         self.turns = np.zeros(b, dtype=np.int64)
@@ -61,12 +68,13 @@ class SputnikBatch(BatchEnv):
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {
-            "galaxy": self.galaxy,
-            "occupied": self.occupied,
-            "bases": self.bases,
+            **{f"galaxy{w}": a for w, a in enumerate(self.galaxy.words)},
+            **{f"occupied{w}": a for w, a in enumerate(self.occupied.words)},
+            **{f"bases{w}": a for w, a in enumerate(self.bases.words)},
             "pos": self.pos,
             "base": self.base,
             "unmoved": self.unmoved,
+            "alive": self.alive,
             "phase": self.phase,
             "player": self.player,
             "turns": self.turns,
@@ -74,125 +82,123 @@ class SputnikBatch(BatchEnv):
         }
 
     # -- sets of cells ------------------------------------------------------------------------
-    def free(self) -> np.ndarray:
+    def free(self) -> Cells:
         """Uninhabited galaxies."""
-        return self.galaxy & ~self.occupied
+        return self.galaxy.minus(self.occupied)
 
-    def empty(self) -> np.ndarray:
-        return self._board & ~(self.galaxy | self.bases)
+    def empty(self) -> Cells:
+        return self._board.minus(self.galaxy | self.bases)
 
-    def alive(self) -> np.ndarray:
-        """(batch, rockets) bool: rockets on the board."""
-        return self.pos != self.out
-
-    def restricted(self) -> np.ndarray:
+    def restricted(self) -> Cells:
         """ "It is forbidden to take a galaxy adjacent to a base" whose rocket is on the board
         and has not yet left it (RULINGS.md)."""
-        alive = (self.alive() * self._rocket_bit).sum(axis=1)
-        return self._protected[self.unmoved & alive]
+        return self._protected[self.unmoved & self.alive]
+
+    def _rocket_cells(self, games: np.ndarray | None, rocket: np.ndarray) -> tuple:
+        """(cell, base cell) of ``rocket`` in each of ``games`` (None: every game)."""
+        rows = self._all if games is None else games
+        flat = rows * self.rockets + rocket
+        return self.pos.ravel().take(flat), self.base.ravel().take(flat), flat
 
     # -- the start: bases and rockets on the corners, the lot ------------------------------------
     def _start(self, games: np.ndarray) -> None:
         count = len(games)
-        start_bits = np.bitwise_or.reduce(self._bit[self._start_cells], axis=0)
-        self.bases[games] = start_bits
-        self.occupied[games] = start_bits
-        self.galaxy[games] = self._board & ~start_bits
+        start = self._start_set.constant(0, count)
+        self.bases.put(games, start)
+        self.occupied.put(games, start)
+        self.galaxy.put(games, self._board.minus(start))
         self.pos[games] = self._start_cells
         self.base[games] = self._start_cells
-        self.unmoved[games] = (1 << self.rockets) - 1
+        everyone = (1 << self.rockets) - 1
+        self.unmoved[games] = everyone
+        self.alive[games] = everyone
         self.turns[games] = 0
         self.winner[games] = -1
         self.phase[games] = LOT
         # "Lots determine who starts the game."
         seat = self.rng.integers(0, self.num_players, size=count)
         self._record(games, seat)
-        todo = np.zeros(self.batch_size, dtype=bool)
-        todo[games] = True
-        player = self.player.copy()
-        player[games] = seat
-        self._start_turns(todo, player)
+        self._start_turns(games, seat)
 
     # -- a decision, for every game at once ------------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
-        section, cell = np.divmod(actions, self.cells)
         k = self.per_player
+        section, cell = np.divmod(actions, self.cells)
         moving = active & (self.phase == MOVE)
         removing = active & (self.phase == REMOVE)
-        helping = moving & (section >= k)
-        rocket = self.player + self.num_players * np.where(helping, section - k, section)
-        ends = removing | helping
+        helping = moving & (section >= k) & (section < 2 * k)
+        rocket = self._rocket_of.take(self.player * self.sections + section)
+        here, home, flat = self._rocket_cells(None, rocket)
         # Base help: "he turns the base over to its galaxy side and then places his rocket
         # on it"; the base's old cell becomes empty.
         if helping.any():
             games = np.flatnonzero(helping)
-            home = self.base[games, rocket[games]]
-            self.galaxy[games] |= self._bit[cell[games]]
-            self.bases[games] &= ~self._bit[home]
-            self.base[games, rocket[games]] = self.out
+            self.galaxy.put(games, self.galaxy.take(games) | self._bit[cell[games]])
+            self.bases.put(games, self.bases.take(games).minus(self._bit[home[games]]))
+            self.base.ravel()[flat[games]] = self.out
         # A step or a help: the rocket flies; the cell it leaves is uninhabited again.
-        games = np.flatnonzero(moving)
-        flying = rocket[games]
-        here = self.pos[games, flying]
-        self.occupied[games] = (self.occupied[games] & ~self._bit[here]) | self._bit[cell[games]]
-        self.pos[games, flying] = cell[games]
-        self.unmoved[games] &= ~self._rocket_bit[flying]
+        flown = self.occupied.minus(self._bit[here]) | self._bit[cell]
+        self.occupied = Cells.where(moving, flown, self.occupied)
+        self.pos.ravel()[flat] = np.where(moving, cell, here)
+        self.unmoved &= ~(moving * self._rocket_bit.take(rocket))
         # "Then the player takes any uninhabited galaxy", if one can be taken.
-        removed = np.flatnonzero(removing)
-        self.galaxy[removed] &= ~self._bit[cell[removed]]
+        self.galaxy = Cells.where(removing, self.galaxy.minus(self._bit[cell]), self.galaxy)
         stepped = moving & ~helping
-        can_take = (self.free() & ~self.restricted()).any(axis=1)
+        can_take = self.free().minus(self.restricted()).any()
         self.phase = np.where(stepped & can_take, REMOVE, self.phase)
-        self._end_turns(ends | (stepped & ~can_take))
+        self._end_turns(np.flatnonzero(removing | helping | (stepped & ~can_take)))
 
-    def _end_turns(self, ending: np.ndarray) -> None:
+    def _end_turns(self, games: np.ndarray) -> None:
         """ "Then the turn passes clockwise"; the turn cap makes a draw."""
-        if not ending.any():
+        if len(games) == 0:
             return
-        self.turns = self.turns + ending
-        self._start_turns(ending, np.where(ending, self._next[self.player], self.player))
-        capped = ending & (self.phase != OVER) & (self.turns >= self.game.max_turns)
-        self.phase = np.where(capped, OVER, self.phase)
+        self.turns[games] += 1
+        self._start_turns(games, self._next.take(self.player.take(games)))
+        capped = games[(self.phase[games] != OVER) & (self.turns[games] >= self.game.max_turns)]
+        self.phase[capped] = OVER
 
-    def _start_turns(self, todo: np.ndarray, seat: np.ndarray) -> None:
+    def _start_turns(self, games: np.ndarray, seat: np.ndarray) -> None:
         """Eliminate the seat's rockets that cannot move; a seat with none left is skipped;
-        one side left wins. ``todo``: the games whose turn starts, ``seat``: with whom."""
-        n, k = self.num_players, self.per_player
-        rows = np.arange(self.batch_size)
-        todo = todo.copy()
-        while todo.any():
-            can_play = np.zeros(self.batch_size, dtype=bool)
-            for i in range(k):
+        one side left wins. ``games``: those whose turn starts, ``seat``: with whom."""
+        n = self.num_players
+        while len(games):
+            galaxy, occupied = self.galaxy.take(games), self.occupied.take(games)
+            empty = self._board.minus(galaxy | self.bases.take(games))
+            alive = self.alive.take(games)
+            can_play = np.zeros(len(games), dtype=bool)
+            for i in range(self.per_player):
                 rocket = seat + n * i
-                cell = self.pos[rows, rocket]
-                home = self.base[rows, rocket]
-                around = self._around[cell]
+                cell, home, flat = self._rocket_cells(games, rocket)
                 # "When, on his turn, a player cannot move his rocket, he is eliminated": no
                 # step (onto a galaxy or its own base) and no help (onto an empty cell).
-                reach = self.free()
+                free = galaxy.minus(occupied)
                 with_help = (home != self.out) & (home != cell)
-                reach = np.where(
-                    with_help[:, None], reach | self.empty() | self._bit[home], reach
-                )
-                moves = (around & reach).any(axis=1)
-                here = todo & (cell != self.out)
-                stuck = np.flatnonzero(here & ~moves)
-                if len(stuck):
-                    self.occupied[stuck] &= ~self._bit[cell[stuck]]
-                    self.pos[stuck, rocket[stuck]] = self.out
-                can_play |= here & moves
+                reach = Cells.where(with_help, free | empty | self._bit[home], free)
+                moves = (self._around[cell] & reach).any()
+                on_board = cell != self.out
+                stuck = on_board & ~moves
+                if stuck.any():
+                    occupied = Cells.where(stuck, occupied.minus(self._bit[cell]), occupied)
+                    self.pos.ravel()[flat[stuck]] = self.out
+                    alive &= ~(stuck * self._rocket_bit.take(rocket))
+                can_play |= on_board & moves
+            self.occupied.put(games, occupied)
+            self.alive[games] = alive
             # "The player whose rocket remains last on the board wins the game."
-            sides = np.bitwise_or.reduce(np.where(self.alive(), self._side_bit, 0), axis=1)
-            last = todo & (popcount(sides) == 1)
-            side = np.log2(np.maximum(sides, 1)).astype(np.int64)
-            self.winner = np.where(last, side, self.winner)
-            self.phase = np.where(last, OVER, self.phase)
-            playing = todo & ~last & can_play
-            self.phase = np.where(playing, MOVE, self.phase)
-            self.player = np.where(playing, seat, self.player)
-            todo &= ~last & ~can_play
-            seat = np.where(todo, self._next[seat], seat)
+            sides = np.zeros(len(games), dtype=np.int64)
+            for r in range(self.rockets):
+                sides |= np.where(alive >> r & 1, self._side_bit[r], 0)
+            last = popcount(sides) == 1
+            if last.any():
+                won = games[last]
+                self.winner[won] = np.log2(sides[last]).astype(np.int64)
+                self.phase[won] = OVER
+            playing = ~last & can_play
+            self.phase[games[playing]] = MOVE
+            self.player[games[playing]] = seat[playing]
+            going_on = ~last & ~can_play
+            games, seat = games[going_on], self._next.take(seat[going_on])
 
     # -- queries ------------------------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
@@ -201,38 +207,38 @@ class SputnikBatch(BatchEnv):
     def terminal(self) -> np.ndarray:
         return self.phase == OVER
 
-    def legal_sections(self) -> np.ndarray:
-        """(batch, 2K + 1, words) uint64: the cells of each kind of legal action (steps of
-        each rocket, helps of each rocket, removals), action = section * cells + cell."""
-        b, k, n = self.batch_size, self.per_player, self.num_players
-        rows = np.arange(b)
-        sections = np.zeros((b, self.sections, self.words), dtype=np.uint64)
+    def legal_sets(self) -> list[Cells]:
+        """The cells of each kind of legal action: steps of each rocket, helps of each
+        rocket, removals; action = kind * cells + cell."""
+        k, n = self.per_player, self.num_players
         moving = self.phase == MOVE
         free, empty = self.free(), self.empty()
+        steps, helps = [], []
         for i in range(k):
-            rocket = self.player + n * i
-            cell = self.pos[rows, rocket]
-            home = self.base[rows, rocket]
-            around = np.where(moving[:, None], self._around[cell], 0)
+            cell, home, _ = self._rocket_cells(None, self.player + n * i)
+            cell = np.where(moving, cell, self.out)
+            around = self._around[cell]
             # "onto a galaxy" (uninhabited) "or an adjacent base of his own color"
-            sections[:, i] = around & (free | self._bit[home])
+            steps.append(around & (free | self._bit[home]))
             # "move his base onto an empty space adjacent to his rocket", once, not from it
-            helps = (home != self.out) & (home != cell)
-            sections[:, k + i] = np.where(helps[:, None], around & empty, 0)
+            can_help = (home != self.out) & (home != cell)
+            helps.append(self._around[np.where(can_help, cell, self.out)] & empty)
         removing = self.phase == REMOVE
-        sections[:, 2 * k] = np.where(removing[:, None], free & ~self.restricted(), 0)
-        return sections
+        removable = self.free().minus(self.restricted())
+        removals = Cells.where(removing, removable, self._nothing)
+        return [*steps, *helps, removals]
 
     def _legal_mask(self) -> np.ndarray:
-        cells = unpack(self.legal_sections(), self.cells)
-        return cells.reshape(self.batch_size, self.sections * self.cells)
+        sets = [s.unpack(self.cells) for s in self.legal_sets()]
+        return np.concatenate(sets, axis=1)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        sections = self.legal_sections().reshape(self.batch_size, -1)
-        count = popcount(sections).sum(axis=1)
-        index = select_in_masks(sections, (uniform * count).astype(np.int64))
-        section, cell = np.divmod(index, self.words * 64)
-        return section * self.cells + cell
+        sets = self.legal_sets()
+        count = sets[0].count()
+        for s in sets[1:]:
+            count += s.count()
+        kind, cell = select_in_sets(sets, (uniform * count).astype(np.int64))
+        return kind * self.cells + cell
 
     def returns(self) -> np.ndarray:
         game = self.game
@@ -246,11 +252,11 @@ class SputnikBatch(BatchEnv):
         (observer first); then the phase (move, remove) and the mover (observer first)."""
         self.check_seat(seat)
         b, n, cells = self.batch_size, self.num_players, self.cells
-        rows = np.arange(b)
+        rows = self._all
         planes = np.zeros((b, 3 + 2 * n, cells + 1), dtype=np.float32)
-        planes[:, 0, :cells] = unpack(self.galaxy, cells)
-        planes[:, 1, :cells] = unpack(self.empty(), cells)
-        planes[:, 2, :cells] = unpack(self.restricted(), cells)
+        planes[:, 0, :cells] = self.galaxy.unpack(cells)
+        planes[:, 1, :cells] = self.empty().unpack(cells)
+        planes[:, 2, :cells] = self.restricted().unpack(cells)
         owner = np.array(self.game.rocket_owner)
         for r in range(self.rockets):
             relative = (owner[r] - seat) % n
