@@ -1,11 +1,12 @@
-"""Sets of cells as bit masks over a batch: ``(batch, words)`` arrays of uint64, bit ``c``
-of the mask for cell ``c`` (word ``c // 64``, bit ``c % 64``)."""
+"""Sets of cells as bit masks over a batch: int64 words of 63 bits (never negative, so
+shifts and counts need no casts), bit ``c`` of the set for cell ``c`` (word ``c // 63``,
+bit ``c % 63``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-WORD = 64
+WORD = 63
 _BYTE_COUNTS = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
@@ -13,48 +14,47 @@ def words_for(cells: int) -> int:
     return (cells + WORD - 1) // WORD
 
 
-def popcount(masks: np.ndarray, dtype: type = np.int64) -> np.ndarray:
-    """Set bits of each uint64 (same shape)."""
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each non-negative int64 (same shape; uint8 with NumPy 2)."""
     if hasattr(np, "bitwise_count"):  # NumPy 2
-        return np.bitwise_count(masks).astype(dtype)
+        return np.bitwise_count(masks)
     counts = _BYTE_COUNTS[masks[..., None].view(np.uint8)]
-    return counts.sum(axis=-1, dtype=dtype).reshape(masks.shape)
+    return counts.sum(axis=-1, dtype=np.int64).reshape(masks.shape)
 
 
 # SELECT_IN_BYTE[byte * 8 + rank]: the position of the rank-th set bit of a byte.
-SELECT_IN_BYTE = np.zeros(256 * 8, dtype=np.uint64)
+SELECT_IN_BYTE = np.zeros(256 * 8, dtype=np.int64)
 for _byte in range(256):
     for _rank, _bit in enumerate(b for b in range(8) if _byte >> b & 1):
         SELECT_IN_BYTE[_byte * 8 + _rank] = _bit
 
 
 def select_bit(word: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """The position of the ``rank``-th set bit (0 first) of each uint64 ``word``: halve
-    the word down to a byte, then look the byte up."""
-    position = np.zeros(word.shape, dtype=np.uint64)
-    rank = rank.astype(np.uint64)
+    """The position of the ``rank``-th set bit (0 first) of each ``word``: halve the word
+    down to a byte, then look the byte up."""
+    position = np.zeros(word.shape, dtype=np.int64)
     for width in (32, 16, 8):
-        low = (word >> position) & np.uint64((1 << width) - 1)
-        count = popcount(low, np.uint64)
+        count = popcount((word >> position) & ((1 << width) - 1))
         beyond = rank >= count
-        rank = rank - beyond * count
-        position = position + beyond * np.uint64(width)
-    byte = (word >> position) & np.uint64(255)
-    return (position + SELECT_IN_BYTE.take((byte << np.uint64(3)) + rank)).astype(np.int64)
+        rank = np.where(beyond, rank - count, rank)
+        position += beyond * width
+    byte = (word >> position) & 255
+    return position + SELECT_IN_BYTE.take((byte << 3) + rank)
 
 
 def unpack(masks: np.ndarray, cells: int) -> np.ndarray:
-    """(..., words) uint64 -> (..., cells) bool, cell ``c`` at index ``c`` (little-endian
-    machines: bytes of a word from its lowest bits up)."""
-    as_bytes = np.ascontiguousarray(masks).view(np.uint8)
+    """(..., words) int64 -> (..., cells) bool, cell ``c`` at index ``c``."""
+    as_bytes = np.ascontiguousarray(masks.astype("<i8")).view(np.uint8)
     bits = np.unpackbits(as_bytes, axis=-1, bitorder="little")
-    return bits[..., :cells].astype(bool)
+    shape = bits.shape[:-1]
+    bits = bits.reshape(*shape, masks.shape[-1], 64)[..., :WORD]
+    return bits.reshape(*shape, -1)[..., :cells].astype(bool)
 
 
 def cell_table(cells: int, masks: list[int]) -> np.ndarray:
-    """Python int masks -> (len, words) uint64, plus a last all-zero row (for ``OUT``)."""
+    """Python int masks -> (len, words) int64, plus a last all-zero row (for ``OUT``)."""
     words = words_for(cells)
-    table = np.zeros((len(masks) + 1, words), dtype=np.uint64)
+    table = np.zeros((len(masks) + 1, words), dtype=np.int64)
     for i, mask in enumerate(masks):
         for w in range(words):
             table[i, w] = (mask >> (WORD * w)) & ((1 << WORD) - 1)
@@ -62,9 +62,9 @@ def cell_table(cells: int, masks: list[int]) -> np.ndarray:
 
 
 class Cells:
-    """A set of cells for each game of a batch: a list of uint64 arrays, one a word.
+    """A set of cells for each game of a batch: a list of int64 arrays, one a word.
 
-    With 64 cells or fewer (Sputnik up to radius 4) a set is one array of one word a game,
+    With 63 cells or fewer (Sputnik up to radius 4) a set is one array of one word a game,
     and every operation is one NumPy call."""
 
     __slots__ = ("words",)
@@ -88,7 +88,7 @@ class Cells:
         return found
 
     def count(self) -> np.ndarray:
-        total = popcount(self.words[0])
+        total = popcount(self.words[0]).astype(np.int64)
         for word in self.words[1:]:
             total += popcount(word)
         return total
@@ -124,25 +124,24 @@ class CellTable:
         return Cells([column.take(index) for column in self.columns])
 
     def constant(self, index: int, games: int) -> Cells:
-        return Cells([np.full(games, column[index], dtype=np.uint64) for column in self.columns])
+        return Cells([np.full(games, column[index], dtype=np.int64) for column in self.columns])
 
 
-def select_in_sets(sets: list[Cells], rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(which set, which bit index) of the ``rank``-th member (0 first) of the sets read
-    one after the other, for each game."""
+def select_in_sets(sets: list[Cells], uniform: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each game, a member of the sets read one after the other, uniformly at random
+    by ``uniform`` (numbers in [0, 1)): (which set, which cell)."""
     words = [(i, w, word) for i, s in enumerate(sets) for w, word in enumerate(s.words)]
-    chosen_set = np.zeros(len(rank), dtype=np.int64)
-    chosen_word = np.zeros(len(rank), dtype=np.int64)
-    chosen = words[0][2]
-    rank = rank.astype(np.int64)
-    within = rank
-    before = np.zeros(len(rank), dtype=np.int64)
-    for i, w, word in words:
-        count = popcount(word)
-        here = (rank >= before) & (rank < before + count)
-        chosen_set = np.where(here, i, chosen_set)
-        chosen_word = np.where(here, w, chosen_word)
-        within = np.where(here, rank - before, within)
-        chosen = np.where(here, word, chosen)
+    counts = [popcount(word).astype(np.int64) for _, _, word in words]
+    rank = (uniform * sum(counts)).astype(np.int64)
+    # The member is in the last word whose members before it are not more than the rank.
+    chosen_set = np.full(len(rank), words[0][0])
+    chosen_word = np.full(len(rank), words[0][1])
+    chosen, within, before = words[0][2], rank, counts[0]
+    for (i, w, word), count in zip(words[1:], counts[1:], strict=True):
+        later = rank >= before
+        chosen_set = np.where(later, i, chosen_set)
+        chosen_word = np.where(later, w, chosen_word)
+        within = np.where(later, rank - before, within)
+        chosen = np.where(later, word, chosen)
         before = before + count
     return chosen_set, chosen_word * WORD + select_bit(chosen, within)

@@ -46,7 +46,14 @@ class SputnikBatch(BatchEnv):
             protected.append(mask)
         self._protected = CellTable(cells, protected)
         self._rocket_bit = 1 << np.arange(self.rockets + 1, dtype=np.int64)
-        self._side_bit = 1 << np.array(game.side_of_rocket, dtype=np.int64)
+        # By the set of rockets on the board: the set of sides they belong to, and the side
+        # when there is only one.
+        sides = [
+            {game.side_of_rocket[r] for r in range(self.rockets) if rockets >> r & 1}
+            for rockets in range(1 << self.rockets)
+        ]
+        self._sides = np.array([sum(1 << side for side in s) for s in sides], dtype=np.int64)
+        self._only_side = np.array([max(int(s).bit_length() - 1, 0) for s in self._sides])
         self._next = np.array([(s + 1) % n for s in range(n)], dtype=np.int64)
         # By ``player * sections + section``: the rocket that a move of that section flies.
         self.sections = 2 * k + 1  # steps of each rocket, helps of each rocket, removals
@@ -54,9 +61,9 @@ class SputnikBatch(BatchEnv):
             [s + n * (i % k) if i < 2 * k else 0 for s in range(n) for i in range(self.sections)],
             dtype=np.int64,
         )
-        self.galaxy = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
-        self.occupied = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
-        self.bases = Cells([np.zeros(b, dtype=np.uint64) for _ in range(self.words)])
+        self.galaxy = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
+        self.occupied = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
+        self.bases = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
         self.pos = np.zeros((b, self.rockets), dtype=np.int64)
         self.base = np.zeros((b, self.rockets), dtype=np.int64)
         self.unmoved = np.zeros(b, dtype=np.int64)  # bit r: rocket r never left its base
@@ -165,8 +172,8 @@ class SputnikBatch(BatchEnv):
         while len(games):
             galaxy, occupied = self.galaxy.take(games), self.occupied.take(games)
             empty = self._board.minus(galaxy | self.bases.take(games))
-            alive = self.alive.take(games)
             can_play = np.zeros(len(games), dtype=bool)
+            eliminated = np.zeros(len(games), dtype=np.int64)  # bit r: rocket r just left
             for i in range(self.per_player):
                 rocket = seat + n * i
                 cell, home, flat = self._rocket_cells(games, rocket)
@@ -181,18 +188,17 @@ class SputnikBatch(BatchEnv):
                 if stuck.any():
                     occupied = Cells.where(stuck, occupied.minus(self._bit[cell]), occupied)
                     self.pos.ravel()[flat[stuck]] = self.out
-                    alive &= ~(stuck * self._rocket_bit.take(rocket))
+                    eliminated |= stuck * self._rocket_bit.take(rocket)
                 can_play |= on_board & moves
-            self.occupied.put(games, occupied)
-            self.alive[games] = alive
-            # "The player whose rocket remains last on the board wins the game."
-            sides = np.zeros(len(games), dtype=np.int64)
-            for r in range(self.rockets):
-                sides |= np.where(alive >> r & 1, self._side_bit[r], 0)
-            last = popcount(sides) == 1
-            if last.any():
+            last = np.zeros(len(games), dtype=bool)
+            if eliminated.any():
+                self.occupied.put(games, occupied)
+                alive = self.alive.take(games) & ~eliminated
+                self.alive[games] = alive
+                # "The player whose rocket remains last on the board wins the game."
+                last = popcount(self._sides.take(alive)) == 1
                 won = games[last]
-                self.winner[won] = np.log2(sides[last]).astype(np.int64)
+                self.winner[won] = self._only_side.take(alive[last])
                 self.phase[won] = OVER
             playing = ~last & can_play
             self.phase[games[playing]] = MOVE
@@ -233,11 +239,7 @@ class SputnikBatch(BatchEnv):
         return np.concatenate(sets, axis=1)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        sets = self.legal_sets()
-        count = sets[0].count()
-        for s in sets[1:]:
-            count += s.count()
-        kind, cell = select_in_sets(sets, (uniform * count).astype(np.int64))
+        kind, cell = select_in_sets(self.legal_sets(), uniform)
         return kind * self.cells + cell
 
     def returns(self) -> np.ndarray:
