@@ -13,7 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from tminus.batch.base import BatchEnv
-from tminus.batch.bits import Cells, CellTable, popcount, select_in_sets, words_for
+from tminus.batch.bits import (
+    Cells,
+    CellTable,
+    popcount,
+    select_bit,
+    select_in_sets,
+    words_for,
+)
 from tminus.core.game import TERMINAL
 from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE
 
@@ -239,7 +246,17 @@ class SputnikBatch(BatchEnv):
         return np.concatenate(sets, axis=1)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        kind, cell = select_in_sets(self.legal_sets(), uniform)
+        sets = self.legal_sets()
+        if self.per_player > 1 or self.words > 1:
+            kind, cell = select_in_sets(sets, uniform)
+            return kind * self.cells + cell
+        # One rocket each and one word: steps (onto galaxies or the base), helps (onto empty
+        # cells) and removals (another phase) are sets of different cells: pick in their union.
+        steps, helps, removals = (s.words[0] for s in sets)
+        union = steps | helps | removals
+        cell = select_bit(union, (uniform * popcount(union)).astype(np.int64))
+        bit = 1 << cell
+        kind = ((helps & bit) != 0) + 2 * ((removals & bit) != 0)
         return kind * self.cells + cell
 
     def returns(self) -> np.ndarray:
