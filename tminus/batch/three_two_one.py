@@ -50,14 +50,14 @@ class ThreeTwoOneBatch(BatchEnv):
         self.known = np.zeros((b, n, V), dtype=np.uint8)  # cards others saw it pick up
         self.sizes = np.zeros((b, n), dtype=np.int64)
         self.totals = np.zeros((b, n), dtype=np.int64)
-        self.draw = np.zeros((b, V), dtype=np.int64)
+        self.draw = np.zeros((b, V), dtype=np.uint8)
         self.draw_size = np.zeros(b, dtype=np.int64)
         self.runs = np.zeros((b, 2, MAX_RUNS), dtype=np.uint8)
         self.run_count = np.zeros((b, 2), dtype=np.int64)
-        self.pile = np.zeros((b, 2, V), dtype=np.int64)  # each pile's cards by value
+        self.pile = np.zeros((b, 2, V), dtype=np.uint8)  # each pile's cards by value
         self.pile_size = np.zeros((b, 2), dtype=np.int64)
-        self.scores = np.zeros((b, n), dtype=np.int64)
-        self.wins = np.zeros((b, n), dtype=np.int64)
+        self.scores = np.zeros((b, n), dtype=np.int16)
+        self.wins = np.zeros((b, n), dtype=np.uint8)
         self.playing = np.zeros(b, dtype=np.int64)  # bit s: seat s plays this round
         self.round = np.zeros(b, dtype=np.int64)
         self.extra = np.zeros(b, dtype=np.int64)
@@ -262,7 +262,7 @@ class ThreeTwoOneBatch(BatchEnv):
         runs = self.run_count.ravel()
         self.runs.ravel()[stack * MAX_RUNS + runs[stack]] = value << 4 | (copies - 1)
         runs[stack] += 1
-        self.pile.ravel()[stack * V + value] += copies
+        self.pile.ravel()[stack * V + value] += copies.astype(np.uint8)
         self.pile_size.ravel()[stack] += copies
         self.discarded_on[games] = pile
         other = self.pile_size.ravel().take(games * 2 + 1 - pile) > 0
@@ -312,7 +312,7 @@ class ThreeTwoOneBatch(BatchEnv):
             top = self.runs[games, pile, np.maximum(runs - 1, 0)].astype(np.int64) >> 4
             kept = np.zeros((len(games), V), dtype=np.int64)
             kept[np.flatnonzero(has), top[has]] = 1
-            self.draw[games] += self.pile[games, pile] - kept
+            self.draw[games] = self.draw[games] + self.pile[games, pile] - kept
             self.pile[games, pile] = kept
             self.pile_size[games, pile] = has
             self.runs[games, pile, 0] = np.where(has, top << 4, 0)
@@ -351,8 +351,8 @@ class ThreeTwoOneBatch(BatchEnv):
         """Score the round: "all players must reveal their cards and calculate the total"."""
         points = self._round_points(games, declarer, action)
         playing = (self.playing[games][:, None] >> np.arange(self.num_players) & 1).astype(bool)
-        self.scores[games] += points
-        self.wins[games] += playing & (points >= rules.ROUND_WIN_POINTS)
+        self.scores[games] = self.scores[games] + points
+        self.wins[games] = self.wins[games] + (playing & (points >= rules.ROUND_WIN_POINTS))
         winners, next_playing = self._game_result(games, playing)
         over = winners > 0
         self.winners[games[over]] = winners[over]
