@@ -214,6 +214,9 @@ class FourWayBatch(BatchEnv):
         attack = ref.ATTACK + j + (j >= self.mover)
         return np.where(pick < flips, flip, attack)
 
+    def ended_by_turn_cap(self) -> np.ndarray:
+        return (self.phase == OVER) & (self.winner < 0)
+
     def returns(self) -> np.ndarray:
         n = self.num_players
         won = self.winner >= 0

@@ -259,6 +259,9 @@ class SputnikBatch(BatchEnv):
         kind = ((helps & bit) != 0) + 2 * ((removals & bit) != 0)
         return kind * self.cells + cell
 
+    def ended_by_turn_cap(self) -> np.ndarray:
+        return (self.phase == OVER) & (self.winner < 0)
+
     def returns(self) -> np.ndarray:
         game = self.game
         sides = np.array(game.side_of_seat)

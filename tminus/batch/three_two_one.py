@@ -424,6 +424,9 @@ class ThreeTwoOneBatch(BatchEnv):
     def terminal(self) -> np.ndarray:
         return self.phase == OVER
 
+    def ended_by_turn_cap(self) -> np.ndarray:
+        return (self.phase == OVER) & (self.winners == 0)
+
     def returns(self) -> np.ndarray:
         """Winners share a win: each of k winners gets (n/k - 1)/(n - 1), the others
         -1/(n - 1) (the reference's arithmetic, in the same order)."""
