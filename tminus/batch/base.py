@@ -177,10 +177,11 @@ class BatchEnv:
         chosen = np.argmax(mask & (ranks == pick[:, None]), axis=1)
         return np.where(counts > 0, chosen, 0)
 
-    def step(self, actions: Any, check: bool = True) -> None:
+    def step(self, actions: Any, check: bool = True, where: Any = None) -> None:
         """One action per game. Games that are over ignore theirs (and start again first
-        with ``auto_reset``). An illegal action raises ``IllegalActionError`` naming the
-        game, and nothing changes."""
+        with ``auto_reset``); so do games outside ``where`` (a bool mask), which stay as
+        they are. An illegal action raises ``IllegalActionError`` naming the game, and
+        nothing changes."""
         actions = np.asarray(actions)
         if actions.shape != (self.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
             raise IllegalActionError(
@@ -189,6 +190,12 @@ class BatchEnv:
             )
         over = self.terminal()
         active = ~over
+        if where is not None:
+            where = np.asarray(where, dtype=bool)
+            if where.shape != (self.batch_size,):
+                raise ValueError(f"where must be a bool mask of shape ({self.batch_size},)")
+            active &= where
+            over &= where
         if check:
             self._check(actions, active)
         actions = np.where(active, actions, 0).astype(np.int64)
