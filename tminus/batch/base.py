@@ -134,7 +134,7 @@ class BatchEnv:
         self._allocate()
         self._start(self._all)
 
-    # -- what a game engine provides --------------------------------------------------------
+    # -- what a game engine provides -------------------------------------------------------
     def _allocate(self) -> None:
         raise NotImplementedError
 
@@ -153,7 +153,7 @@ class BatchEnv:
         """The arrays that hold the games' state (for memory per game)."""
         raise NotImplementedError
 
-    # -- the batch API ------------------------------------------------------------------------
+    # -- the batch API ---------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
         raise NotImplementedError
 
@@ -262,7 +262,7 @@ class BatchEnv:
         total = sum(a.nbytes for a in self.state_arrays().values())
         return total / self.batch_size
 
-    # -- helpers for engines --------------------------------------------------------------------
+    # -- helpers for engines ---------------------------------------------------------------
     def _record(self, games: np.ndarray, values: np.ndarray) -> None:
         self.actions_applied += len(games)
         if self.log is not None:

@@ -55,6 +55,7 @@ class DifferentialReport:
     actions: int = 0  # history entries replayed (chance outcomes included)
     seconds: float = 0.0
     mismatches: list[str] = field(default_factory=list)
+    states: list = field(default_factory=list, repr=False)  # with keep_states: the final ones
 
     @property
     def ok(self) -> bool:
@@ -76,21 +77,34 @@ def check_against_reference(
     batch_size: int = 1000,
     agent: str = "random",
     backend: str = "numpy",
+    keep_states: bool = False,
+    observe_every: int = 1,
     **params: Any,
 ) -> DifferentialReport:
-    """Play ``games`` games in batches, each step compared with the reference engine."""
+    """Play ``games`` games in batches, each step compared with the reference engine.
+
+    ``observe_every``: compare every seat's observation tensor at every decision (1), or
+    at every k-th decision of the batch and at every end (k), where the reference engine's
+    tensors would take hours (long 3-2-1 games); legal actions, players and returns are
+    compared at every step all the same. ``keep_states``: the report keeps each game's
+    final reference state (to see what the sample went through)."""
     report = DifferentialReport(name, dict(params))
     start = time.perf_counter()
     done = 0
     while done < games and not report.mismatches:
         size = min(batch_size, games - done)
-        _check_batch(name, size, (seed, done), agent, backend, params, report)
+        states = _check_batch(
+            name, size, (seed, done), agent, backend, params, report, observe_every
+        )
+        if keep_states:
+            report.states.extend(states)
         done += size
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _check_batch(name, size, seed, agent, backend, params, report) -> None:
+def _check_batch(name, size, seed, agent, backend, params, report, observe_every) -> list:
+    """Play one batch to its end against reference states; return those states."""
     from tminus.batch.agents import make_batch_agent
 
     env = make(name, size, seed=seed, backend=backend, **params)
@@ -98,18 +112,21 @@ def _check_batch(name, size, seed, agent, backend, params, report) -> None:
     states = [env.game.new_initial_state() for _ in range(size)]
     replayed = [0] * size
     live = np.ones(size, dtype=bool)
+    step = 0
     while live.any():
         games = np.flatnonzero(live)
         _replay(env, states, replayed, games, report)
         if report.mismatches:
-            return
-        _compare(env, states, games, report)
+            return states
+        _compare(env, states, games, report, observe=step % observe_every == 0)
+        step += 1
         if report.mismatches:
-            return
+            return states
         live &= ~env.terminal()
         if live.any():
             env.step(chooser.act())
     report.games += size
+    return states
 
 
 def _replay(env, states, replayed, games, report) -> None:
@@ -127,10 +144,11 @@ def _replay(env, states, replayed, games, report) -> None:
         replayed[i] = len(history)
 
 
-def _compare(env, states, games, report) -> None:
+def _compare(env, states, games, report, observe=True) -> None:
     players = env.current_player()
     mask = env.legal_mask()
     returns = env.returns()
+    terminal = env.terminal()
     tensors = [env.observation_tensor(seat) for seat in range(env.num_players)]
     for i in games.tolist():
         state = states[i]
@@ -143,7 +161,7 @@ def _compare(env, states, games, report) -> None:
         if legal != state.legal_actions():
             report.mismatches.append(f"{where}: legal {legal}, reference {state.legal_actions()}")
             return
-        for seat, tensor in enumerate(tensors):
+        for seat, tensor in enumerate(tensors if observe or terminal[i] else ()):
             reference = state.observation_tensor(seat)
             if tensor[i].shape != reference.shape or not np.array_equal(tensor[i], reference):
                 diff = np.flatnonzero(tensor[i] != reference)[:8].tolist()
@@ -169,13 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=1000)
     parser.add_argument("--agent", default="random")
     parser.add_argument("--backend", default="numpy")
+    parser.add_argument("--observe-every", type=int, default=1)
     args = parser.parse_args(argv)
     failed = False
     for name in args.names:
         for params in CONFIGURATIONS[name]:
             report = check_against_reference(
-                name, args.games, args.seed, args.batch_size, args.agent, args.backend, **params
-            )
+                name, args.games, args.seed, args.batch_size, args.agent, args.backend,
+                observe_every=args.observe_every, **params,
+            )  # fmt: skip
             print(report.line(), flush=True)
             failed |= not report.ok
     return 1 if failed else 0

@@ -107,7 +107,7 @@ class FourWayBatch(BatchEnv):
             "index": self.index,
         }
 
-    # -- the start: keys down, the roll-off, the first roll ------------------------------------
+    # -- the start: keys down, the roll-off, the first roll --------------------------------
     def _start(self, games: np.ndarray) -> None:
         self.keys[games] = 0
         self.roll[games] = -1
@@ -156,7 +156,7 @@ class FourWayBatch(BatchEnv):
         """Two dice, as the unordered roll's chance outcome id."""
         return DICE_OF_36[(self.rng.random(count) * 36).astype(np.int64)]
 
-    # -- a move, for every game at once ----------------------------------------------------------
+    # -- a move, for every game at once ----------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         mover = self.mover
         index = np.where(active, mover * ref.NUM_ACTIONS + actions, self._noop)
@@ -180,7 +180,7 @@ class FourWayBatch(BatchEnv):
         own = ((keys >> self._shift[mover]) & np.uint64(ALL_KEYS_UP)).astype(np.int64)
         self.index = (roll << KEY_BITS) | own
 
-    # -- queries ------------------------------------------------------------------------------------
+    # -- queries ---------------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
         return np.where(self.phase == MOVE, self.mover, TERMINAL)
 

@@ -56,9 +56,9 @@ class FourWayBatchGreedy:
         # The leader: most keys up; on a tie, the one who plays soonest after the mover.
         counts = [popcount(env.seat_keys(s)).astype(np.int64) for s in range(n)]
         target = np.zeros(env.batch_size, dtype=np.int64)
-        best_rank = np.full(env.batch_size, -1, dtype=np.int64)
+        best_rank = np.full(env.batch_size, -(8 * 11), dtype=np.int64)  # below every rank
         for seat in range(n):
-            rank = np.where(seat == mover, -1, counts[seat] * 8 - (seat - mover) % n)
+            rank = np.where(seat == mover, -(8 * 12), counts[seat] * 8 - (seat - mover) % n)
             better = rank > best_rank
             target = np.where(better, seat, target)
             best_rank = np.where(better, rank, best_rank)
@@ -128,7 +128,7 @@ class SputnikBatchGreedy:
         +10 / (their steps) for an opponent's, -5 for one's own side, added up in the
         order of the neighbours, as the reference does."""
         env = self.env
-        b, cells, n = env.batch_size, env.cells, env.num_players
+        b, cells = env.batch_size, env.cells
         side = np.array(env.game.side_of_rocket)
         mine = np.array(env.game.side_of_seat).take(env.player)
         worth = np.zeros((b, env.rockets + 1))  # the last column: no rocket

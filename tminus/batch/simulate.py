@@ -8,6 +8,7 @@ game that is started is played to its end, so long games are not under-counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from tminus.batch import batch_class

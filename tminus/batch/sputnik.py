@@ -95,7 +95,7 @@ class SputnikBatch(BatchEnv):
             "winner": self.winner,
         }
 
-    # -- sets of cells ------------------------------------------------------------------------
+    # -- sets of cells ---------------------------------------------------------------------
     def free(self) -> Cells:
         """Uninhabited galaxies."""
         return self.galaxy.minus(self.occupied)
@@ -114,7 +114,7 @@ class SputnikBatch(BatchEnv):
         flat = rows * self.rockets + rocket
         return self.pos.ravel().take(flat), self.base.ravel().take(flat), flat
 
-    # -- the start: bases and rockets on the corners, the lot ------------------------------------
+    # -- the start: bases and rockets on the corners, the lot ------------------------------
     def _start(self, games: np.ndarray) -> None:
         count = len(games)
         start = self._start_set.constant(0, count)
@@ -134,7 +134,7 @@ class SputnikBatch(BatchEnv):
         self._record(games, seat)
         self._start_turns(games, seat)
 
-    # -- a decision, for every game at once ------------------------------------------------------
+    # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
         k = self.per_player
@@ -213,7 +213,7 @@ class SputnikBatch(BatchEnv):
             going_on = ~last & ~can_play
             games, seat = games[going_on], self._next.take(seat[going_on])
 
-    # -- queries ------------------------------------------------------------------------------------
+    # -- queries ---------------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
         return np.where(self.phase == OVER, TERMINAL, self.player)
 

@@ -90,7 +90,7 @@ class ThreeTwoOneBatch(BatchEnv):
             )
         }  # fmt: skip
 
-    # -- starting a game and a round --------------------------------------------------------------
+    # -- starting a game and a round -------------------------------------------------------
     def _start(self, games: np.ndarray) -> None:
         n = self.num_players
         self.scores[games] = 0
@@ -136,9 +136,12 @@ class ThreeTwoOneBatch(BatchEnv):
         self.known[games] = 0
         rows = np.arange(count)
         left, right = cards[rows, dealt], cards[rows, dealt + 1]
-        self.draw[games] = DECK - hands.sum(axis=1) - np.eye(V, dtype=np.int64)[left] - np.eye(
-            V, dtype=np.int64
-        )[right]
+        self.draw[games] = (
+            DECK
+            - hands.sum(axis=1)
+            - np.eye(V, dtype=np.int64)[left]
+            - np.eye(V, dtype=np.int64)[right]
+        )
         self.draw_size[games] = rules.DECK_SIZE - dealt - 2
         self.runs[games, LEFT, 0] = left << 4
         self.runs[games, RIGHT, 0] = right << 4
@@ -151,7 +154,7 @@ class ThreeTwoOneBatch(BatchEnv):
         self.phase[games] = TURN
         self.discarded_on[games] = -1
 
-    # -- queries about the position ------------------------------------------------------------------
+    # -- queries about the position --------------------------------------------------------
     def _mover_rows(self) -> np.ndarray:
         return self._all * self.num_players + self.mover
 
@@ -238,7 +241,7 @@ class ThreeTwoOneBatch(BatchEnv):
         )
         return np.where(drawing, draw_action, turn_action)
 
-    # -- a decision, for every game at once ----------------------------------------------------------
+    # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
         turn = active & (self.phase == TURN)
@@ -355,7 +358,7 @@ class ThreeTwoOneBatch(BatchEnv):
         self.phase[going_on] = TURN
         self.discarded_on[going_on] = -1
 
-    # -- the end of a round and of the game -------------------------------------------------------------
+    # -- the end of a round and of the game ------------------------------------------------
     def _end_rounds(self, games: np.ndarray, declarer: np.ndarray, action: np.ndarray) -> None:
         """Score the round: "all players must reveal their cards and calculate the total"."""
         points = self._round_points(games, declarer, action)
@@ -417,7 +420,7 @@ class ThreeTwoOneBatch(BatchEnv):
         winners = np.where(~regular & decided, leader_bits, 0)
         return winners, np.where(regular, self.playing[games], leader_bits)
 
-    # -- the batch API ---------------------------------------------------------------------------------
+    # -- the batch API ---------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
         return np.where(self.phase == OVER, TERMINAL, self.mover)
 

@@ -12,7 +12,6 @@ ended by the turn cap is *truncated*, any other end *terminated*, and then the a
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -37,11 +36,9 @@ class TMinusParallelEnv(ParallelEnv):
         self._action_space = spaces.Discrete(self.batch.num_distinct_actions)
         self.agents: list[str] = []
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
+        return self._observation_space  # the same object every time, as PettingZoo asks
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_space
 

@@ -1,0 +1,14 @@
+"""bench_batch prints the batch engines' speed against the reference's, at each size."""
+
+from tminus.sim.bench import batch_bench_table, bench_batch
+
+
+def test_bench_batch_times_every_game_at_every_size():
+    results = bench_batch(sizes=(1, 8), seconds=0.02)
+    assert [(r.game, r.batch_size) for r in results] == [
+        (game, size) for game in ("four_way", "sputnik", "three_two_one") for size in (1, 8)
+    ]
+    assert all(r.actions_per_second > 0 and r.reference_actions_per_second > 0 for r in results)
+    assert all(r.decisions_per_second <= r.actions_per_second for r in results)
+    table = batch_bench_table(results)
+    assert len(table.splitlines()) == 1 + len(results) and "bytes/game" in table
