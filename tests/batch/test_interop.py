@@ -80,7 +80,7 @@ def test_bad_seat_and_bad_opponent_are_refused():
      ("three_two_one", {"players": 5, "rounds": 1})],
 )  # fmt: skip
 def test_the_parallel_environment_passes_pettingzoos_api_test(name, params):
-    pettingzoo_test.parallel_api_test(parallel_env(name, **params), num_cycles=3000)
+    pettingzoo_test.parallel_api_test(parallel_env(name, **params), num_cycles=1000)
 
 
 def test_the_parallel_environment_refuses_an_illegal_move_and_changes_nothing():

@@ -1,0 +1,226 @@
+"""4-Way CountDown on JAX: the rules as pure functions of one game, ``jax.vmap``-ed over
+the batch and ``jax.jit``-compiled (so the same code runs on a GPU when there is one).
+
+The tables (what a roll allows, by roll and keys) are the NumPy engine's, built from the
+reference engine's rules. Chance comes from JAX's keys, split from the batch's seed.
+The batch API (``BatchEnv``) is the same as the NumPy engine's; the history log is kept
+on the host from the chance outcomes each step returns.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tminus.batch.base import BatchEnv
+from tminus.batch.four_way import DICE_OF_36, ELEVEN, KEY_BITS, ROLLS, move_tables
+from tminus.core.game import TERMINAL
+from tminus.games.four_way import game as ref
+from tminus.games.four_way.game import SCORE_KEYS
+from tminus.games.four_way.rules import ALL_KEYS_UP
+
+ROLL_OFF, MOVE, OVER = ref.ROLL_OFF, ref.MOVE, ref.OVER
+# Roll-off rounds recorded for the history; more would need a tie 64 times running
+# (probability below 1e-30), and such a game's history is refused rather than wrong.
+MAX_ROLL_OFF_ROUNDS = 64
+# The keys a flip or SCORE KEYS action puts up (0 for the other actions).
+FLIPPED = np.array(
+    [1 << a if a < SCORE_KEYS else ref.SCORE_MASKS[a - SCORE_KEYS] if a < ref.ATTACK else 0
+     for a in range(ref.NUM_ACTIONS)],
+    dtype=np.int32,
+)  # fmt: skip
+
+
+def roll_off(players: int, max_turns: int, key):
+    """One game's roll-off: (faces, rolled) per round and seat, how many rounds, the first
+    mover, the dice rolled (turns), and whether the turn cap ended the game."""
+
+    def one_round(carry):
+        r, contenders, done, mover, turns, capped, faces, rolled = carry
+        face = jax.random.randint(jax.random.fold_in(key, r), (players,), 1, 7)
+        rolling = contenders & ~done
+        # The turn cap counts every die, in seat order: the game ends at the die reaching it.
+        rolling = rolling & (turns + jnp.cumsum(rolling) <= max_turns)
+        turns = turns + rolling.sum()
+        capped = capped | (~done & (turns >= max_turns))
+        shown = jnp.where(rolling, face, 0)
+        tied = rolling & (shown == shown.max())
+        single = ~done & (tied.sum() == 1)
+        mover = jnp.where(single, jnp.argmax(tied), mover)
+        kept = r < MAX_ROLL_OFF_ROUNDS
+        row = jnp.minimum(r, MAX_ROLL_OFF_ROUNDS - 1)
+        faces = jnp.where(kept, faces.at[row].set(face), faces)
+        rolled = jnp.where(kept, rolled.at[row].set(rolling), rolled)
+        return r + 1, tied, done | single | capped, mover, turns, capped, faces, rolled
+
+    start = (
+        0, jnp.ones(players, bool), False, 0, 0, False,
+        jnp.zeros((MAX_ROLL_OFF_ROUNDS, players), jnp.int32),
+        jnp.zeros((MAX_ROLL_OFF_ROUNDS, players), bool),
+    )  # fmt: skip
+    rounds, _, _, mover, turns, capped, faces, rolled = jax.lax.while_loop(
+        lambda carry: ~carry[2], one_round, start
+    )
+    return faces - 1, rolled, rounds, mover, turns, capped
+
+
+def start_game(players: int, max_turns: int, key):
+    """A new game: keys down, the roll-off, the first roll (unless the cap came first)."""
+    off, dice = jax.random.split(key)
+    faces, rolled, rounds, mover, turns, capped = roll_off(players, max_turns, off)
+    roll = jnp.asarray(DICE_OF_36)[jax.random.randint(dice, (), 0, 36)]
+    state = {
+        "keys": jnp.zeros(players, jnp.int32),
+        "mover": mover.astype(jnp.int32),
+        "roll": jnp.where(capped, -1, roll).astype(jnp.int32),
+        "phase": jnp.where(capped, OVER, MOVE).astype(jnp.int32),
+        "turns": (turns + ~capped).astype(jnp.int32),
+        "winner": jnp.int32(-1),
+    }
+    return state, faces, rolled, rounds, jnp.where(capped, -1, roll)
+
+
+def move(players: int, max_turns: int, state, action, active, key):
+    """One move of the mover (when ``active``), then the next player's roll."""
+    keys, mover = state["keys"], state["mover"]
+    own = (keys[mover] | jnp.asarray(FLIPPED)[action]) * (action != ref.RESET)
+    keys = keys.at[mover].set(jnp.where(active, own, keys[mover]))
+    # "make any opponent of his choice flip all of his keys back down"
+    attack = active & (action >= ref.ATTACK) & (action < ref.PASS)
+    target = jnp.clip(action - ref.ATTACK, 0, players - 1)
+    keys = keys.at[target].set(jnp.where(attack, 0, keys[target]))
+    won = active & (keys[mover] == ALL_KEYS_UP)
+    stop = won | (active & (state["turns"] >= max_turns))
+    going_on = active & ~stop
+    roll = jnp.asarray(DICE_OF_36)[jax.random.randint(key, (), 0, 36)]
+    new = {
+        "keys": keys,
+        "mover": jnp.where(going_on, (mover + 1) % players, mover),
+        "roll": jnp.where(going_on, roll, state["roll"]),
+        "phase": jnp.where(stop, OVER, state["phase"]),
+        "turns": state["turns"] + going_on,
+        "winner": jnp.where(won, mover, state["winner"]),
+    }
+    return new, jnp.where(going_on, roll, -1)
+
+
+def table_index(state):
+    return jnp.maximum(state["roll"], 0) << KEY_BITS | state["keys"][state["mover"]]
+
+
+def legal_bits(bits, attack_bits, state):
+    found = bits[table_index(state)]
+    found = jnp.where(state["roll"] == ELEVEN, found | attack_bits[state["mover"]], found)
+    return jnp.where(state["phase"] == MOVE, found, 0)
+
+
+def sample(counts, moves, players, state, uniform):
+    index = table_index(state)
+    flips = counts[index]
+    count = flips + (state["roll"] == ELEVEN) * (players - 1)
+    pick = (uniform * count).astype(jnp.int32)
+    flip = moves[index * 4 + jnp.minimum(pick, 3)]
+    j = pick - flips
+    return jnp.where(pick < flips, flip, ref.ATTACK + j + (j >= state["mover"]))
+
+
+def observe(players: int, state, seat):
+    n = players
+    keys = jnp.roll(state["keys"], -seat)
+    bits = (keys[:, None] >> jnp.arange(KEY_BITS)) & 1
+    mover = jax.nn.one_hot((state["mover"] - seat) % n, n) * (state["phase"] == MOVE)
+    dice = jax.nn.one_hot(state["roll"], ROLLS) * (state["roll"] >= 0)
+    phase = jax.nn.one_hot(state["phase"], len(ref.PHASES))
+    parts = [bits.ravel().astype(jnp.float32), mover, dice, phase]
+    return jnp.concatenate([p.astype(jnp.float32) for p in parts])
+
+
+class FourWayJax(BatchEnv):
+    """``tminus.batch.make("four_way", size, backend="jax")``."""
+
+    name = "four_way"
+
+    def _allocate(self) -> None:
+        n, max_turns = self.num_players, self.game.max_turns
+        bits, counts, moves = move_tables(self.game.junior)
+        attack = [sum(1 << a for a in self.game.attacks_by_seat[s]) for s in range(n)]
+        seed = np.random.SeedSequence(
+            self.seed if isinstance(self.seed, int) else list(np.atleast_1d(self.seed))
+        )
+        self._key = jax.random.PRNGKey(int(seed.generate_state(1)[0]))
+        tables = jnp.asarray(bits, jnp.int32), jnp.asarray(attack, jnp.int32)
+        self._start_games = jax.jit(jax.vmap(partial(start_game, n, max_turns)))
+        self._move = jax.jit(jax.vmap(partial(move, n, max_turns)))
+        self._legal_bits = jax.jit(jax.vmap(partial(legal_bits, *tables)))
+        self._sample = jax.jit(
+            jax.vmap(partial(sample, jnp.asarray(counts, jnp.int32),
+                             jnp.asarray(moves, jnp.int32), n))
+        )  # fmt: skip
+        self._observe = jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None)))
+        self._rounds_needed = np.zeros(self.batch_size, dtype=np.int64)
+        self.state = self._start_games(self._keys(self.batch_size))[0]  # _start redoes it
+
+    def _keys(self, count: int):
+        self._key, key = jax.random.split(self._key)
+        return jax.random.split(key, count)
+
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        return {name: np.asarray(value) for name, value in self.state.items()}
+
+    def _start(self, games: np.ndarray) -> None:
+        new, faces, rolled, rounds, roll = self._start_games(self._keys(len(games)))
+        self.state = jax.tree.map(lambda old, fresh: old.at[games].set(fresh), self.state, new)
+        rolled, faces = np.asarray(rolled), np.asarray(faces)
+        self._rounds_needed[games] = np.asarray(rounds)
+        count = len(games)
+        self._record_ragged(games, faces.reshape(count, -1), rolled.reshape(count, -1))
+        roll = np.asarray(roll)
+        rolling = roll >= 0
+        self._record(games[rolling], roll[rolling])
+
+    def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
+        self._record_where(active, actions)
+        self.state, roll = self._move(
+            self.state, jnp.asarray(actions, jnp.int32), jnp.asarray(active),
+            self._keys(self.batch_size),
+        )  # fmt: skip
+        roll = np.asarray(roll)
+        self._record_where(roll >= 0, roll)
+
+    def history(self, game: int) -> list[int]:
+        if 0 <= game < self.batch_size and self._rounds_needed[game] > MAX_ROLL_OFF_ROUNDS:
+            raise ValueError(f"game {game}'s roll-off was too long to record")
+        return super().history(game)
+
+    def current_player(self) -> np.ndarray:
+        phase = np.asarray(self.state["phase"])
+        return np.where(phase == MOVE, np.asarray(self.state["mover"]), TERMINAL)
+
+    def terminal(self) -> np.ndarray:
+        return np.asarray(self.state["phase"]) == OVER
+
+    def _legal_mask(self) -> np.ndarray:
+        bits = np.asarray(self._legal_bits(self.state)).astype(np.int64)
+        return (bits[:, None] >> np.arange(ref.NUM_ACTIONS) & 1).astype(bool)
+
+    def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
+        return np.asarray(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
+
+    def returns(self) -> np.ndarray:
+        n = self.num_players
+        winner = np.asarray(self.state["winner"])
+        won = winner >= 0
+        out = np.zeros((self.batch_size, n))
+        out[won] = -1.0 / (n - 1)
+        out[np.flatnonzero(won), winner[won]] = 1.0
+        return out
+
+    def ended_by_turn_cap(self) -> np.ndarray:
+        return self.terminal() & (np.asarray(self.state["winner"]) < 0)
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        self.check_seat(seat)
+        return np.asarray(self._observe(self.state, seat))
