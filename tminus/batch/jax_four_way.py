@@ -83,8 +83,9 @@ def start_game(players: int, max_turns: int, key):
     return state, faces, rolled, rounds, jnp.where(capped, -1, roll)
 
 
-def move(players: int, max_turns: int, state, action, active, key):
-    """One move of the mover (when ``active``), then the next player's roll."""
+def move(players: int, max_turns: int, state, action, active, roll):
+    """One move of the mover (when ``active``), then the next player's roll (``roll``, drawn
+    for the whole batch at once)."""
     keys, mover = state["keys"], state["mover"]
     own = (keys[mover] | jnp.asarray(FLIPPED)[action]) * (action != ref.RESET)
     keys = keys.at[mover].set(jnp.where(active, own, keys[mover]))
@@ -95,7 +96,6 @@ def move(players: int, max_turns: int, state, action, active, key):
     won = active & (keys[mover] == ALL_KEYS_UP)
     stop = won | (active & (state["turns"] >= max_turns))
     going_on = active & ~stop
-    roll = jnp.asarray(DICE_OF_36)[jax.random.randint(key, (), 0, 36)]
     new = {
         "keys": keys,
         "mover": jnp.where(going_on, (mover + 1) % players, mover),
@@ -153,7 +153,14 @@ class FourWayJax(BatchEnv):
         self._key = jax.random.PRNGKey(int(seed.generate_state(1)[0]))
         tables = jnp.asarray(bits, jnp.int32), jnp.asarray(attack, jnp.int32)
         self._start_games = jax.jit(jax.vmap(partial(start_game, n, max_turns)))
-        self._move = jax.jit(jax.vmap(partial(move, n, max_turns)))
+        rules = jax.vmap(partial(move, n, max_turns))
+        dice = jnp.asarray(DICE_OF_36)
+
+        def move_all(state, actions, active, key):
+            rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]
+            return rules(state, actions, active, rolls)
+
+        self._move = jax.jit(move_all)
         self._legal_bits = jax.jit(jax.vmap(partial(legal_bits, *tables)))
         self._sample = jax.jit(
             jax.vmap(partial(sample, jnp.asarray(counts, jnp.int32),
@@ -161,32 +168,44 @@ class FourWayJax(BatchEnv):
         )  # fmt: skip
         self._observe = jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None)))
         self._rounds_needed = np.zeros(self.batch_size, dtype=np.int64)
-        self.state = self._start_games(self._keys(self.batch_size))[0]  # _start redoes it
+        self._put = jax.jit(
+            lambda state, rows, new: jax.tree.map(
+                lambda a, b: a.at[rows].set(b, mode="drop"), state, new
+            )
+        )
+        self._chunk = min(self.batch_size, 256)
+        self.state = self._start_games(self._keys(self.batch_size))[0]
 
-    def _keys(self, count: int):
+    def _keys(self, count: int | None = None):
         self._key, key = jax.random.split(self._key)
-        return jax.random.split(key, count)
+        return key if count is None else jax.random.split(key, count)
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {name: np.asarray(value) for name, value in self.state.items()}
 
     def _start(self, games: np.ndarray) -> None:
-        new, faces, rolled, rounds, roll = self._start_games(self._keys(len(games)))
-        self.state = jax.tree.map(lambda old, fresh: old.at[games].set(fresh), self.state, new)
-        rolled, faces = np.asarray(rolled), np.asarray(faces)
-        self._rounds_needed[games] = np.asarray(rounds)
-        count = len(games)
-        self._record_ragged(games, faces.reshape(count, -1), rolled.reshape(count, -1))
-        roll = np.asarray(roll)
-        rolling = roll >= 0
-        self._record(games[rolling], roll[rolling])
+        # Games start in chunks of one size (the last one padded with rows past the end,
+        # which are dropped): one shape, one compilation.
+        chunk = self._chunk
+        for first in range(0, len(games), chunk):
+            part = games[first : first + chunk]
+            count = len(part)
+            rows = np.full(chunk, self.batch_size, dtype=np.int32)
+            rows[:count] = part
+            new, faces, rolled, rounds, roll = self._start_games(self._keys(chunk))
+            self.state = self._put(self.state, jnp.asarray(rows), new)
+            rolled, faces = np.asarray(rolled)[:count], np.asarray(faces)[:count]
+            self._rounds_needed[part] = np.asarray(rounds)[:count]
+            self._record_ragged(part, faces.reshape(count, -1), rolled.reshape(count, -1))
+            roll = np.asarray(roll)[:count]
+            rolling = roll >= 0
+            self._record(part[rolling], roll[rolling])
 
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
         self.state, roll = self._move(
-            self.state, jnp.asarray(actions, jnp.int32), jnp.asarray(active),
-            self._keys(self.batch_size),
-        )  # fmt: skip
+            self.state, jnp.asarray(actions, jnp.int32), jnp.asarray(active), self._keys()
+        )
         roll = np.asarray(roll)
         self._record_where(roll >= 0, roll)
 

@@ -1,0 +1,42 @@
+"""The JAX backend (4-Way CountDown): the same games as the reference engine, on CPU."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+import tminus.batch as tb  # noqa: E402
+from tminus.batch.differential import check_against_reference  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "params", [{"players": 2}, {"players": 4, "variant": "junior"}, {"players": 3, "max_turns": 4}]
+)
+def test_jax_games_replay_identically_in_the_reference_engine(params):
+    report = check_against_reference("four_way", 30, seed=5, backend="jax", **params)
+    assert report.ok, report.line()
+    assert report.games == 30
+
+
+def test_jax_batches_are_reproducible_and_restart_finished_games():
+    first, again = (tb.make("four_way", 8, seed=3, backend="jax", auto_reset=True)
+                    for _ in range(2))  # fmt: skip
+    rng = [np.random.default_rng(0), np.random.default_rng(0)]
+    for _ in range(120):
+        for env, r in zip((first, again), rng, strict=True):
+            env.step(env.sample_legal(r.random(8)))
+    assert [first.history(i) for i in range(8)] == [again.history(i) for i in range(8)]
+    assert first.games_finished > 0 and not first.terminal().all()
+
+
+def test_jax_refuses_an_illegal_action():
+    env = tb.make("four_way", 2, backend="jax")
+    actions = env.sample_legal(np.zeros(2))
+    actions[0] = int(np.flatnonzero(~env.legal_mask()[0])[0])
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(actions)
+
+
+def test_no_jax_engine_for_the_other_games_yet():
+    with pytest.raises(ValueError, match="no jax batch engine for 'sputnik'"):
+        tb.make("sputnik", 2, backend="jax")
