@@ -5,8 +5,8 @@ import pytest
 
 pytest.importorskip("jax")
 
-import tminus.batch as tb  # noqa: E402
-from tminus.batch.differential import check_against_reference  # noqa: E402
+import tminus.batch as tb
+from tminus.batch.differential import check_against_reference
 
 
 @pytest.mark.parametrize(

@@ -198,10 +198,14 @@ class BatchEnv:
             over &= where
         if check:
             self._check(actions, active)
-        actions = np.where(active, actions, 0).astype(np.int64)
+        if not active.all():  # engines read every game's action: the idle ones play 0
+            actions = np.where(active, actions, 0)
+        if actions.dtype != np.int64:
+            actions = actions.astype(np.int64)
+        ended_before = np.count_nonzero(self.terminal())
         self._apply(actions, active)
         self._legal = None
-        self.games_finished += int(np.count_nonzero(active & self.terminal()))
+        self.games_finished += int(np.count_nonzero(self.terminal()) - ended_before)
         if self.auto_reset and over.any():
             self.reset(np.flatnonzero(over))
 

@@ -226,7 +226,7 @@ class FourWayJax(BatchEnv):
         return (bits[:, None] >> np.arange(ref.NUM_ACTIONS) & 1).astype(bool)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        return np.asarray(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
+        return np.array(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
 
     def returns(self) -> np.ndarray:
         n = self.num_players
@@ -242,4 +242,4 @@ class FourWayJax(BatchEnv):
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         self.check_seat(seat)
-        return np.asarray(self._observe(self.state, seat))
+        return np.array(self._observe(self.state, seat))
