@@ -8,47 +8,45 @@ from tminus.agents.registry import make_agent
 from tminus.batch.agents import SeatedAgents, make_batch_agent
 
 
-def greedy_batch(name, games, **params):
+def greedy_decisions(name, games, **params):
+    """(reference state, the batch greedy's move there) for every decision of ``games``
+    batch games played by the vectorised greedy player in every seat."""
     env = tb.make(name, games, seed=1, **params)
     agent = make_batch_agent("greedy", env, seed=2)
     while not env.terminal().all():
         env.step(agent.act())
-    return env
+    for i in range(games):
+        state = env.game.new_initial_state()
+        for action in env.history(i):
+            if state.current_player() >= 0:
+                yield state, action
+            state.apply_action(action)
 
 
 @pytest.mark.parametrize(
     "params", [{"players": 2}, {"players": 3}, {"players": 4, "variant": "junior"}]
 )
 def test_four_way_greedy_takes_the_reference_greedy_move_every_time(params):
-    env = greedy_batch("four_way", 30, **params)
-    reference = make_agent("greedy", env.game, seed=0)
+    reference = None
     decisions = 0
-    for i in range(30):
-        state = env.game.new_initial_state()
-        for action in env.history(i):
-            if state.current_player() >= 0:
-                assert reference.step(state) == action, (i, str(state))
-                decisions += 1
-            state.apply_action(action)
+    for state, action in greedy_decisions("four_way", 30, **params):
+        reference = reference or make_agent("greedy", state.game, seed=0)
+        assert reference.step(state) == action, str(state)
+        decisions += 1
     assert decisions > 1000
 
 
 @pytest.mark.parametrize("params", [{}, {"players": 4, "teams": True},
                                     {"players": 2, "rockets_per_player": 3}])  # fmt: skip
 def test_sputnik_greedy_takes_one_of_the_reference_greedy_best_moves(params):
-    env = greedy_batch("sputnik", 20, **params)
-    reference = make_agent("greedy", env.game, seed=0)
+    reference = None
     decisions = 0
-    for i in range(20):
-        state = env.game.new_initial_state()
-        for action in env.history(i):
-            if state.current_player() >= 0:
-                value = (reference.removal_value if state.phase() == "remove"
-                         else reference.move_value)  # fmt: skip
-                best = max(value(state, a) for a in state.legal_actions())
-                assert value(state, action) == best, (i, str(state))
-                decisions += 1
-            state.apply_action(action)
+    for state, action in greedy_decisions("sputnik", 20, **params):
+        reference = reference or make_agent("greedy", state.game, seed=0)
+        value = reference.removal_value if state.phase() == "remove" else reference.move_value
+        best = max(value(state, a) for a in state.legal_actions())
+        assert value(state, action) == best, str(state)
+        decisions += 1
     assert decisions > 500
 
 

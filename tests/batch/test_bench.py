@@ -12,3 +12,10 @@ def test_bench_batch_times_every_game_at_every_size():
     assert all(r.decisions_per_second <= r.actions_per_second for r in results)
     table = batch_bench_table(results)
     assert len(table.splitlines()) == 1 + len(results) and "bytes/game" in table
+
+
+def test_bench_batch_refuses_a_game_without_a_batch_engine():
+    import pytest
+
+    with pytest.raises(ValueError, match="no numpy batch engine for 'count_down'"):
+        bench_batch(["count_down"], sizes=(1,), seconds=0.01)

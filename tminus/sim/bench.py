@@ -172,7 +172,7 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
     )
 
 
-BATCH_SIZES = (1, 64, 1024, 16384)
+BATCH_SIZES = (1, 64, 1024, 16384, 65536)  # the four sizes, and one larger
 # The configuration each batch engine is timed on, and the reference with it.
 BATCH_CONFIGURATIONS = {
     "four_way": {},
@@ -241,6 +241,9 @@ def bench_batch(
     from tminus.batch.base import keep_freed_memory
     from tminus.core.registry import load_game
 
+    chosen = names or list_batch_games()
+    for name in chosen:
+        batch_class(name, backend)  # a game without a batch engine fails here, clearly
     keep_freed_memory()
     pinned = hasattr(os, "sched_setaffinity")
     if pinned:
@@ -248,7 +251,7 @@ def bench_batch(
         os.sched_setaffinity(0, {min(cores)})
     try:
         results = []
-        for name in names or list_batch_games():
+        for name in chosen:
             params = BATCH_CONFIGURATIONS.get(name, {})
             reference = reference_rate(load_game(name, **params), seconds)
             for size in sizes:
