@@ -1,4 +1,4 @@
-"""The JAX backend (4-Way CountDown): the same games as the reference engine, on CPU."""
+"""The JAX backend (4-Way CountDown, Sputnik): the same games as the reference engine, on CPU."""
 
 import numpy as np
 import pytest
@@ -10,10 +10,13 @@ from tminus.batch.differential import check_against_reference
 
 
 @pytest.mark.parametrize(
-    "params", [{"players": 2}, {"players": 4, "variant": "junior"}, {"players": 3, "max_turns": 4}]
-)
-def test_jax_games_replay_identically_in_the_reference_engine(params):
-    report = check_against_reference("four_way", 30, seed=5, backend="jax", **params)
+    "name, params",
+    [("four_way", {"players": 2}), ("four_way", {"players": 4, "variant": "junior"}),
+     ("four_way", {"players": 3, "max_turns": 4}), ("sputnik", {"players": 4, "teams": True}),
+     ("sputnik", {"players": 2, "rockets_per_player": 3, "radius": 4, "max_turns": 25})],
+)  # fmt: skip
+def test_jax_games_replay_identically_in_the_reference_engine(name, params):
+    report = check_against_reference(name, 30, seed=5, backend="jax", **params)
     assert report.ok, report.line()
     assert report.games == 30
 
@@ -37,6 +40,6 @@ def test_jax_refuses_an_illegal_action():
         env.step(actions)
 
 
-def test_no_jax_engine_for_the_other_games_yet():
-    with pytest.raises(ValueError, match="no jax batch engine for 'sputnik'"):
-        tb.make("sputnik", 2, backend="jax")
+def test_no_jax_engine_for_three_two_one_yet():
+    with pytest.raises(ValueError, match="no jax batch engine for 'three_two_one'"):
+        tb.make("three_two_one", 2, backend="jax")

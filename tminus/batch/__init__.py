@@ -24,6 +24,7 @@ BATCH_GAMES = {
 }
 JAX_GAMES = {
     "four_way": "tminus.batch.jax_four_way:FourWayJax",
+    "sputnik": "tminus.batch.jax_sputnik:SputnikJax",
 }
 BACKENDS = ("numpy", "jax")
 

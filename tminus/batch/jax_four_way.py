@@ -15,8 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tminus.batch.base import BatchEnv
 from tminus.batch.four_way import DICE_OF_36, ELEVEN, KEY_BITS, ROLLS, move_tables
+from tminus.batch.jax_base import JaxBatch
 from tminus.core.game import TERMINAL
 from tminus.games.four_way import game as ref
 from tminus.games.four_way.game import SCORE_KEYS
@@ -68,7 +68,8 @@ def roll_off(players: int, max_turns: int, key):
 
 
 def start_game(players: int, max_turns: int, key):
-    """A new game: keys down, the roll-off, the first roll (unless the cap came first)."""
+    """A new game: keys down, the roll-off, the first roll (unless the cap came first);
+    with its chance outcomes (the roll-off's dice, the first roll) for the history."""
     off, dice = jax.random.split(key)
     faces, rolled, rounds, mover, turns, capped = roll_off(players, max_turns, off)
     roll = jnp.asarray(DICE_OF_36)[jax.random.randint(dice, (), 0, 36)]
@@ -79,8 +80,11 @@ def start_game(players: int, max_turns: int, key):
         "phase": jnp.where(capped, OVER, MOVE).astype(jnp.int32),
         "turns": (turns + ~capped).astype(jnp.int32),
         "winner": jnp.int32(-1),
+        "rounds": rounds.astype(jnp.int32),
     }
-    return state, faces, rolled, rounds, jnp.where(capped, -1, roll)
+    block = jnp.concatenate([faces.ravel(), roll[None]])
+    valid = jnp.concatenate([rolled.ravel(), ~capped[None]])
+    return state, block, valid
 
 
 def move(players: int, max_turns: int, state, action, active, roll):
@@ -103,6 +107,7 @@ def move(players: int, max_turns: int, state, action, active, roll):
         "phase": jnp.where(stop, OVER, state["phase"]),
         "turns": state["turns"] + going_on,
         "winner": jnp.where(won, mover, state["winner"]),
+        "rounds": state["rounds"],
     }
     return new, jnp.where(going_on, roll, -1)
 
@@ -138,7 +143,7 @@ def observe(players: int, state, seat):
     return jnp.concatenate([p.astype(jnp.float32) for p in parts])
 
 
-class FourWayJax(BatchEnv):
+class FourWayJax(JaxBatch):
     """``tminus.batch.make("four_way", size, backend="jax")``."""
 
     name = "four_way"
@@ -147,17 +152,13 @@ class FourWayJax(BatchEnv):
         n, max_turns = self.num_players, self.game.max_turns
         bits, counts, moves = move_tables(self.game.junior)
         attack = [sum(1 << a for a in self.game.attacks_by_seat[s]) for s in range(n)]
-        seed = np.random.SeedSequence(
-            self.seed if isinstance(self.seed, int) else list(np.atleast_1d(self.seed))
-        )
-        self._key = jax.random.PRNGKey(int(seed.generate_state(1)[0]))
         tables = jnp.asarray(bits, jnp.int32), jnp.asarray(attack, jnp.int32)
         self._start_games = jax.jit(jax.vmap(partial(start_game, n, max_turns)))
         rules = jax.vmap(partial(move, n, max_turns))
         dice = jnp.asarray(DICE_OF_36)
 
         def move_all(state, actions, active, key):
-            rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]
+            rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]  # one call for all
             return rules(state, actions, active, rolls)
 
         self._move = jax.jit(move_all)
@@ -167,59 +168,18 @@ class FourWayJax(BatchEnv):
                              jnp.asarray(moves, jnp.int32), n))
         )  # fmt: skip
         self._observe = jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None)))
-        self._rounds_needed = np.zeros(self.batch_size, dtype=np.int64)
-        self._put = jax.jit(
-            lambda state, rows, new: jax.tree.map(
-                lambda a, b: a.at[rows].set(b, mode="drop"), state, new
-            )
-        )
-        self._chunk = min(self.batch_size, 256)
-        self.state = self._start_games(self._keys(self.batch_size))[0]
-
-    def _keys(self, count: int | None = None):
-        self._key, key = jax.random.split(self._key)
-        return key if count is None else jax.random.split(key, count)
-
-    def state_arrays(self) -> dict[str, np.ndarray]:
-        return {name: np.asarray(value) for name, value in self.state.items()}
-
-    def _start(self, games: np.ndarray) -> None:
-        # Games start in chunks of one size (the last one padded with rows past the end,
-        # which are dropped): one shape, one compilation.
-        chunk = self._chunk
-        for first in range(0, len(games), chunk):
-            part = games[first : first + chunk]
-            count = len(part)
-            rows = np.full(chunk, self.batch_size, dtype=np.int32)
-            rows[:count] = part
-            new, faces, rolled, rounds, roll = self._start_games(self._keys(chunk))
-            self.state = self._put(self.state, jnp.asarray(rows), new)
-            rolled, faces = np.asarray(rolled)[:count], np.asarray(faces)[:count]
-            self._rounds_needed[part] = np.asarray(rounds)[:count]
-            self._record_ragged(part, faces.reshape(count, -1), rolled.reshape(count, -1))
-            roll = np.asarray(roll)[:count]
-            rolling = roll >= 0
-            self._record(part[rolling], roll[rolling])
-
-    def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
-        self._record_where(active, actions)
-        self.state, roll = self._move(
-            self.state, jnp.asarray(actions, jnp.int32), jnp.asarray(active), self._keys()
-        )
-        roll = np.asarray(roll)
-        self._record_where(roll >= 0, roll)
+        self._setup_jax()
 
     def history(self, game: int) -> list[int]:
-        if 0 <= game < self.batch_size and self._rounds_needed[game] > MAX_ROLL_OFF_ROUNDS:
+        if 0 <= game < self.batch_size and self._host("rounds")[game] > MAX_ROLL_OFF_ROUNDS:
             raise ValueError(f"game {game}'s roll-off was too long to record")
         return super().history(game)
 
     def current_player(self) -> np.ndarray:
-        phase = np.asarray(self.state["phase"])
-        return np.where(phase == MOVE, np.asarray(self.state["mover"]), TERMINAL)
+        return np.where(self._host("phase") == MOVE, self._host("mover"), TERMINAL)
 
     def terminal(self) -> np.ndarray:
-        return np.asarray(self.state["phase"]) == OVER
+        return self._host("phase") == OVER
 
     def _legal_mask(self) -> np.ndarray:
         bits = np.asarray(self._legal_bits(self.state)).astype(np.int64)
@@ -230,7 +190,7 @@ class FourWayJax(BatchEnv):
 
     def returns(self) -> np.ndarray:
         n = self.num_players
-        winner = np.asarray(self.state["winner"])
+        winner = self._host("winner")
         won = winner >= 0
         out = np.zeros((self.batch_size, n))
         out[won] = -1.0 / (n - 1)
@@ -238,7 +198,7 @@ class FourWayJax(BatchEnv):
         return out
 
     def ended_by_turn_cap(self) -> np.ndarray:
-        return self.terminal() & (np.asarray(self.state["winner"]) < 0)
+        return self.terminal() & (self._host("winner") < 0)
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         self.check_seat(seat)
