@@ -68,7 +68,7 @@ def start_turn(board: Board, state, seat, todo):
                 **state,
                 "occupied": jnp.where(
                     stuck, state["occupied"] & ~one_hot(board, cell), state["occupied"]
-                ),  # fmt: skip
+                ),
                 "pos": state["pos"].at[rocket].set(jnp.where(stuck, board.cells, cell)),
             }
             can_play = can_play | (on_board & moves)
