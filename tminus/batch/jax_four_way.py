@@ -9,7 +9,7 @@ on the host from the chance outcomes each step returns.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 import jax
 import jax.numpy as jnp
@@ -143,31 +143,39 @@ def observe(players: int, state, seat):
     return jnp.concatenate([p.astype(jnp.float32) for p in parts])
 
 
+@cache
+def compiled(n: int, max_turns: int, junior: bool) -> tuple:
+    """The jitted functions for one set of parameters, shared by every batch that has
+    them (a compilation takes seconds)."""
+    bits, counts, moves = move_tables(junior)
+    game = ref.FourWayGame(players=n)
+    attack = [sum(1 << a for a in game.attacks_by_seat[s]) for s in range(n)]
+    tables = jnp.asarray(bits, jnp.int32), jnp.asarray(attack, jnp.int32)
+    rules = jax.vmap(partial(move, n, max_turns))
+    dice = jnp.asarray(DICE_OF_36)
+
+    def move_all(state, actions, active, key):
+        rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]  # one call for all
+        return rules(state, actions, active, rolls)
+
+    counts, moves = jnp.asarray(counts, jnp.int32), jnp.asarray(moves, jnp.int32)
+    return (
+        jax.jit(jax.vmap(partial(start_game, n, max_turns))),
+        jax.jit(move_all),
+        jax.jit(jax.vmap(partial(legal_bits, *tables))),
+        jax.jit(jax.vmap(partial(sample, counts, moves, n))),
+        jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None))),
+    )
+
+
 class FourWayJax(JaxBatch):
     """``tminus.batch.make("four_way", size, backend="jax")``."""
 
     name = "four_way"
 
     def _allocate(self) -> None:
-        n, max_turns = self.num_players, self.game.max_turns
-        bits, counts, moves = move_tables(self.game.junior)
-        attack = [sum(1 << a for a in self.game.attacks_by_seat[s]) for s in range(n)]
-        tables = jnp.asarray(bits, jnp.int32), jnp.asarray(attack, jnp.int32)
-        self._start_games = jax.jit(jax.vmap(partial(start_game, n, max_turns)))
-        rules = jax.vmap(partial(move, n, max_turns))
-        dice = jnp.asarray(DICE_OF_36)
-
-        def move_all(state, actions, active, key):
-            rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]  # one call for all
-            return rules(state, actions, active, rolls)
-
-        self._move = jax.jit(move_all)
-        self._legal_bits = jax.jit(jax.vmap(partial(legal_bits, *tables)))
-        self._sample = jax.jit(
-            jax.vmap(partial(sample, jnp.asarray(counts, jnp.int32),
-                             jnp.asarray(moves, jnp.int32), n))
-        )  # fmt: skip
-        self._observe = jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None)))
+        functions = compiled(self.num_players, self.game.max_turns, self.game.junior)
+        self._start_games, self._move, self._legal_bits, self._sample, self._observe = functions
         self._setup_jax()
 
     def history(self, game: int) -> list[int]:

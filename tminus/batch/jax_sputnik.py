@@ -6,7 +6,7 @@ neighbour. The only chance node is the lot for who starts.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 import jax
 import jax.numpy as jnp
@@ -14,6 +14,7 @@ import numpy as np
 
 from tminus.batch.jax_base import JaxBatch
 from tminus.core.game import TERMINAL
+from tminus.core.registry import load_game
 from tminus.games.sputnik.game import MOVE, OVER, REMOVE
 
 
@@ -184,18 +185,29 @@ def observe(board: Board, state, seat):
     return jnp.concatenate([planes.ravel(), phase, mover]).astype(jnp.float32)
 
 
+@cache
+def compiled(params: tuple) -> tuple:
+    """The jitted functions for one set of parameters, shared by every batch that has
+    them (a compilation takes seconds)."""
+    board = Board(load_game("sputnik", **dict(params)))
+    return (
+        jax.jit(jax.vmap(partial(start_game, board))),
+        jax.jit(lambda state, actions, active, key: jax.vmap(partial(move, board))(
+            state, actions, active)),
+        jax.jit(jax.vmap(partial(legal, board))),
+        jax.jit(jax.vmap(partial(sample, board))),
+        jax.jit(jax.vmap(partial(observe, board), in_axes=(0, None))),
+    )  # fmt: skip
+
+
 class SputnikJax(JaxBatch):
     """``tminus.batch.make("sputnik", size, backend="jax")``."""
 
     name = "sputnik"
 
     def _allocate(self) -> None:
-        board = self.board = Board(self.game)
-        self._start_games = jax.jit(jax.vmap(partial(start_game, board)))
-        self._move = jax.jit(lambda s, a, on, key: jax.vmap(partial(move, board))(s, a, on))
-        self._legal_sets = jax.jit(jax.vmap(partial(legal, board)))
-        self._sample = jax.jit(jax.vmap(partial(sample, board)))
-        self._observe = jax.jit(jax.vmap(partial(observe, board), in_axes=(0, None)))
+        functions = compiled(tuple(sorted(self.params.items())))
+        self._start_games, self._move, self._legal_sets, self._sample, self._observe = functions
         self._setup_jax()
 
     def current_player(self) -> np.ndarray:
