@@ -155,26 +155,27 @@ class ThreeTwoOneBatch(BatchEnv):
         self.discarded_on[games] = -1
 
     # -- queries about the position --------------------------------------------------------
-    def _mover_rows(self) -> np.ndarray:
-        return self._all * self.num_players + self.mover
+    def _mover_rows(self, games: np.ndarray) -> np.ndarray:
+        return games * self.num_players + self.mover[games]
 
-    def mover_hand(self) -> np.ndarray:
-        """(11, batch): the mover's hand in each game, one row a value (so that sums over
-        values run along the batch, fast)."""
-        first = self._mover_rows() * V
+    def mover_hand(self, games: np.ndarray) -> np.ndarray:
+        """(11, games): the mover's hand in each of ``games``, one row a value (so that
+        sums over values run along the batch, fast)."""
+        first = self._mover_rows(games) * V
         return self.hands.ravel().take(first[None, :] + np.arange(V)[:, None])
 
-    def _discard_onto(self) -> np.ndarray:
+    def _discard_onto(self, games: np.ndarray) -> np.ndarray:
         """Where a discard may go: "If a discard pile is empty, they must discard there"
         (ONLY_LEFT, ONLY_RIGHT or EITHER, as the reference engine numbers them)."""
-        left, right = self.pile_size[:, LEFT] > 0, self.pile_size[:, RIGHT] > 0
+        sizes = self.pile_size.ravel()
+        left, right = sizes.take(games * 2) > 0, sizes.take(games * 2 + 1) > 0
         return np.where(~left, ref.ONLY_LEFT, np.where(~right, ref.ONLY_RIGHT, ref.EITHER))
 
-    def _turn_options(self):
-        """(largest discard of each value as (11, batch), piles allowed, countdown open,
-        blastoff open)."""
-        hand = self.mover_hand()
-        rows = self._mover_rows()
+    def _turn_options(self, games: np.ndarray):
+        """For each of ``games``: (largest discard of each value as (11, games), cards that
+        can go, piles allowed, countdown open, blastoff open)."""
+        hand = self.mover_hand(games)
+        rows = self._mover_rows(games)
         size, total = self.sizes.ravel().take(rows), self.totals.ravel().take(rows)
         # All of a number may go, but never the last card: only a hand of one number
         # ("Blastoff!" open) holds a number as many times as it has cards.
@@ -183,22 +184,22 @@ class ThreeTwoOneBatch(BatchEnv):
         blastoff = full.any(axis=0)
         single = size == 1  # "a single card left": Blastoff is the only move
         countdown = (total <= rules.COUNTDOWN_LIMIT) & ~single
-        return largest, size - blastoff, self._discard_onto(), countdown, blastoff
+        return largest, size - blastoff, self._discard_onto(games), countdown, blastoff
 
-    def _draw_options(self) -> tuple[np.ndarray, np.ndarray]:
-        """(the other pile can be drawn from, the draw pile can be)."""
-        other = (1 - self.discarded_on) & 1  # (any pile while no discard is made)
-        from_other = self.pile_size.ravel().take(self._all * 2 + other) > 0
-        left, right = self.pile_size[:, LEFT], self.pile_size[:, RIGHT]
+    def _draw_options(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each of ``games``: (the other pile can be drawn from, the draw pile can be)."""
+        other = (1 - self.discarded_on[games]) & 1  # (any pile while no discard is made)
+        sizes = self.pile_size.ravel()
+        from_other = sizes.take(games * 2 + other) > 0
         # A reshuffle gives both discard piles but their top cards.
-        reshufflable = (left > 1) | (right > 1)
-        return from_other, (self.draw_size > 0) | reshufflable
+        reshufflable = (sizes.take(games * 2) > 1) | (sizes.take(games * 2 + 1) > 1)
+        return from_other, (self.draw_size[games] > 0) | reshufflable
 
     def _legal_mask(self) -> np.ndarray:
-        b = self.batch_size
+        b, games = self.batch_size, self._all
         mask = np.zeros((b, ref.NUM_ACTIONS), dtype=bool)
         turn = self.phase == TURN
-        largest, _, onto, countdown, blastoff = self._turn_options()
+        largest, _, onto, countdown, blastoff = self._turn_options(games)
         copies = np.arange(1, ref.MAX_SET + 1)
         allowed = copies[None, None, :] <= largest.T[:, :, None]  # (b, value, copies)
         piles = np.stack([onto != ref.ONLY_RIGHT, onto != ref.ONLY_LEFT], axis=1)
@@ -207,39 +208,47 @@ class ThreeTwoOneBatch(BatchEnv):
         mask[:, ref.DECLARE_COUNTDOWN] = countdown & turn
         mask[:, ref.DECLARE_BLASTOFF] = blastoff & turn
         draw = self.phase == DRAW
-        from_other, from_pile = self._draw_options()
-        mask[self._all, ref.DRAW_LEFT + (1 - self.discarded_on) % 2] = draw & from_other
+        from_other, from_pile = self._draw_options(games)
+        mask[games, ref.DRAW_LEFT + (1 - self.discarded_on) % 2] = draw & from_other
         mask[:, ref.DRAW_PILE] = draw & from_pile
         return mask
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        largest, cards, onto, countdown, blastoff = self._turn_options()
+        actions = np.zeros(self.batch_size, dtype=np.int64)
+        turn = np.flatnonzero(self.phase == TURN)
+        if len(turn):
+            actions[turn] = self._sample_turn(turn, uniform[turn])
+        draw = np.flatnonzero(self.phase == DRAW)
+        if len(draw):
+            actions[draw] = self._sample_draw(draw, uniform[draw])
+        return actions
+
+    def _sample_turn(self, games: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+        largest, cards, onto, countdown, blastoff = self._turn_options(games)
         either = onto == ref.EITHER
         piles = 1 + either
         discards = cards * piles  # every legal (value, copies) once per pile allowed
-        count = discards + countdown + blastoff
-        from_other, from_pile = self._draw_options()
-        drawing = self.phase == DRAW
-        count = np.where(drawing, from_other.astype(np.int64) + from_pile, count)
-        pick = (uniform * count).astype(np.int64)
+        pick = (uniform * (discards + countdown + blastoff)).astype(np.int64)
         # A discard: (value, copies) pairs in order are the discardable cards in order;
         # the pick's card gives the value, its place among that value's cards the copies.
         card, pile = np.divmod(pick, piles)
         after = running_totals(largest)
         value = (after <= card).sum(axis=0)
-        before = (after - largest).ravel().take(np.minimum(value, V - 1) * self.batch_size
-                                                + self._all)  # fmt: skip
+        column = np.arange(len(games))
+        before = (after - largest).ravel().take(np.minimum(value, V - 1) * len(games) + column)
         copies = card - before + 1
         pile = np.where(either, pile, np.where(onto == ref.ONLY_LEFT, LEFT, RIGHT))
         discard = (value * ref.MAX_SET + copies - 1) * 2 + pile
         declare = np.where(
             (pick == discards) & countdown, ref.DECLARE_COUNTDOWN, ref.DECLARE_BLASTOFF
         )
-        turn_action = np.where(pick < discards, discard, declare)
-        draw_action = np.where(
-            (pick == 0) & from_other, ref.DRAW_LEFT + 1 - self.discarded_on, ref.DRAW_PILE
-        )
-        return np.where(drawing, draw_action, turn_action)
+        return np.where(pick < discards, discard, declare)
+
+    def _sample_draw(self, games: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+        from_other, from_pile = self._draw_options(games)
+        pick = (uniform * (from_other.astype(np.int64) + from_pile)).astype(np.int64)
+        other = ref.DRAW_LEFT + 1 - self.discarded_on[games]
+        return np.where((pick == 0) & from_other, other, ref.DRAW_PILE)
 
     # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
@@ -262,8 +271,7 @@ class ThreeTwoOneBatch(BatchEnv):
         there is nothing left to draw at all: the round ends with no declarer (RULINGS.md)."""
         a = actions[games]
         value, copies, pile = ACTION_VALUE.take(a), ACTION_COUNT.take(a), ACTION_PILE.take(a)
-        n = self.num_players
-        row = games * n + self.mover[games]
+        row = self._mover_rows(games)
         cell = row * V + value
         self.hands.ravel()[cell] -= copies.astype(np.uint8)
         self.sizes.ravel()[row] -= copies
@@ -289,31 +297,33 @@ class ThreeTwoOneBatch(BatchEnv):
     def _draw(self, games: np.ndarray, actions: np.ndarray) -> None:
         """ "Draw a card from the other discard pile -or- risk drawing from ... the draw pile"."""
         a = actions[games]
-        n = self.num_players
         from_pile = a == ref.DRAW_PILE
-        taking = games[~from_pile]
+        value = np.zeros(len(games), dtype=np.int64)
+        taking = np.flatnonzero(~from_pile)
         if len(taking):
-            stack = taking * 2 + a[~from_pile] - ref.DRAW_LEFT
+            stack = games[taking] * 2 + a[taking] - ref.DRAW_LEFT
             runs = self.run_count.ravel()
             top = stack * MAX_RUNS + runs[stack] - 1
             run = self.runs.ravel()[top].astype(np.int64)
-            value = run >> 4
+            taken = run >> 4
             last = (run & 15) == 0
             self.runs.ravel()[top] = np.where(last, 0, run - 1)
             runs[stack] -= last
-            self.pile.ravel()[stack * V + value] -= 1
+            self.pile.ravel()[stack * V + taken] -= 1
             self.pile_size.ravel()[stack] -= 1
-            cell = (taking * n + self.mover[taking]) * V + value
+            cell = self._mover_rows(games[taking]) * V + taken
             self.known.ravel()[cell] += 1  # everyone saw which card was taken
-            self._add_to_hand(taking, value)
-        drawing = games[from_pile]
+            value[taking] = taken
+        drawing = np.flatnonzero(from_pile)
         if len(drawing):
-            empty = drawing[self.draw_size[drawing] == 0]
+            from_draw = games[drawing]
+            empty = from_draw[self.draw_size[from_draw] == 0]
             if len(empty):
                 self._reshuffle(empty)
-            value = self._draw_cards(drawing)
-            self._record(drawing, value)
-            self._add_to_hand(drawing, value)
+            drawn = self._draw_cards(from_draw)
+            self._record(from_draw, drawn)
+            value[drawing] = drawn
+        self._add_to_hand(games, value)
         self._end_turns(games)
 
     def _reshuffle(self, games: np.ndarray) -> None:
@@ -342,7 +352,7 @@ class ThreeTwoOneBatch(BatchEnv):
         return value
 
     def _add_to_hand(self, games: np.ndarray, value: np.ndarray) -> None:
-        row = games * self.num_players + self.mover[games]
+        row = self._mover_rows(games)
         self.hands.ravel()[row * V + value] += 1
         self.sizes.ravel()[row] += 1
         self.totals.ravel()[row] += value
