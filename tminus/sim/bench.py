@@ -173,12 +173,6 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
 
 
 BATCH_SIZES = (1, 64, 1024, 16384, 65536)  # the four sizes, and one larger
-# The configuration each batch engine is timed on, and the reference with it.
-BATCH_CONFIGURATIONS = {
-    "four_way": {},
-    "sputnik": {},
-    "three_two_one": {},
-}
 
 
 @dataclass(frozen=True)
@@ -251,12 +245,11 @@ def bench_batch(
         os.sched_setaffinity(0, {min(cores)})
     try:
         results = []
-        for name in chosen:
-            params = BATCH_CONFIGURATIONS.get(name, {})
-            reference = reference_rate(load_game(name, **params), seconds)
+        for name in chosen:  # each game with its default parameters
+            reference = reference_rate(load_game(name), seconds)
             for size in sizes:
                 env = batch_class(name, backend)(
-                    size, seed=0, auto_reset=True, record_history=False, **params
+                    size, seed=0, auto_reset=True, record_history=False
                 )
                 actions, decisions = batch_rate(env, seconds)
                 results.append(
