@@ -25,6 +25,7 @@ BATCH_GAMES = {
 JAX_GAMES = {
     "four_way": "tminus.batch.jax_four_way:FourWayJax",
     "sputnik": "tminus.batch.jax_sputnik:SputnikJax",
+    "three_two_one": "tminus.batch.jax_three_two_one:ThreeTwoOneJax",
 }
 BACKENDS = ("numpy", "jax")
 

@@ -31,6 +31,9 @@ class JaxBatch(BatchEnv):
                 lambda a, b: a.at[rows].set(b, mode="drop"), state, new
             )
         )
+        self._take = jax.jit(
+            lambda state, rows: jax.tree.map(lambda a: a.take(rows, axis=0, mode="clip"), state)
+        )
         self.state = self._start_games(self._keys(self.batch_size))[0]
 
     def _keys(self, count: int | None = None):
@@ -38,16 +41,25 @@ class JaxBatch(BatchEnv):
         return key if count is None else jax.random.split(key, count)
 
     def _start(self, games: np.ndarray) -> None:
-        # Chunks of one size (the last one padded with rows past the end, which are dropped).
+        self._in_chunks(games, lambda rows, keys: self._start_games(keys))
+
+    def _in_chunks(self, games: np.ndarray, make) -> None:
+        """``make(rows, keys) -> (state rows, block, valid)`` for ``games``, in chunks of one
+        size (the last padded with rows past the end, which are dropped): one shape, one
+        compilation, whichever games it is."""
         chunk = self._chunk
         for first in range(0, len(games), chunk):
             part = games[first : first + chunk]
             count = len(part)
             rows = np.full(chunk, self.batch_size, dtype=np.int32)
             rows[:count] = part
-            new, block, valid = self._start_games(self._keys(chunk))
+            new, block, valid = make(jnp.asarray(rows), self._keys(chunk))
             self.state = self._put(self.state, jnp.asarray(rows), new)
             self._record_ragged(part, np.asarray(block)[:count], np.asarray(valid)[:count])
+
+    def _rows(self, rows):
+        """The state of the games ``rows`` (rows past the end read the last game)."""
+        return self._take(self.state, rows)
 
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
