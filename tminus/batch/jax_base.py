@@ -74,3 +74,15 @@ class JaxBatch(BatchEnv):
 
     def _host(self, name: str) -> np.ndarray:
         return np.asarray(self.state[name])
+
+    # Engines name their jitted queries ``_legal_sets`` (the legal mask of each game),
+    # ``_sample`` and ``_observe``.
+    def _legal_mask(self) -> np.ndarray:
+        return np.array(self._legal_sets(self.state))
+
+    def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
+        return np.array(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        self.check_seat(seat)
+        return np.array(self._observe(self.state, seat))

@@ -193,9 +193,6 @@ class FourWayJax(JaxBatch):
         bits = np.asarray(self._legal_bits(self.state)).astype(np.int64)
         return (bits[:, None] >> np.arange(ref.NUM_ACTIONS) & 1).astype(bool)
 
-    def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        return np.array(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
-
     def returns(self) -> np.ndarray:
         n = self.num_players
         winner = self._host("winner")
@@ -207,7 +204,3 @@ class FourWayJax(JaxBatch):
 
     def ended_by_turn_cap(self) -> np.ndarray:
         return self.terminal() & (self._host("winner") < 0)
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        self.check_seat(seat)
-        return np.array(self._observe(self.state, seat))

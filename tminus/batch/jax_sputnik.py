@@ -216,12 +216,6 @@ class SputnikJax(JaxBatch):
     def terminal(self) -> np.ndarray:
         return self._host("phase") == OVER
 
-    def _legal_mask(self) -> np.ndarray:
-        return np.array(self._legal_sets(self.state))
-
-    def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        return np.array(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
-
     def returns(self) -> np.ndarray:
         sides = np.array(self.game.side_of_seat)
         winner = self._host("winner")
@@ -230,7 +224,3 @@ class SputnikJax(JaxBatch):
 
     def ended_by_turn_cap(self) -> np.ndarray:
         return self.terminal() & (self._host("winner") < 0)
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        self.check_seat(seat)
-        return np.array(self._observe(self.state, seat))

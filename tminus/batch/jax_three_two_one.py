@@ -25,6 +25,7 @@ from tminus.batch.three_two_one import (
     PILE_SHARE,
     POINTS,
     V,
+    shared_win,
 )  # fmt: skip
 from tminus.core.game import TERMINAL
 from tminus.games.three_two_one import game as ref
@@ -331,23 +332,8 @@ class ThreeTwoOneJax(JaxBatch):
     def terminal(self) -> np.ndarray:
         return self._host("phase") == OVER
 
-    def _legal_mask(self) -> np.ndarray:
-        return np.array(self._legal_sets(self.state))
-
-    def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        return np.array(self._sample(self.state, jnp.asarray(uniform, jnp.float32)))
-
     def returns(self) -> np.ndarray:
-        n = self.num_players
-        won = self._host("winners")
-        k = won.sum(axis=1)
-        share = n / np.maximum(k, 1)
-        out = (np.where(won, share[:, None], 0.0) - 1.0) / (n - 1)
-        return np.where((k > 0)[:, None], out, 0.0)
+        return shared_win(self._host("winners"))
 
     def ended_by_turn_cap(self) -> np.ndarray:
         return self.terminal() & ~self._host("winners").any(axis=1)
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        self.check_seat(seat)
-        return np.array(self._observe(self.state, seat)).astype(np.float32)

@@ -441,14 +441,8 @@ class ThreeTwoOneBatch(BatchEnv):
         return (self.phase == OVER) & (self.winners == 0)
 
     def returns(self) -> np.ndarray:
-        """Winners share a win: each of k winners gets (n/k - 1)/(n - 1), the others
-        -1/(n - 1) (the reference's arithmetic, in the same order)."""
-        n = self.num_players
-        won = (self.winners[:, None] >> np.arange(n) & 1).astype(bool)
-        k = won.sum(axis=1)
-        share = n / np.maximum(k, 1)
-        out = (np.where(won, share[:, None], 0.0) - 1.0) / (n - 1)
-        return np.where((k > 0)[:, None], out, 0.0)
+        won = (self.winners[:, None] >> np.arange(self.num_players) & 1).astype(bool)
+        return shared_win(won)
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         """Own hand, then per seat (observer first) size, known cards, score, round wins,
@@ -479,6 +473,17 @@ class ThreeTwoOneBatch(BatchEnv):
         phase[self._all, self.phase] = 1.0
         parts += [(self.draw_size / rules.DECK_SIZE)[:, None], phase]
         return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+def shared_win(won: np.ndarray) -> np.ndarray:
+    """Returns from who won, (games, players) bools: each of k winners gets
+    (n/k - 1)/(n - 1), the others -1/(n - 1) (the reference's arithmetic, in the same
+    order); zeros where nobody won."""
+    n = won.shape[1]
+    k = won.sum(axis=1)
+    share = n / np.maximum(k, 1)
+    out = (np.where(won, share[:, None], 0.0) - 1.0) / (n - 1)
+    return np.where((k > 0)[:, None], out, 0.0)
 
 
 def running_totals(rows: np.ndarray) -> np.ndarray:
