@@ -84,8 +84,8 @@ class HistoryLog:
         self.actions[rows[valid], offsets[valid]] = block[valid]
         self.length[games] = at + counts
 
-    def get(self, game: int) -> list[int]:
-        return self.actions[game, : self.length[game]].tolist()
+    def get(self, game: int, start: int = 0) -> list[int]:
+        return self.actions[game, start : self.length[game]].tolist()
 
 
 class BatchEnv:
@@ -235,13 +235,14 @@ class BatchEnv:
         self._start(games)
         self._legal = None
 
-    def history(self, game: int) -> list[int]:
-        """Every action of game ``game`` since it started, chance outcomes included."""
+    def history(self, game: int, start: int = 0) -> list[int]:
+        """Every action of game ``game`` since it started (from the ``start``-th on),
+        chance outcomes included."""
         if self.log is None:
             raise ValueError("this batch keeps no history: make it with record_history=True")
         if not 0 <= game < self.batch_size:
             raise ValueError(f"game {game} does not exist: games are 0 to {self.batch_size - 1}")
-        return self.log.get(game)
+        return self.log.get(game, start)
 
     def returns(self) -> np.ndarray:
         """(batch, players) float64: each game's returns (zeros while it is played)."""

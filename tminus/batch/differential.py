@@ -132,45 +132,57 @@ def _check_batch(name, size, seed, agent, backend, params, report, observe_every
 def _replay(env, states, replayed, games, report) -> None:
     """Apply each game's new history entries to its reference state (legality checked)."""
     for i in games.tolist():
-        history = env.history(i)
+        new = env.history(i, replayed[i])
         state = states[i]
         try:
-            for action in history[replayed[i] :]:
+            for action in new:
                 state.apply_action(action)
         except ValueError as error:
             report.mismatches.append(f"game {i}: the reference refuses its history: {error}")
             return
-        report.actions += len(history) - replayed[i]
-        replayed[i] = len(history)
+        report.actions += len(new)
+        replayed[i] += len(new)
 
 
 def _compare(env, states, games, report, observe=True) -> None:
     players = env.current_player()
     mask = env.legal_mask()
-    returns = env.returns()
     terminal = env.terminal()
-    tensors = [env.observation_tensor(seat) for seat in range(env.num_players)]
-    for i in games.tolist():
+    ending = terminal[games].any()
+    returns = env.returns() if ending else None
+    seats = range(env.num_players)
+    tensors = [env.observation_tensor(seat) for seat in seats] if observe or ending else []
+
+    def where(i: int) -> str:
+        return f"game {i} after {len(states[i].history())} actions"
+
+    # Each game's legal actions as a list, from one pass over the whole mask.
+    rows, actions = np.nonzero(mask[games])
+    legal_lists = np.split(actions, np.searchsorted(rows, np.arange(1, len(games))))
+    for i, legal in zip(games.tolist(), legal_lists, strict=True):
         state = states[i]
-        where = f"game {i} after {len(state.history())} actions"
         expected = state.current_player()
         if expected != players[i]:
-            report.mismatches.append(f"{where}: player {players[i]}, reference {expected}")
+            report.mismatches.append(f"{where(i)}: player {players[i]}, reference {expected}")
             return
-        legal = np.flatnonzero(mask[i]).tolist()
+        legal = legal.tolist()
         if legal != state.legal_actions():
-            report.mismatches.append(f"{where}: legal {legal}, reference {state.legal_actions()}")
+            report.mismatches.append(
+                f"{where(i)}: legal {legal}, reference {state.legal_actions()}"
+            )
             return
         for seat, tensor in enumerate(tensors if observe or terminal[i] else ()):
             reference = state.observation_tensor(seat)
             if tensor[i].shape != reference.shape or not np.array_equal(tensor[i], reference):
                 diff = np.flatnonzero(tensor[i] != reference)[:8].tolist()
-                report.mismatches.append(f"{where}: observation of seat {seat} differs at {diff}")
+                report.mismatches.append(
+                    f"{where(i)}: observation of seat {seat} differs at {diff}"
+                )
                 return
         if expected == TERMINAL:
             if returns[i].tolist() != state.returns():
                 report.mismatches.append(
-                    f"{where}: returns {returns[i].tolist()}, reference {state.returns()}"
+                    f"{where(i)}: returns {returns[i].tolist()}, reference {state.returns()}"
                 )
                 return
         else:
@@ -188,10 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="random")
     parser.add_argument("--backend", default="numpy")
     parser.add_argument("--observe-every", type=int, default=1)
+    parser.add_argument(
+        "--configs", default="", help="indices of the configurations to run (default: all)"
+    )
     args = parser.parse_args(argv)
     failed = False
+    chosen = {int(i) for i in args.configs.split(",") if i}
     for name in args.names:
-        for params in CONFIGURATIONS[name]:
+        for index, params in enumerate(CONFIGURATIONS[name]):
+            if chosen and index not in chosen:
+                continue
             report = check_against_reference(
                 name, args.games, args.seed, args.batch_size, args.agent, args.backend,
                 observe_every=args.observe_every, **params,

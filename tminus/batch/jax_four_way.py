@@ -178,10 +178,10 @@ class FourWayJax(JaxBatch):
         self._start_games, self._move, self._legal_bits, self._sample, self._observe = functions
         self._setup_jax()
 
-    def history(self, game: int) -> list[int]:
+    def history(self, game: int, start: int = 0) -> list[int]:
         if 0 <= game < self.batch_size and self._host("rounds")[game] > MAX_ROLL_OFF_ROUNDS:
             raise ValueError(f"game {game}'s roll-off was too long to record")
-        return super().history(game)
+        return super().history(game, start)
 
     def current_player(self) -> np.ndarray:
         return np.where(self._host("phase") == MOVE, self._host("mover"), TERMINAL)
