@@ -21,7 +21,8 @@ def keep_freed_memory() -> None:
     """Let glibc keep large freed blocks for reuse instead of handing them back to the
     system: a batch's temporaries (128 KB for 16,384 int64s) are freed and allocated again
     by every operation, and each time the system would map fresh pages and fault them in
-    (a third of the time of a step at that size). Harmless elsewhere (no glibc: nothing)."""
+    (steps of 16,384 games ran a quarter to a third faster with this, measured here).
+    Without glibc it does nothing."""
     import ctypes
     import ctypes.util
 
@@ -61,16 +62,6 @@ class HistoryLog:
         self._room(int(at.max()) + 1)
         self.actions[games, at] = values
         self.length[games] = at + 1
-
-    def append_block(self, games: np.ndarray, block: np.ndarray) -> None:
-        """``block[j]``: the actions of ``games[j]``, in order (all rows the same length)."""
-        if len(games) == 0 or block.shape[1] == 0:
-            return
-        at = self.length[games]
-        width = block.shape[1]
-        self._room(int(at.max()) + width)
-        self.actions[games[:, None], at[:, None] + np.arange(width)] = block
-        self.length[games] = at + width
 
     def append_ragged(self, games: np.ndarray, block: np.ndarray, valid: np.ndarray) -> None:
         """``block[j][valid[j]]``: the actions of ``games[j]``, in order (rows differ in length)."""
@@ -272,11 +263,6 @@ class BatchEnv:
         self.actions_applied += len(games)
         if self.log is not None:
             self.log.append(games, values)
-
-    def _record_block(self, games: np.ndarray, block: np.ndarray) -> None:
-        self.actions_applied += block.size
-        if self.log is not None:
-            self.log.append_block(games, block)
 
     def _record_ragged(self, games: np.ndarray, block: np.ndarray, valid: np.ndarray) -> None:
         self.actions_applied += int(np.count_nonzero(valid))

@@ -100,9 +100,6 @@ class Cells:
         for word, value in zip(self.words, other.words, strict=True):
             word[games] = value
 
-    def copy(self) -> Cells:
-        return Cells([word.copy() for word in self.words])
-
     @staticmethod
     def where(condition: np.ndarray, yes: Cells, no: Cells) -> Cells:
         return Cells([np.where(condition, a, b) for a, b in zip(yes.words, no.words, strict=True)])
