@@ -267,13 +267,13 @@ def bench_batch(
 def batch_bench_table(results: list[BatchBenchResult]) -> str:
     """The results as a plain-text table (what ``tminus bench --batch`` prints)."""
     lines = [
-        f"{'game':<14}{'batch':>7}{'actions/s':>14}{'decisions/s':>14}{'reference':>12}"
-        f"{'ratio':>8}{'bytes/game':>12}"
+        f"{'game':<14}{'batch':>7}{'actions/s':>13}{'decisions/s':>13}{'reference':>11}"
+        f"{'ratio':>7}{'bytes/game':>11}"
     ]
     for r in results:
         lines.append(
-            f"{r.game:<14}{r.batch_size:>7,}{r.actions_per_second:>14,.0f}"
-            f"{r.decisions_per_second:>14,.0f}{r.reference_actions_per_second:>12,.0f}"
-            f"{r.ratio:>7.1f}x{r.memory_per_game:>12,.0f}"
+            f"{r.game:<14}{r.batch_size:>7,}{r.actions_per_second:>13,.0f}"
+            f"{r.decisions_per_second:>13,.0f}{r.reference_actions_per_second:>11,.0f}"
+            f"{r.ratio:>6.1f}x{r.memory_per_game:>11,.0f}"
         )
     return "\n".join(lines)
