@@ -19,3 +19,17 @@ def test_bench_batch_refuses_a_game_without_a_batch_engine():
 
     with pytest.raises(ValueError, match="no numpy batch engine for 'count_down'"):
         bench_batch(["count_down"], sizes=(1,), seconds=0.01)
+
+
+def test_the_batch_bench_report_is_the_table_or_its_json():
+    import json
+
+    from tminus.sim.bench import bench_batch_report
+
+    table = bench_batch_report(["sputnik"], seconds=0.01, sizes=(2,))
+    assert table.splitlines()[1].split()[:2] == ["sputnik", "2"]
+    rows = json.loads(bench_batch_report(["sputnik"], seconds=0.01, as_json=True, sizes=(2,)))
+    assert [(r["game"], r["batch_size"]) for r in rows] == [("sputnik", 2)]
+    assert (
+        rows[0]["ratio"] == rows[0]["actions_per_second"] / rows[0]["reference_actions_per_second"]
+    )

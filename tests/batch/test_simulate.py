@@ -43,3 +43,17 @@ def test_bad_line_ups_are_refused():
         simulate_batch(game, ["greedy"] * 4, 10)
     with pytest.raises(ValueError, match="at least 1"):
         simulate_batch(game, ["random"] * 4, 0)
+
+
+def test_the_batch_summary_agrees_with_the_reference_simulation():
+    from tminus.sim.simulate import simulate
+
+    game = tminus.load_game("four_way", players=3)
+    seats = ["greedy", "random", "random"]
+    batch = simulate_batch(game, seats, 600, seed=4, batch_size=128)
+    reference = simulate(game, seats, 600, seed=4)
+    for ours, theirs in zip(batch.seats, reference.seats, strict=True):
+        (low, high), (their_low, their_high) = ours.interval, theirs.interval
+        assert low < their_high and their_low < high, (ours, theirs)
+    assert batch.seats[0].win_rate > 0.38  # greedy is greedy in both
+    assert abs(batch.length_mean - reference.length_mean) < 6  # (their spread is about 40)

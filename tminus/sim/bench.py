@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from tminus.core.game import Game
 from tminus.core.playout import random_playout, sample_chance
@@ -262,6 +263,16 @@ def bench_batch(
     finally:
         if pinned:
             os.sched_setaffinity(0, cores)
+
+
+def bench_batch_report(
+    names: list[str] | None = None, seconds: float = 1.0, as_json: bool = False, **options
+) -> str:
+    """What ``tminus bench --batch`` prints: the table of ``bench_batch``, or its JSON."""
+    results = bench_batch(names, seconds=seconds, **options)
+    if as_json:
+        return json.dumps([{**asdict(r), "ratio": r.ratio} for r in results], indent=2)
+    return batch_bench_table(results)
 
 
 def batch_bench_table(results: list[BatchBenchResult]) -> str:
