@@ -40,6 +40,26 @@ def test_make_vec_plays_whole_episodes_with_rewards_at_the_end(name, params):
     assert finished >= 6
 
 
+@pytest.mark.parametrize("name", ["four_way", "sputnik", "three_two_one"])
+def test_the_vector_environment_passes_gymnasiums_determinism_and_data_checks(name):
+    # Gymnasium has no checker for vector environments: these are check_env's checks of
+    # reset and step determinism and of returned data not reused, over a whole batch.
+    from gymnasium.utils.env_checker import data_equivalence
+
+    envs = [gymnasium.make_vec(f"tminus/{name}-v0", num_envs=5) for _ in range(2)]
+    first, again = (env.reset(seed=123) for env in envs)
+    assert data_equivalence(first, again, exact=True)
+    assert not data_equivalence(first, envs[0].reset(seed=124), exact=True)
+    first, again = (env.reset(seed=123) for env in envs)
+    handed_out = first[0]
+    held = {key: value.copy() for key, value in handed_out.items()}
+    for step in range(40):
+        actions = random_masked(first[0], np.random.default_rng(step))
+        first, again = (env.step(actions) for env in envs)
+        assert data_equivalence(first, again, exact=True)
+    assert data_equivalence(handed_out, held, exact=True)  # steps did not write into it
+
+
 def test_a_finished_game_starts_again_at_the_next_step():
     envs = TMinusVectorEnv("four_way", num_envs=4, max_turns=30)
     observation, _ = envs.reset(seed=2)
