@@ -103,14 +103,22 @@ class TMinusEnv(gymnasium.Env):
 
 def register_all() -> list[str]:
     """Register ``tminus/<game>-v0`` with Gymnasium for every game (idempotent)."""
+    from tminus.batch import BATCH_GAMES
     from tminus.core.registry import list_games
 
     ids = []
     for name in list_games():
         env_id = f"tminus/{name}-v0"
         if env_id not in gymnasium.registry:
+            # gymnasium.make_vec runs the games of a batch engine where there is one.
+            vector = (
+                "tminus.interop.gymnasium_vector:TMinusVectorEnv" if name in BATCH_GAMES else None
+            )
             gymnasium.register(
-                id=env_id, entry_point="tminus.interop.gymnasium:TMinusEnv", kwargs={"game": name}
+                id=env_id,
+                entry_point="tminus.interop.gymnasium:TMinusEnv",
+                vector_entry_point=vector,
+                kwargs={"game": name},
             )
         ids.append(env_id)
     return ids

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from tminus.core.game import Game
 from tminus.core.playout import random_playout, sample_chance
@@ -170,3 +171,120 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
     return InteropBenchResult(
         game.name, simulations, name, statistics.median(our_rates), statistics.median(their_rates)
     )
+
+
+BATCH_SIZES = (1, 64, 1024, 16384, 65536)  # the issue's four sizes, and one larger
+
+
+@dataclass(frozen=True)
+class BatchBenchResult:
+    game: str
+    params: dict
+    batch_size: int
+    actions_per_second: float  # history entries (moves and chance outcomes) per CPU second
+    decisions_per_second: float  # moves by players only
+    reference_actions_per_second: float
+    memory_per_game: float  # bytes of state per game (the history log not counted)
+
+    @property
+    def ratio(self) -> float:
+        return self.actions_per_second / self.reference_actions_per_second
+
+
+def reference_rate(game: Game, seconds: float = 1.0, seed: int = 0) -> float:
+    """Random-playout actions per CPU second of the reference engine (as ``bench_game``)."""
+    rng = random.Random(seed)
+    actions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        actions += random_playout(game.new_initial_state(), rng)
+    return actions / (time.process_time() - start)
+
+
+def batch_rate(env, seconds: float = 1.0, seed: int = 0) -> tuple[float, float]:
+    """(actions, decisions) per CPU second of uniformly random play on a batch engine
+    that starts finished games again."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    size = env.batch_size
+    env.step(env.sample_legal(rng.random(size)), check=False)  # warm up
+    actions, steps = env.actions_applied, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.step(env.sample_legal(rng.random(size)), check=False)
+        steps += 1
+    elapsed = time.process_time() - start
+    return (env.actions_applied - actions) / elapsed, steps * size / elapsed
+
+
+def bench_batch(
+    names: list[str] | None = None,
+    sizes: tuple[int, ...] = BATCH_SIZES,
+    seconds: float = 1.0,
+    backend: str = "numpy",
+) -> list[BatchBenchResult]:
+    """Random play on the batch engines against the reference engines, in one process
+    pinned to one core, timed in CPU seconds (other work on a shared machine does not
+    count): actions/s at each batch size, and the memory of a game's state.
+
+    An action is what the reference counts: one entry of a game's history, a move or a
+    chance outcome."""
+    import os
+
+    from tminus.batch import batch_class, list_batch_games
+    from tminus.batch.base import keep_freed_memory
+    from tminus.core.registry import load_game
+
+    chosen = names or list_batch_games()
+    for name in chosen:
+        batch_class(name, backend)  # a game without a batch engine fails here, clearly
+    keep_freed_memory()
+    pinned = hasattr(os, "sched_setaffinity")
+    if pinned:
+        cores = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cores)})
+    try:
+        results = []
+        for name in chosen:  # each game with its default parameters
+            reference = reference_rate(load_game(name), seconds)
+            for size in sizes:
+                env = batch_class(name, backend)(
+                    size, seed=0, auto_reset=True, record_history=False
+                )
+                actions, decisions = batch_rate(env, seconds)
+                results.append(
+                    BatchBenchResult(
+                        name, dict(env.params), size, actions, decisions, reference,
+                        env.memory_per_game(),
+                    )
+                )  # fmt: skip
+        return results
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, cores)
+
+
+def bench_batch_report(
+    names: list[str] | None = None, seconds: float = 1.0, as_json: bool = False, **options
+) -> str:
+    """What ``tminus bench --batch`` prints: the table of ``bench_batch``, or its JSON."""
+    results = bench_batch(names, seconds=seconds, **options)
+    if as_json:
+        return json.dumps([{**asdict(r), "ratio": r.ratio} for r in results], indent=2)
+    return batch_bench_table(results)
+
+
+def batch_bench_table(results: list[BatchBenchResult]) -> str:
+    """The results as a plain-text table (what ``tminus bench --batch`` prints)."""
+    lines = [
+        f"{'game':<14}{'batch':>7}{'actions/s':>13}{'decisions/s':>13}{'reference':>11}"
+        f"{'ratio':>7}{'bytes/game':>11}"
+    ]
+    for r in results:
+        lines.append(
+            f"{r.game:<14}{r.batch_size:>7,}{r.actions_per_second:>13,.0f}"
+            f"{r.decisions_per_second:>13,.0f}{r.reference_actions_per_second:>11,.0f}"
+            f"{r.ratio:>6.1f}x{r.memory_per_game:>11,.0f}"
+        )
+    return "\n".join(lines)
