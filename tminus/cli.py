@@ -369,6 +369,9 @@ def simulate(
     backend: BackendOpt = "local",
     workers: WorkersOpt = None,
     address: AddressOpt = None,
+    batch: Annotated[
+        bool, typer.Option(help="Play thousands at a time on the batch engine (random, greedy).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games between agents and report win rates and game lengths."""
@@ -376,9 +379,14 @@ def simulate(
     seats = list(islice(cycle(names), the_game.num_players))
     with progress_bar(game, games, as_json) as bar:
         try:
-            summary = run_simulation(
-                the_game, seats, games, seed, advance(bar), backend, workers, address
-            )
+            if batch:
+                from tminus.batch.simulate import simulate_batch
+
+                summary = simulate_batch(the_game, seats, games, seed, progress=advance(bar))
+            else:
+                summary = run_simulation(
+                    the_game, seats, games, seed, advance(bar), backend, workers, address
+                )
         except ValueError as error:
             raise fail(str(error)) from None
     if as_json:
@@ -537,16 +545,25 @@ def bench(
     interop: Annotated[
         bool, typer.Option(help="Also race OpenSpiel's MCTSBot (needs the rl extra).")
     ] = True,
+    batch: Annotated[
+        bool, typer.Option(help="Time the batch engines against the reference engines.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Throughput: random playouts (one core), MCTS decisions, simulation scaling."""
-    from tminus.sim.bench import bench_scaling, bench_search
+    from tminus.sim.bench import bench_batch_report, bench_scaling, bench_search
 
     chosen = names or list_games()
     for name in chosen:
         game_class_or_fail(name)
     if runs < 1 or seconds <= 0:
         raise fail("--runs must be at least 1 and --seconds above 0")
+    if batch:
+        try:
+            print(bench_batch_report(names, seconds, as_json))
+        except ValueError as error:
+            raise fail(str(error)) from None
+        return
     playouts = [
         bench_game(load_game(name, **params), runs=runs, seconds=seconds)
         for name in chosen

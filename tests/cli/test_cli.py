@@ -60,6 +60,19 @@ def test_simulate_prints_a_table_and_json():
     assert sum(s["wins"] for s in data["seats"]) + data["draws"] == 50
 
 
+def test_simulate_and_bench_on_the_batch_engine():
+    result = run(
+        "simulate", "sputnik", "--agents", "greedy,random", "-n", "200", "--batch", "--json"
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 200 and data["seats"][0]["wins"] > 150  # greedy beats random
+    result = run("simulate", "three_two_one", "--agents", "greedy", "--batch")
+    assert result.exit_code == 2 and "Traceback" not in result.output  # no vectorised greedy
+    result = run("bench", "--batch", "count_down")  # no batch engine for Count Down
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
 def test_play_a_whole_game_with_bad_input_reprompted():
     # Always answer "1" (the first legal move); the first answers are nonsense.
     answers = "hello\n0\n99\n" + "1\n" * 2000
