@@ -627,6 +627,28 @@ def bench(
                 f"{r.ratio:.1f}x",
             )  # fmt: skip
         console.print(table)
+    if "sputnik" in chosen:
+        print_endgame_figures()
+
+
+def print_endgame_figures() -> None:
+    """The solved Sputnik endgames: figures of the table on disk (building it takes minutes,
+    so bench never does)."""
+    from tminus.agents.solvers.sputnik_endgame import bench_figures
+
+    figures = bench_figures(build_missing=False)
+    if figures is None:
+        console.print(
+            "Sputnik endgame table: not built here "
+            "(python -m tminus.agents.solvers.sputnik_endgame build)"
+        )
+        return
+    console.print(
+        f"Sputnik endgame table (2 players, radius {figures['radius']}): at most "
+        f"{figures['max_galaxies']} galaxies left, {figures['positions']:,} positions, "
+        f"{figures['megabytes']:.1f} MB, built in {figures['build_seconds']:,.0f} s, "
+        f"{figures['lookups_per_second']:,.0f} lookups/s"
+    )
 
 
 def bench_configurations(name: str) -> list[dict[str, Any]]:

@@ -140,3 +140,18 @@ def test_simulate_on_two_workers_matches_one():
     one = json.loads(run(*args, "--workers", "1").output)
     two = json.loads(run(*args, "--workers", "2").output)
     assert one == two
+
+
+def test_bench_never_builds_the_endgame_table(monkeypatch, tmp_path):
+    from tminus.agents.solvers import sputnik_endgame
+
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # an empty cache
+    sputnik_endgame.cached_table.cache_clear()
+    try:
+        result = run("bench", "sputnik", "--runs", "1", "--seconds", "0.05", "--no-search",
+                     "--no-scaling", "--no-interop")  # fmt: skip
+    finally:
+        sputnik_endgame.cached_table.cache_clear()
+    assert result.exit_code == 0, result.output
+    assert "endgame table: not built here" in " ".join(result.output.split())
+    assert list(tmp_path.iterdir()) == []

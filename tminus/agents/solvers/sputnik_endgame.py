@@ -328,10 +328,14 @@ def lookups_a_second(table: EndgameTable, samples: int = 20_000, seed: int = 0) 
     return samples / (time.perf_counter() - start)
 
 
-def bench_figures(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> dict[str, float]:
+def bench_figures(
+    radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES, build_missing: bool = True
+) -> dict[str, float] | None:
     """N, positions, size, build time and lookup speed of the cached table (built if
-    missing), for ``tminus bench``."""
+    missing, or None when not ``build_missing``), for ``tminus bench``."""
     table = cached_table(radius, max_galaxies)
+    if table is None and not build_missing:
+        return None
     if table is None:
         table = build(radius, max_galaxies)
         table.save(cache_path(radius, max_galaxies))
