@@ -67,6 +67,7 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
 MAX_MESSAGE = 4096
+MAX_IDS = 50  # games asked for at once (a browser's own games)
 REPLAY_CACHE = 16 * 2**20  # bytes of replay pages kept
 HTTP_STATUS = {
     "not_found": 404, "forbidden": 403, "unknown_seat": 403, "bad_state": 409, "broken": 409,
@@ -369,7 +370,7 @@ def create_app(
             )
         seats = [seat.model_dump() for seat in body.seats]
         admit_bots(seats)
-        created = await service.create(body.game, body.params, seats)
+        created = await service.create(body.game, body.params, seats, body.listed)
         table = created.table
         bots.changed(table)
         return {
@@ -414,8 +415,18 @@ def create_app(
     @app.get("/api/games", responses=documented(400, 503))
     async def list_games(
         limit: int = Query(30, ge=1, le=200, description="how many of the newest games"),
+        ids: str | None = Query(
+            None, max_length=MAX_IDS * 33, description="these games (comma-separated ids)"
+        ),
     ) -> list[dict[str, Any]]:
-        return await service.recent(limit)
+        """The listed games in play, newest first; or, with ``ids``, those games (any
+        status, listed or not: e.g. the games a browser holds seats in)."""
+        if ids is None:
+            return await service.recent(limit, listed=True)
+        wanted = [i for i in ids.split(",") if i]
+        if len(wanted) > MAX_IDS:
+            raise GameError("bad_request", f"at most {MAX_IDS} ids at once")
+        return await service.some(wanted)
 
     @app.get("/api/games/{game_id}", responses=documented(404, 503))
     async def get_game(game_id: str) -> dict[str, Any]:

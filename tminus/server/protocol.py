@@ -65,6 +65,7 @@ class CreateGame(Message):
     game: str = Field(max_length=64)
     params: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
+    listed: bool = False  # in the lobby's public list while in play (else: by link only)
 
 
 def error(code: str, message: str) -> dict[str, str]:

@@ -394,9 +394,14 @@ class GameService:
 
     # -- creating and finding games --------------------------------------------------------
     async def create(
-        self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]]
+        self,
+        game_name: str,
+        params: dict[str, Any],
+        seats: list[dict[str, Any]],
+        listed: bool = False,
     ) -> Created:
-        """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...}."""
+        """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
+        ``listed``: shown in the lobby's public list while in play (else by link only)."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
@@ -413,7 +418,7 @@ class GameService:
         record = StoredGame(
             id=secrets.token_hex(8), game=game_name, params=dict(game.params),
             rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
-            status=WAITING, seats=made, actions=[], result=None, created=now(),
+            status=WAITING, seats=made, actions=[], result=None, created=now(), listed=listed,
         )  # fmt: skip
         await self._store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -538,9 +543,20 @@ class GameService:
         record.actions, record.actors, record.notes = [], [], []  # the log holds them now
         return table
 
-    async def recent(self, limit: int) -> list[dict[str, Any]]:
-        """Summaries of the newest games, from the store (nothing is replayed)."""
-        return [self._summary(record) for record in await self._store(self.store.recent(limit))]
+    async def recent(self, limit: int, listed: bool = False) -> list[dict[str, Any]]:
+        """Summaries of the newest games (``listed``: the listed games in play), from the
+        store (nothing is replayed)."""
+        records = await self._store(self.store.recent(limit, listed))
+        return [self._summary(record) for record in records]
+
+    async def some(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        """Summaries of these games (those that exist), e.g. the ones a browser holds seats
+        in; a game in memory is summed up from there (it may be ahead of the store)."""
+        ids = [i for i in dict.fromkeys(game_ids) if 0 < len(i) <= 32]
+        kept = {i: self.tables[i] for i in ids if i in self.tables}
+        stored = await self._store(self.store.some([i for i in ids if i not in kept]))
+        summaries = [self.summary(t) for t in kept.values()] + [self._summary(r) for r in stored]
+        return sorted(summaries, key=lambda s: s["created"], reverse=True)
 
     async def resume(self) -> tuple[list[Table], dict[str, str]]:
         """After a restart: rebuild each game in play, each on its own, and finish its chance.
@@ -739,6 +755,9 @@ class GameService:
             return
         rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
         save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
+        turn = whose_turn(draft.state, draft.status or table.status)
+        if turn != whose_turn(table.state, table.status):
+            save.to_move = turn
         try:
             await self._store(self.store.save(save))
         except ClaimLost:
@@ -811,6 +830,8 @@ class GameService:
         summary = self._summary(record)
         if isinstance(table, Table):
             summary["move_number"] = table.move_number
+            turn = whose_turn(table.state, table.status)
+            summary["to_move"] = turn if turn >= 0 else None
         return summary
 
     def _summary(self, record: StoredGame) -> dict[str, Any]:
@@ -828,6 +849,8 @@ class GameService:
             "result": record.result,
             "problem": record.problem,
             "created": record.created.isoformat(),
+            "listed": record.listed,
+            "to_move": record.to_move if record.status == PLAYING else None,
         }
 
     def export(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -918,6 +941,11 @@ def is_behind(table: Table, other: Table) -> bool:
         or (other.status != table.status and table.status != FINISHED)
         or seats != [(s.joined, s.name) for s in other.record.seats]
     )
+
+
+def whose_turn(state: State, status: str) -> int:
+    """The seat to move in a game in play, else -1 (nobody's: chance, over, not started)."""
+    return max(-1, state.current_player()) if status == PLAYING else -1
 
 
 def unavailable(error: StoreError) -> GameError:

@@ -109,6 +109,9 @@ class GameRow(Base):
     problem: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Shown in the lobby's public list while in play (else reachable by its link only).
+    listed: Mapped[bool] = mapped_column(default=False, index=True)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose turn it is
 
 
 class SeatRow(Base):
@@ -178,6 +181,7 @@ class Save:
     status: str | None = None
     result: dict[str, Any] | None = None
     expect: str | None = None
+    to_move: int | None = None  # whose turn it is after the change (-1: nobody's)
 
     def notice(self, origin: str = "") -> str:
         """What other processes are told: enough to apply the change to their copy (and
@@ -229,6 +233,8 @@ class StoredGame:
     moves: int = 0  # the log's length (also when ``actions`` were not loaded)
     actors: list[int] = field(default_factory=list)  # who made each action (-1: chance)
     notes: list[str | None] = field(default_factory=list)  # said before each action
+    listed: bool = False
+    to_move: int | None = None
 
 
 def async_url(url: str) -> str:
@@ -411,7 +417,7 @@ class Store:
                         "id": game.id, "game": game.game, "params": game.params,
                         "rules_version": game.rules_version, "commitment": game.commitment,
                         "seed": game.seed, "status": game.status, "result": None,
-                        "created": game.created,
+                        "created": game.created, "listed": game.listed,
                     }
                 ],
             )  # fmt: skip
@@ -527,9 +533,18 @@ class Store:
         games = await self._records(select(GameRow).where(GameRow.id == game_id), actions, since)
         return games[0] if games else None
 
-    async def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games, without their logs (``moves`` says how long each is)."""
-        return await self._records(select(GameRow).order_by(GameRow.created.desc()).limit(limit))
+    async def recent(self, limit: int, listed: bool = False) -> list[StoredGame]:
+        """The newest games, without their logs (``moves`` says how long each is); ``listed``:
+        only the listed games in play (the lobby's public list)."""
+        query = select(GameRow).order_by(GameRow.created.desc()).limit(limit)
+        if listed:
+            query = query.where(GameRow.listed, GameRow.status == PLAYING)
+        return await self._records(query)
+
+    async def some(self, game_ids: list[str]) -> list[StoredGame]:
+        """The games of these ids that exist, newest first, without their logs."""
+        query = select(GameRow).where(GameRow.id.in_(game_ids)).order_by(GameRow.created.desc())
+        return await self._records(query)
 
     async def ids(self, statuses: tuple[str, ...] | None = None, limit: int | None = None):
         """Game ids, newest first (only those with one of ``statuses`` if given)."""
@@ -695,12 +710,16 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     if rows:
         await connection.execute(insert(ActionRow), rows)
     for save in batch:
+        values: dict[str, Any] = {}
+        if save.to_move is not None:
+            values["to_move"] = None if save.to_move < 0 else save.to_move
         if save.status is not None:
-            values: dict[str, Any] = {"status": save.status}
+            values["status"] = save.status
             if save.result is not None:
                 values["result"] = save.result
             if save.status == FINISHED:
                 values["finished"] = at
+        if values:
             await connection.execute(
                 update(GameRow).where(GameRow.id == save.game_id).values(**values)
             )
@@ -716,6 +735,7 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         rules_version=row["rules_version"], commitment=row["commitment"], seed=row["seed"],
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
+        listed=bool(row["listed"]), to_move=row["to_move"],
     )  # fmt: skip
 
 
@@ -726,6 +746,10 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN rules_version INTEGER DEFAULT 1"))
     if "problem" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
+    if "listed" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
+    if "to_move" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}

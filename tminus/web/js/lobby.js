@@ -1,6 +1,6 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
 import { api, el, placings, titleCase } from "./util.js";
-import { heldSeat, holdSeat, keepInvites, rememberName, rememberedName } from "./seat.js";
+import { heldSeats, holdSeat, keepInvites, myGameIds, rememberName, rememberedName } from "./seat.js";
 
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
@@ -106,7 +106,7 @@ function readForm() {
     if (value === "person") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
-  return { game: state.game.name, params, seats, you: seats[0].kind === "person" };
+  return { game: state.game.name, params, seats, listed: $("listed").checked, you: seats[0].kind === "person" };
 }
 
 async function create(event) {
@@ -121,7 +121,7 @@ async function create(event) {
     if (mine) holdSeat(game.id, mine);
     rememberName($("your-name").value.trim());
     showCreated(game, mine);
-    loadRecent();
+    loadGames();
   } catch (error) {
     $("create-error").textContent = error.message;
   }
@@ -158,18 +158,41 @@ function resultWords(g) {
     .sort((a, b) => a.rank - b.rank).map((s) => `${s.place} ${s.name}`).join(" · ");
 }
 
-async function loadRecent() {
+// One line of a games list: the game, its state, whose turn it is (marked when it is yours).
+function gameRow(g, mySeats = []) {
+  const result = g.status === "finished" ? resultWords(g) : null;
+  const yours = g.to_move !== null && g.to_move !== undefined && mySeats.includes(g.to_move);
+  const turn = g.status === "playing" && g.to_move !== null && g.to_move !== undefined
+    ? el("span", { class: `turn${yours ? " yours" : ""}` }, yours ? "● your turn" : `${g.seats[g.to_move].name} to play`) : null;
+  const you = mySeats.filter((s) => g.seats[s]).map((s) => g.seats[s].name);
+  return el("li", { "data-game": g.id, class: yours ? "your-turn" : null },
+    el("a", { href: `/game/${g.id}` }, g.title), " ",
+    el("span", { class: `status ${g.status}` }, g.status), " ", turn, " ",
+    you.length ? el("span", { class: "your-seat" }, `you: ${you.join(", ")}`) : null,
+    el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
+}
+
+// My games: those this browser holds seats in (or made), asked for by id; yours to play first.
+async function loadMyGames() {
+  const ids = myGameIds().slice(-50);
+  const games = ids.length ? await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => []) : [];
+  const seatsIn = (g) => heldSeats(g.id).map((s) => s.seat);
+  const rows = games.map((g) => ({ g, seats: seatsIn(g) }));
+  const mine = (r) => r.g.to_move !== null && r.seats.includes(r.g.to_move) && r.g.status === "playing";
+  rows.sort((a, b) => mine(b) - mine(a));
+  $("my-games").replaceChildren(...rows.map((r) => gameRow(r.g, r.seats)));
+  if (!rows.length) $("my-games").append(el("li", { class: "muted" }, "None yet: the games you create or are invited to show here."));
+}
+
+// The public list: listed games in play, open to spectators.
+async function loadPublicGames() {
   const games = await api("/api/games?limit=15").catch(() => []);
-  $("recent").replaceChildren(...games.map((g) => {
-    const result = g.status === "finished" ? resultWords(g) : null;
-    const held = heldSeat(g.id);
-    return el("li", { "data-game": g.id },
-      el("a", { href: `/game/${g.id}` }, g.title), " ",
-      el("span", { class: `status ${g.status}` }, g.status), " ",
-      held && g.seats[held.seat] ? el("span", { class: "your-seat" }, `you: ${g.seats[held.seat].name}`) : null,
-      el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
-  }));
-  if (!games.length) $("recent").append(el("li", { class: "muted" }, "No games yet: start one!"));
+  $("public-games").replaceChildren(...games.map((g) => gameRow(g)));
+  if (!games.length) $("public-games").append(el("li", { class: "muted" }, "No listed game is being played now."));
+}
+
+function loadGames() {
+  return Promise.all([loadMyGames(), loadPublicGames()]);
 }
 
 async function main() {
@@ -180,7 +203,8 @@ async function main() {
   }, el("strong", {}, g.title), el("small", { class: "game-description" }, description(g)))));
   $("create").addEventListener("submit", create);
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
-  loadRecent();
+  loadGames();
+  setInterval(() => { if (!document.hidden) loadGames(); }, 15000);
 }
 
 main();

@@ -1,0 +1,63 @@
+"""Playing together (issue 14) in a real browser, two or three people each in their own
+browser context: my games, turn alerts, chat, rematch, hot-seat, abandoned games, undo."""
+
+from __future__ import annotations
+
+from .conftest import PHONE, create_game, horizontal_overflow, screenshot
+
+
+def seat_page(server, new_page, invite, viewport=None):
+    """A person's page, opened by their invite link (their browser holds the seat then)."""
+    page = new_page(viewport)
+    page.goto(server + invite["url"])
+    page.wait_for_selector("#seats .seat.me")
+    return page
+
+
+# -- my games ------------------------------------------------------------------------------------
+def test_my_games_lists_the_games_this_browser_holds_seats_in_and_marks_my_turn(
+    server, new_page
+):
+    game = create_game(server, "four_way", {"players": 2}, ["person:Ada", "person:Bea"])
+    listed = create_game(server, "four_way", {"players": 2}, ["bot:random", "bot:random"])
+    ada = seat_page(server, new_page, game["invites"][0])
+    bea = seat_page(server, new_page, game["invites"][1])
+    ada.wait_for_selector("#status.playing")  # both joined: it started
+    first = ada.locator("#seats .to-move .seat-name").inner_text().removesuffix(" (you)")
+    turns = {}
+    for page in (ada, bea):
+        page.goto(server + "/")
+        row = page.locator(f"#my-games li[data-game='{game['id']}']")
+        row.wait_for()
+        turns[page] = row.get_attribute("class") == "your-turn"
+        assert "playing" in row.inner_text().lower()
+        if not turns[page]:
+            assert f"{first} to play" in row.inner_text()
+    assert sorted(turns.values()) == [False, True]  # exactly one of them is to play
+    yours = ada if turns[ada] else bea
+    assert "● your turn" in yours.locator("#my-games .your-turn").inner_text()
+    # Someone else's browser holds no seat there: not in its games; and an unlisted game is
+    # not in the public list (a bots-only game made through the API is unlisted too).
+    other = new_page(PHONE)
+    other.goto(server + "/")
+    other.wait_for_selector("#my-games li.muted")
+    other.wait_for_selector("#public-games li")
+    ids = other.eval_on_selector_all("#public-games li", "ls => ls.map(l => l.dataset.game)")
+    assert game["id"] not in ids and listed["id"] not in ids
+    assert horizontal_overflow(other) <= 0
+    screenshot(yours, "lobby-my-games")
+
+
+def test_a_listed_game_in_play_is_in_the_public_list(server, new_page):
+    page = new_page()
+    page.goto(server + "/")
+    page.click(".game-card[data-game=four_way]")
+    page.select_option("[name=players]", "2")
+    page.check("#listed")
+    page.click("#create-game")
+    page.click("#take-seat")  # against the lobby's bot: it starts at once
+    page.wait_for_selector("#status.playing")
+    game_id = page.url.split("/")[-1]
+    watcher = new_page()
+    watcher.goto(server + "/")
+    watcher.wait_for_selector(f"#public-games li[data-game='{game_id}']")
