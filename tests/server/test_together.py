@@ -4,9 +4,17 @@ nothing; nothing a spectator sends changes a game."""
 
 from __future__ import annotations
 
-from .test_api import PERSON, app_client, call, client, create, seated, service  # noqa: F401
+import pytest
+
+from .test_api import PERSON, app_client, call, create, seated, service
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        yield client
 
 
 def start(client, game) -> None:

@@ -15,9 +15,7 @@ def seat_page(server, new_page, invite, viewport=None):
 
 
 # -- my games ------------------------------------------------------------------------------------
-def test_my_games_lists_the_games_this_browser_holds_seats_in_and_marks_my_turn(
-    server, new_page
-):
+def test_my_games_lists_the_games_this_browser_holds_seats_in_and_marks_my_turn(server, new_page):
     game = create_game(server, "four_way", {"players": 2}, ["person:Ada", "person:Bea"])
     listed = create_game(server, "four_way", {"players": 2}, ["bot:random", "bot:random"])
     ada = seat_page(server, new_page, game["invites"][0])
