@@ -59,3 +59,47 @@ def test_a_listed_game_in_play_is_in_the_public_list(server, new_page):
     watcher = new_page()
     watcher.goto(server + "/")
     watcher.wait_for_selector(f"#public-games li[data-game='{game_id}']")
+
+
+# -- turn alerts -----------------------------------------------------------------------------------
+HIDDEN_AND_NOTIFYING = """
+Object.defineProperty(Document.prototype, 'hidden', { get: () => true });
+window.notified = [];
+window.Notification = class { static permission = 'granted';
+  constructor(title, options) { window.notified.push([title, options.body]); } };
+"""
+
+
+def two_players(server, new_page, game_name="four_way", params=None, init_script=None):
+    """Ada and Bea, each on their page, the game started: (pages by seat, the seat to move)."""
+    game = create_game(server, game_name, params or {"players": 2}, ["person:Ada", "person:Bea"])
+    pages = []
+    for invite in game["invites"]:
+        page = new_page()
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(server + invite["url"])
+        pages.append(page)
+    to_move = pages[0].locator("#seats .seat.to-move")
+    to_move.wait_for()
+    return game, pages, int(to_move.get_attribute("data-seat"))
+
+
+def test_the_title_sounds_and_notifications_say_when_it_becomes_your_turn(server, new_page):
+    _, pages, mover = two_players(server, new_page, init_script=HIDDEN_AND_NOTIFYING)
+    waiter = pages[1 - mover]
+    pages[mover].wait_for_function("document.title === '● Your turn — T-minus'")
+    assert waiter.title() == "4-Way CountDown · T-minus"
+    # The sound is off until switched on, and the switch is remembered.
+    assert not waiter.is_checked("#sound")
+    waiter.check("#sound")
+    waiter.reload()
+    waiter.wait_for_selector("#sound:checked")
+    pages[mover].locator(".move").first.click()
+    waiter.wait_for_function("document.title === '● Your turn — T-minus'")
+    pages[mover].wait_for_function("document.title === '4-Way CountDown · T-minus'")
+    assert waiter.evaluate("window.tminusChimes") == 1
+    assert pages[mover].evaluate("window.tminusChimes || 0") == 0  # its sound is off
+    assert waiter.evaluate("window.notified") == [
+        ["● Your turn — T-minus", "4-Way CountDown: it is your turn."]
+    ]

@@ -3,6 +3,7 @@ import { api, el, initial, placings, seatName } from "./util.js";
 import { boardFor } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
+import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
 import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +17,7 @@ const app = {
   before: null, // the observation drawn before this one: the board marks what changed
   bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
   opened: new Set(), // folded log runs the reader opened
+  myTurn: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null, pongTimer: null,
 };
 
@@ -236,9 +238,17 @@ function hideProblem() {
 }
 
 // -- rendering --------------------------------------------------------------------------
+function isMyTurn() {
+  const view = app.view;
+  return !app.replay && view.status === "playing" && view.to_move !== null && view.to_move === view.seat;
+}
+
 function render() {
   const view = app.view;
-  document.title = `${view.title} · T-minus`;
+  const myTurn = isMyTurn();
+  if (myTurn && !app.myTurn) yourTurnBegins(view.title);
+  app.myTurn = myTurn;
+  document.title = myTurn ? YOUR_TURN_TITLE : `${view.title} · T-minus`;
   $("title").textContent = view.title;
   $("status").textContent = app.offline ? "offline" : view.status;
   $("status").className = `status ${app.offline ? "offline" : view.status}`;
@@ -253,7 +263,24 @@ function render() {
   });
   scrollLog();
   renderFairness();
+  renderAlerts();
   renderReplayControls();
+}
+
+// The alert switches, for players: the sound (remembered) and the browser's notifications.
+function renderAlerts() {
+  const seated = app.view.seat !== null && app.view.status !== "finished";
+  $("alerts-panel").hidden = !seated;
+  if (!seated || $("alerts").childElementCount) return;
+  const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const parts = [el("label", { class: "check-field" }, sound, "Sound when it is your turn")];
+  if (canNotify() && Notification.permission === "default") {
+    parts.push(el("button", { type: "button", id: "notify", class: "quiet", onclick: async (e) => {
+      const answer = await askToNotify();
+      e.target.replaceWith(el("p", { class: "muted" }, answer === "granted" ? "You will be notified when the page is hidden." : "Notifications are off."));
+    } }, "Notify me when it is my turn"));
+  }
+  $("alerts").replaceChildren(...parts);
 }
 
 function currentObservation() {
