@@ -27,6 +27,7 @@ from tminus.server.limits import Limits
 from .secret_game import WORDS, SecretGame
 
 MAX_MOVES = 400
+CHAT_AT = {2: "good luck", 9: "<b>nice</b>", 20: "well played"}  # move: a line of table talk
 
 
 @pytest.fixture
@@ -65,11 +66,15 @@ def play_recorded(client, game_name, params, seed):
         told = [None] if viewer is None else viewers[: viewers.index(viewer) + 1]
         for other in told:
             records[other].append(sockets[other].receive_text())
-    for _ in range(MAX_MOVES):
-        last = {v: json.loads(records[v][-1]) for v in viewers}
+    for turn in range(MAX_MOVES):
+        last = {v: last_state(records[v]) for v in viewers}
         if last[None]["status"] != "playing":
             break
         mover = last[None]["to_move"]
+        if turn in CHAT_AT:  # table talk reaches everyone, spectators too
+            sockets[mover].send_json({"type": "chat", "text": CHAT_AT[turn]})
+            for viewer in viewers:
+                records[viewer].append(sockets[viewer].receive_text())
         choice = rng.choice(last[mover]["legal"])
         sockets[mover].send_json(
             {"type": "move", "move_number": last[mover]["move_number"], "action": choice["action"]}
@@ -79,6 +84,20 @@ def play_recorded(client, game_name, params, seed):
     for ws in sockets.values():
         ws.__exit__(None, None, None)
     return table, records, tokens
+
+
+def last_state(texts):
+    return next(m for m in map(json.loads, reversed(texts)) if m["type"] == "state")
+
+
+def check_chat(message, tokens, seed):
+    """A chat message: lines of table talk, and nothing else (no token, no seed)."""
+    assert set(message) <= {"type", "messages", "history"}
+    for line in message["messages"]:
+        assert set(line) == {"index", "seat", "text", "at"}
+        assert line["text"] in CHAT_AT.values()
+    text = json.dumps(message)
+    assert seed not in text and not any(token in text for token in tokens.values())
 
 
 def check_messages(table, records, tokens):
@@ -92,6 +111,9 @@ def check_messages(table, records, tokens):
         expected_log: list[str] = []
         for text in texts:
             message = json.loads(text)
+            if message["type"] == "chat":
+                check_chat(message, tokens, table.record.seed)
+                continue
             assert message["type"] == "state"
             number = message["move_number"]
             assert number >= len(expected_log)
@@ -121,6 +143,8 @@ def check_messages(table, records, tokens):
                 "seed", "result",
             }  # fmt: skip
     assert len(records) == players + 1
+    said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]
+    assert [m["messages"][0]["text"] for m in said] == list(CHAT_AT.values())[: len(said)]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -131,7 +155,7 @@ def test_no_secret_word_reaches_another_seat(client, seed):
     words = table.state.words
     for viewer, texts in records.items():
         for text in texts:
-            if json.loads(text)["status"] == "finished":
+            if json.loads(text).get("status") == "finished":
                 continue
             for seat, word in enumerate(words):
                 # A word shared with the viewer's own may of course appear.

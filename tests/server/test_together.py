@@ -59,3 +59,55 @@ def test_too_many_ids_are_refused(client):
     response = client.get("/api/games?ids=" + ",".join(f"g{i}" for i in range(51)))
     assert response.status_code == 400 and response.json()["code"] == "bad_request"
     assert client.get("/api/games?ids=").json() == []
+
+
+# -- chat ---------------------------------------------------------------------------------------
+def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectators(client):
+    game = create(client, [PERSON, PERSON])
+    path = f"/ws/games/{game['id']}"
+    with (
+        client.websocket_connect(path) as ada,
+        client.websocket_connect(path) as bea,
+        client.websocket_connect(path) as eve,
+    ):
+        seated(client, ada, game, 0)
+        seated(client, bea, game, 1)
+        ada.receive_json()  # Bea arrived: the game started
+        eve.send_json({"type": "hello"})
+        eve.receive_json()
+        ada.send_json({"type": "chat", "text": "  <script>alert(1)</script>\n hi  "})
+        for ws in (ada, bea, eve):
+            line = ws.receive_json()
+            assert line["type"] == "chat" and len(line["messages"]) == 1
+            assert line["messages"][0] | {"at": None} == {
+                "index": 1,
+                "seat": 0,
+                "text": "<script>alert(1)</script> hi",
+                "at": None,
+            }
+        # A spectator reads; it does not talk. Bad lines are refused; nothing is stored.
+        eve.send_json({"type": "chat", "text": "hello"})
+        assert eve.receive_json()["code"] == "forbidden"
+        for bad, code in [({"type": "chat", "text": "x" * 201}, "bad_request"),
+                          ({"type": "chat", "text": ""}, "bad_request"),
+                          ({"type": "chat", "text": "   "}, "bad_request"),
+                          ({"type": "chat", "text": 5}, "bad_request")]:  # fmt: skip
+            bea.send_json(bad)
+            assert bea.receive_json()["code"] == code
+        # Five lines at once, then one every two seconds.
+        for n in range(4):
+            bea.send_json({"type": "chat", "text": f"line {n}"})
+            assert bea.receive_json()["messages"][0]["text"] == f"line {n}"
+        bea.send_json({"type": "chat", "text": "too fast"})
+        refused = bea.receive_json()
+        assert refused["code"] == "rate_limited" and "nothing was sent" in refused["message"]
+    stored = call(client, service(client).store.chat, game["id"], 100)
+    assert [line["text"] for line in stored][1:] == [f"line {n}" for n in range(4)]
+    # A page opened later is given the talk so far.
+    service(client).tables.clear()
+    with client.websocket_connect(path) as late:
+        late.send_json({"type": "hello"})
+        late.receive_json()
+        history = late.receive_json()
+        assert history["type"] == "chat" and history["history"] is True
+        assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5]

@@ -103,3 +103,37 @@ def test_the_title_sounds_and_notifications_say_when_it_becomes_your_turn(server
     assert waiter.evaluate("window.notified") == [
         ["● Your turn — T-minus", "4-Way CountDown: it is your turn."]
     ]
+
+
+# -- chat ----------------------------------------------------------------------------------------
+def test_chat_goes_both_ways_to_spectators_too_escaped_and_mutable(server, new_page):
+    game, (ada, bea), _ = two_players(server, new_page)
+    eve = new_page(PHONE)
+    eve.goto(server + game["spectate"])
+    eve.wait_for_selector("#mute-chat")
+    assert eve.locator("#chat-input").count() == 0  # spectators read only
+    attack = "<script>window.pwned = 1</script><img src=x onerror=window.pwned=1>"
+    ada.fill("#chat-input", attack)
+    ada.press("#chat-input", "Enter")
+    for page in (ada, bea, eve):
+        line = page.locator("#chat li").last
+        line.wait_for()
+        assert line.inner_text() == f"Ada: {attack}"  # shown as text, never as HTML
+        assert page.locator("#chat script, #chat img").count() == 0
+        assert page.evaluate("window.pwned") is None
+    bea.click(".reaction:text('Well played')")
+    for page in (ada, bea, eve):
+        page.wait_for_selector("#chat li:nth-child(2):has-text('Bea: Well played')")
+    # Muted for one viewer (remembered there), still said to the others.
+    eve.check("#mute-chat")
+    assert eve.locator("#chat").is_hidden() and eve.locator("#chat-muted").is_visible()
+    eve.reload()
+    eve.wait_for_selector("#chat-muted")
+    ada.fill("#chat-input", "third")
+    ada.press("#chat-input", "Enter")
+    bea.wait_for_selector("#chat li:nth-child(3):has-text('Ada: third')")
+    assert eve.locator("#chat").is_hidden()
+    assert horizontal_overflow(eve) <= 0
+    eve.uncheck("#mute-chat")
+    eve.wait_for_selector("#chat li:nth-child(3):has-text('Ada: third')")
+    screenshot(eve, "chat-phone-390x844")

@@ -44,6 +44,7 @@ from tminus.server.bots import BotPlayer, BotPool, Leases
 from tminus.server.fanout import listener_for
 from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
+    Chat,
     CreateGame,
     Hello,
     Move,
@@ -67,6 +68,7 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
 MAX_MESSAGE = 4096
+CHAT_RATE, CHAT_BURST = 0.5, 5  # lines of table talk a seat may send a second, and at once
 MAX_IDS = 50  # games asked for at once (a browser's own games)
 REPLAY_CACHE = 16 * 2**20  # bytes of replay pages kept
 HTTP_STATUS = {
@@ -191,7 +193,15 @@ class Hub:
         self.sockets = 0
         # Views already rendered, by game version, seat and log start: spectators share them.
         self.rendered: OrderedDict[tuple, str] = OrderedDict()
+        # Table talk one seat may send: a line every 2 s, five at once.
+        self.talk = RateLimiter(CHAT_RATE, CHAT_BURST)
         service.listen(self.changed)
+        service.listen_chat(self.said)
+
+    def said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+        message = {"type": "chat", "messages": lines}
+        for connection in self.connections.get(table.id, ()):
+            connection.push(message)
 
     def changed(self, table: Table) -> None:
         for connection in self.connections.get(table.id, ()):
@@ -598,6 +608,9 @@ def create_app(
             changed = await service.join(table, message.seat, message.token, message.name)
         if not changed:
             connection.push_state(await service.get(game_id))
+        history = await service.chat_history(table)
+        if history:
+            connection.push({"type": "chat", "messages": history, "history": True})
 
     async def handle(connection: Connection, message: Any) -> None:
         if isinstance(message, Ping):
@@ -617,6 +630,14 @@ def create_app(
             await service.resign(table, seat, token)
         elif isinstance(message, Rename):
             await service.join(table, seat, token, message.name)
+        elif isinstance(message, Chat):
+            wait = hub.talk.take(f"{table.id}:{seat}")
+            if wait:
+                raise GameError(
+                    "rate_limited",
+                    f"you are chatting too fast: wait {retry_after(wait)} s (nothing was sent)",
+                )
+            await service.say(table, seat, token, message.text)
 
     def parse(text: str):
         if len(text) > MAX_MESSAGE:

@@ -2,8 +2,8 @@
 
 A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
 (``hello``: a seat and its token, or no seat for a spectator), so that tokens never
-appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign`` or
-``name`` (the name shown for its seat).
+appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign``,
+``name`` (the name shown for its seat) or ``chat`` (a line of table talk).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
 messages (nothing changed).
 """
@@ -49,8 +49,13 @@ class Rename(Message):
     name: str = Field(min_length=1, max_length=40)
 
 
+class Chat(Message):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=200)
+
+
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename, Field(discriminator="type")
+    Hello | Move | Start | Resign | Ping | Rename | Chat, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 

@@ -67,6 +67,8 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 
 SPECTATOR = None
+CHAT_LENGTH = 200  # characters in a line of table talk
+CHAT_KEPT = 100  # lines of table talk a page is given when it opens (all are stored)
 # Log lines are narrated with these marks in place of names, and the current names are put
 # in when a line is sent: a person who renames themselves is renamed in the whole log.
 SEAT_MARK = "\x1f{}\x1f"
@@ -163,6 +165,7 @@ class Table:
     copy: int = field(default_factory=itertools.count().__next__)
     news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
     hearing: asyncio.Task | None = None  # applies the news, one at a time
+    chat: list[dict[str, Any]] | None = None  # the last lines of table talk (None: not read)
 
     @property
     def id(self) -> str:
@@ -216,6 +219,7 @@ class GameService:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
+        self.chat_listeners: list[Callable[[Table, list[dict[str, Any]]], None]] = []
         self.absent_listeners: list[Callable[[str], None]] = []
         self.loading: Counter[str] = Counter()  # games being read from the store, how often
         self.missed: set[str] = set()  # games that changed while being read
@@ -224,6 +228,19 @@ class GameService:
     def listen(self, listener: Callable[[Table], None]) -> None:
         """``listener(table)`` is called after each committed change of a game."""
         self.listeners.append(listener)
+
+    def listen_chat(self, listener: Callable[[Table, list[dict[str, Any]]], None]) -> None:
+        """``listener(table, lines)`` is called with each new line of a game's table talk."""
+        self.chat_listeners.append(listener)
+
+    def _said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+        if table.chat is not None:
+            known = {line["index"] for line in table.chat}
+            table.chat.extend(line for line in lines if line["index"] not in known)
+            table.chat.sort(key=lambda line: line["index"])
+            del table.chat[:-CHAT_KEPT]
+        for listener in self.chat_listeners:
+            listener(table, lines)
 
     def _changed(self, table: Table) -> None:
         table.version += 1
@@ -312,6 +329,9 @@ class GameService:
 
     async def _take_news(self, table: Table, news: dict[str, Any]) -> bool:
         """Apply one notice (see ``storage.Save.notice``): whether anything changed."""
+        if "chat" in news:
+            self._said(table, news["chat"])
+            return False
         if "seats" in news:
             return self._take_seats(table, news["seats"])
         at = news.get("at", 0)
@@ -712,6 +732,27 @@ class GameService:
             draft = self._draft(table)
             self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
             await self._commit(table, draft)
+
+    # -- table talk ------------------------------------------------------------------------
+    async def say(self, table: Table, seat: int, token: str, words: str) -> None:
+        """A person's line of table talk, stored with the game and told to everyone present
+        (spectators too). Spectators only read."""
+        self.authorize(table, seat, token)
+        words = " ".join(str(words).split())[:CHAT_LENGTH]
+        if not words:
+            raise GameError("bad_request", "say something: the message is empty")
+        await self.tell(table, seat, words)
+
+    async def tell(self, table: Table, seat: int | None, words: str) -> None:
+        """A line in the table talk: a person's (``seat``), or the table's (None)."""
+        line = await self._store(self.store.say(table.id, seat, words))
+        self._said(table, [line])
+
+    async def chat_history(self, table: Table) -> list[dict[str, Any]]:
+        """The last lines of a game's table talk (read from the store once)."""
+        if table.chat is None:
+            table.chat = await self._store(self.store.chat(table.id, CHAT_KEPT))
+        return list(table.chat)
 
     # -- drafts: worked out on a copy, committed, then put in memory ------------------------
     @staticmethod

@@ -138,6 +138,19 @@ class ActionRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class ChatRow(Base):
+    """A line of a game's table talk: said by a seat, or (seat None) the table's own notice
+    (a request to take a move back and its answer, a seat given to a bot)."""
+
+    __tablename__ = "chat"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class BotLease(Base):
     """Which process plays a game's bots, until when (seconds on the database's clock)."""
 
@@ -506,6 +519,43 @@ class Store:
             return seats
 
         return await self._run(work)
+
+    async def say(self, game_id: str, seat: int | None, words: str) -> dict[str, Any]:
+        """Add a line to the game's table talk (its place claimed under the game's row lock)
+        and tell the other processes: the line as stored."""
+
+        async def work(connection) -> dict[str, Any]:
+            await connection.execute(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
+            last = await connection.scalar(
+                select(func.max(ChatRow.index)).where(ChatRow.game_id == game_id)
+            )
+            line = {"index": (last or 0) + 1, "seat": seat, "text": words, "at": now()}
+            await connection.execute(insert(ChatRow).values(game_id=game_id, **line))
+            line["at"] = line["at"].isoformat()
+            await notify(connection, [(game_id, said_by(self.origin, {"chat": [line]}))])
+            return line
+
+        return await self._run(work)
+
+    async def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` lines of a game's table talk, oldest first."""
+        query = (
+            select(ChatRow.index, ChatRow.seat, ChatRow.text, ChatRow.at)
+            .where(ChatRow.game_id == game_id)
+            .order_by(ChatRow.index.desc())
+            .limit(limit)
+        )
+
+        async def work(connection) -> list[dict[str, Any]]:
+            rows = (await connection.execute(query)).all()
+            return [
+                {"index": index, "seat": seat, "text": words, "at": at.isoformat()}
+                for index, seat, words, at in reversed(rows)
+            ]
+
+        return await self._run(work, write=False)
 
     async def mark_broken(self, game_id: str, problem: str) -> None:
         """The game's log no longer replays: it stops here, with the reason kept."""

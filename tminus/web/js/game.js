@@ -3,6 +3,7 @@ import { api, el, initial, placings, seatName } from "./util.js";
 import { boardFor } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
+import { mergeLines, renderChat } from "./chat.js";
 import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
 import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
@@ -17,6 +18,7 @@ const app = {
   before: null, // the observation drawn before this one: the board marks what changed
   bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
   opened: new Set(), // folded log runs the reader opened
+  chat: [], // the table talk's lines
   myTurn: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null, pongTimer: null,
 };
@@ -105,7 +107,7 @@ window.addEventListener("online", () => { if (!app.socket && !app.refusal) { app
 // A new hello (another seat, or a spectator): a fresh socket and a fresh page.
 function restart() {
   drop();
-  Object.assign(app, { view: null, log: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
+  Object.assign(app, { view: null, log: [], chat: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
   document.body.classList.remove("offline");
   hideProblem();
   connect();
@@ -120,6 +122,11 @@ function send(message) {
 function receive(message) {
   if (message.type === "pong") { clearTimeout(app.pongTimer); app.pongTimer = null; return; }
   if (message.type === "error") return refused(message);
+  if (message.type === "chat") {
+    app.chat = mergeLines(app.chat, message.messages);
+    if (app.view) drawChat();
+    return;
+  }
   if (message.type !== "state") return;
   const reconnected = app.offline;
   app.offline = false;
@@ -189,6 +196,7 @@ function refused(message) {
   }
   const words = {
     stale: "The game moved on before your move arrived: choose again.",
+    rate_limited: "Slow down: that message was not sent.",
     not_your_turn: view.to_move === null ? "It is nobody's turn now." : `It is ${seatName(view.seats, view.to_move)}'s turn, not yours.`,
     illegal: "That move is not allowed now: choose again.",
     forbidden: view.seat === null ? "You are watching: spectators do not play." : "This seat's link is not valid any more.",
@@ -262,9 +270,17 @@ function render() {
     textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
   });
   scrollLog();
+  drawChat();
   renderFairness();
   renderAlerts();
   renderReplayControls();
+}
+
+function drawChat() {
+  renderChat($("chat-box"), {
+    lines: app.chat, seats: app.view.seats, seat: app.view.seat,
+    send: (text) => send({ type: "chat", text }), onMute: drawChat,
+  });
 }
 
 // The alert switches, for players: the sound (remembered) and the browser's notifications.
