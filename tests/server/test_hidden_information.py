@@ -81,6 +81,11 @@ def play_recorded(client, game_name, params, seed):
         )
         for viewer in viewers:
             records[viewer].append(sockets[viewer].receive_text())
+    if last_state(records[None])["status"] == "finished":  # play again: everyone is told
+        sockets[0].send_json({"type": "rematch"})
+        for viewer in viewers:
+            records[viewer].append(sockets[viewer].receive_text())
+        assert last_state(records[None])["rematch"]["id"] == table.record.rematch
     for ws in sockets.values():
         ws.__exit__(None, None, None)
     return table, records, tokens
@@ -140,7 +145,7 @@ def check_messages(table, records, tokens):
             assert set(message) == {
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
-                "seed", "result",
+                "seed", "result", "rematch",
             }  # fmt: skip
     assert len(records) == players + 1
     said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]

@@ -111,3 +111,51 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
         history = late.receive_json()
         assert history["type"] == "chat" and history["history"] is True
         assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5]
+
+
+# -- rematch -----------------------------------------------------------------------------------
+def test_a_rematch_keeps_seats_names_and_secrets_and_rotates_the_first_player(client):
+    game = create(client, [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bea"}])
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
+        seated(client, ada, game, 0)
+        seated(client, bea, game, 1)
+        ada.receive_json()
+        bea.send_json({"type": "rematch"})
+        assert bea.receive_json()["code"] == "bad_state"  # not before the end
+        ada.send_json({"type": "resign"})
+        assert ada.receive_json()["status"] == bea.receive_json()["status"] == "finished"
+        with client.websocket_connect(path) as eve:
+            eve.send_json({"type": "hello"})
+            eve.receive_json()
+            eve.send_json({"type": "rematch"})
+            assert eve.receive_json()["code"] == "forbidden"  # spectators ask for nothing
+        bea.send_json({"type": "rematch"})
+        offer = ada.receive_json()["rematch"]
+        assert bea.receive_json()["rematch"] == offer and offer["seats"] == [1, 0]
+        bea.send_json({"type": "rematch"})  # asked twice: the same rematch
+        assert bea.receive_json()["rematch"] == offer
+    again = client.get(f"/api/games/{offer['id']}").json()
+    assert again["status"] == "waiting" and again["commitment"] != game["commitment"]
+    assert [(s["name"], s["joined"]) for s in again["seats"]] == [("Bea", True), ("Ada", False)]
+    assert client.get(f"/api/games/{game['id']}").json()["rematch"] == offer
+    # Ada's secret opens her new seat (one place earlier: Bea, second before, starts).
+    with client.websocket_connect(f"/ws/games/{offer['id']}") as ada:
+        ada.send_json({"type": "hello", "seat": 1, "token": game["invites"][0]["token"]})
+        started = ada.receive_json()
+        assert started["status"] == "playing" and started["seat"] == 1
+        assert started["params"] == client.get(f"/api/games/{game['id']}").json()["params"]
+
+
+def test_bots_accept_a_rematch_at_once(client):
+    game = create(client, [PERSON, GREEDY])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        seated(client, ws, game, 0)
+        ws.send_json({"type": "resign"})
+        while ws.receive_json().get("status") != "finished":
+            pass
+        ws.send_json({"type": "rematch"})
+        offer = ws.receive_json()["rematch"]
+    again = client.get(f"/api/games/{offer['id']}").json()
+    assert again["status"] == "playing"
+    assert [s["kind"] for s in again["seats"]] == ["bot", "person"]

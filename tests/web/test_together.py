@@ -137,3 +137,23 @@ def test_chat_goes_both_ways_to_spectators_too_escaped_and_mutable(server, new_p
     eve.uncheck("#mute-chat")
     eve.wait_for_selector("#chat li:nth-child(3):has-text('Ada: third')")
     screenshot(eve, "chat-phone-390x844")
+
+
+# -- rematch -------------------------------------------------------------------------------------
+def test_play_again_moves_each_person_to_the_rematch_once_they_accept(server, new_page):
+    game, (ada, bea), _ = two_players(server, new_page)
+    ada.once("dialog", lambda dialog: dialog.accept())
+    ada.click("#resign")
+    bea.click("#play-again")
+    bea.wait_for_url(lambda url: game["id"] not in url)
+    rematch_id = bea.url.split("/")[-1]
+    bea.wait_for_selector("#status.waiting")
+    # Bea sat second: she sits first now, and starts.
+    assert bea.locator("#seats .seat.me").get_attribute("data-seat") == "0"
+    ada.click("#accept-rematch")
+    ada.wait_for_url(f"**/game/{rematch_id}")
+    for page in (ada, bea):
+        page.wait_for_selector("#status.playing")
+    assert ada.locator("#seats .seat.me .seat-name").inner_text() == "Ada (you)"
+    assert ada.locator("#seats .seat.me").get_attribute("data-seat") == "1"
+    assert "token" not in ada.url

@@ -49,6 +49,7 @@ from tminus.server.protocol import (
     Hello,
     Move,
     Ping,
+    Rematch,
     Rename,
     Resign,
     Start,
@@ -630,6 +631,8 @@ def create_app(
             await service.resign(table, seat, token)
         elif isinstance(message, Rename):
             await service.join(table, seat, token, message.name)
+        elif isinstance(message, Rematch):
+            await service.rematch(table, seat, token)
         elif isinstance(message, Chat):
             wait = hub.talk.take(f"{table.id}:{seat}")
             if wait:

@@ -54,8 +54,14 @@ class Chat(Message):
     text: str = Field(min_length=1, max_length=200)
 
 
+class Rematch(Message):
+    """Play again (a finished game): the new game is made, or, if made already, accepted."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename | Chat, Field(discriminator="type")
+    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 

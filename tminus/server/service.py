@@ -332,6 +332,9 @@ class GameService:
         if "chat" in news:
             self._said(table, news["chat"])
             return False
+        if "rematch" in news:
+            table.record.rematch = news["rematch"]
+            return True
         if "seats" in news:
             return self._take_seats(table, news["seats"])
         at = news.get("at", 0)
@@ -733,6 +736,44 @@ class GameService:
             self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
             await self._commit(table, draft)
 
+    # -- play again ------------------------------------------------------------------------
+    async def rematch(self, table: Table, seat: int, token: str) -> Table:
+        """ "Play again": a new game with the same seats, names, bots and parameters, a new
+        seed, and the first player rotated (seat order: who sat second sits first). Each
+        person keeps their secret, so their link moves them; the one asking has accepted,
+        bots accept at once. If the rematch is made already, the one asking accepts it."""
+        self.authorize(table, seat, token)
+        async with table.lock:
+            if table.status != FINISHED:
+                raise GameError("bad_state", "play again once the game is over")
+            if table.record.rematch is None:
+                record = self._rematch_record(table, seat)
+                made = await self._store(self.store.create_rematch(table.id, record))
+                table.record.rematch = made
+                if made == record.id:
+                    self._keep(Table(record=record, game=table.game,
+                                     state=table.game.new_initial_state()))  # fmt: skip
+        following = await self.get(table.record.rematch)
+        await self.join(following, rematch_seat(seat, len(table.record.seats)), token)
+        self._changed(table)  # (told once the one asking sits in the rematch)
+        return following
+
+    def _rematch_record(self, table: Table, seat: int) -> StoredGame:
+        old = table.record
+        n = len(old.seats)
+        seats = [None] * n
+        for entry in old.seats:
+            moved = rematch_seat(entry.seat, n)
+            joined = entry.kind == BOT or entry.seat == seat
+            seats[moved] = Seat(moved, entry.kind, entry.bot, entry.token_hash, entry.name, joined)
+        seed = new_seed()
+        return StoredGame(
+            id=secrets.token_hex(8), game=old.game, params=dict(old.params),
+            rules_version=type(table.game).rules_version, commitment=commitment(seed),
+            seed=seed, status=WAITING, seats=seats, actions=[], result=None, created=now(),
+            listed=old.listed,
+        )  # fmt: skip
+
     # -- table talk ------------------------------------------------------------------------
     async def say(self, table: Table, seat: int, token: str, words: str) -> None:
         """A person's line of table talk, stored with the game and told to everyone present
@@ -864,6 +905,7 @@ class GameService:
             "commitment": record.commitment,
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
+            "rematch": rematch_of(record),
         }
 
     def summary(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -891,6 +933,7 @@ class GameService:
             "problem": record.problem,
             "created": record.created.isoformat(),
             "listed": record.listed,
+            "rematch": rematch_of(record),
             "to_move": record.to_move if record.status == PLAYING else None,
         }
 
@@ -984,6 +1027,11 @@ def is_behind(table: Table, other: Table) -> bool:
     )
 
 
+def rematch_seat(seat: int, players: int) -> int:
+    """Where a seat sits in the rematch: one place earlier, so the second player starts."""
+    return (seat - 1) % players
+
+
 def whose_turn(state: State, status: str) -> int:
     """The seat to move in a game in play, else -1 (nobody's: chance, over, not started)."""
     return max(-1, state.current_player()) if status == PLAYING else -1
@@ -1022,6 +1070,14 @@ def said(entry: LogEntry, text: str, names: list[str]) -> str:
     """A log line as people read it: the note first, if any, and names put in."""
     line = f"{entry.note} {text}" if entry.note else text
     return put_names(line, names)
+
+
+def rematch_of(record: StoredGame) -> dict[str, Any] | None:
+    """The game that follows this one, and where each seat sits there."""
+    if record.rematch is None:
+        return None
+    n = len(record.seats)
+    return {"id": record.rematch, "seats": [rematch_seat(seat, n) for seat in range(n)]}
 
 
 def public_seats(record: StoredGame) -> list[dict[str, Any]]:

@@ -112,6 +112,7 @@ class GameRow(Base):
     # Shown in the lobby's public list while in play (else reachable by its link only).
     listed: Mapped[bool] = mapped_column(default=False, index=True)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose turn it is
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
 
 
 class SeatRow(Base):
@@ -248,6 +249,7 @@ class StoredGame:
     notes: list[str | None] = field(default_factory=list)  # said before each action
     listed: bool = False
     to_move: int | None = None
+    rematch: str | None = None  # the game that follows this one ("Play again")
 
 
 def async_url(url: str) -> str:
@@ -422,28 +424,29 @@ class Store:
             raise StoreError(f"the game store cannot be used: {error}") from None
 
     async def create(self, game: StoredGame) -> None:
-        async def work(connection) -> None:
-            await connection.execute(
-                insert(GameRow),
-                [
-                    {
-                        "id": game.id, "game": game.game, "params": game.params,
-                        "rules_version": game.rules_version, "commitment": game.commitment,
-                        "seed": game.seed, "status": game.status, "result": None,
-                        "created": game.created, "listed": game.listed,
-                    }
-                ],
-            )  # fmt: skip
-            await connection.execute(
-                insert(SeatRow),
-                [
-                    {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                     "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
-                    for s in game.seats
-                ],
-            )  # fmt: skip
+        await self._run(partial(insert_game, game))
 
-        await self._run(work)
+    async def create_rematch(self, previous: str, game: StoredGame) -> str:
+        """Make ``game`` the rematch of the finished game ``previous``, unless it has one
+        already (made meanwhile, perhaps by another process): the rematch's id, either way."""
+
+        async def work(connection) -> str:
+            taken = await connection.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == previous, GameRow.rematch.is_(None), GameRow.status == FINISHED
+                )
+                .values(rematch=game.id)
+            )
+            if taken.rowcount != 1:
+                return await connection.scalar(
+                    select(GameRow.rematch).where(GameRow.id == previous)
+                )
+            await insert_game(game, connection)
+            await notify(connection, [(previous, said_by(self.origin, {"rematch": game.id}))])
+            return game.id
+
+        return await self._run(work)
 
     async def save(self, save: Save) -> None:
         """Commit a change: its log rows and status, published to the game's channel.
@@ -779,13 +782,36 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
+async def insert_game(game: StoredGame, connection) -> None:
+    """A new game's row and seats, in the caller's transaction."""
+    await connection.execute(
+        insert(GameRow),
+        [
+            {
+                "id": game.id, "game": game.game, "params": game.params,
+                "rules_version": game.rules_version, "commitment": game.commitment,
+                "seed": game.seed, "status": game.status, "result": None,
+                "created": game.created, "listed": game.listed,
+            }
+        ],
+    )  # fmt: skip
+    await connection.execute(
+        insert(SeatRow),
+        [
+            {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
+            for s in game.seats
+        ],
+    )  # fmt: skip
+
+
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
     return StoredGame(
         id=row["id"], game=row["game"], params=dict(row["params"]),
         rules_version=row["rules_version"], commitment=row["commitment"], seed=row["seed"],
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
-        listed=bool(row["listed"]), to_move=row["to_move"],
+        listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
     )  # fmt: skip
 
 
@@ -798,6 +824,8 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
     if "listed" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
+    if "rematch" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN rematch VARCHAR(32)"))
     if "to_move" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:

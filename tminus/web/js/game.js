@@ -5,7 +5,7 @@ import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
 import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
-import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
+import { heldSeat, heldSeats, holdHotSeats, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -19,7 +19,8 @@ const app = {
   bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
   opened: new Set(), // folded log runs the reader opened
   chat: [], // the table talk's lines
-  myTurn: false, // whether the last view was this page's turn (alerts when it becomes so)
+  myTurn: false,
+  rematchAsked: false, rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null, pongTimer: null,
 };
 
@@ -272,6 +273,7 @@ function render() {
   scrollLog();
   drawChat();
   renderFairness();
+  renderRematch();
   renderAlerts();
   renderReplayControls();
 }
@@ -281,6 +283,40 @@ function drawChat() {
     lines: app.chat, seats: app.view.seats, seat: app.view.seat,
     send: (text) => send({ type: "chat", text }), onMute: drawChat,
   });
+}
+
+// -- play again ----------------------------------------------------------------------------
+// "Play again" makes the rematch (or accepts it if made); the others are offered it, and
+// each person's page moves to the new game once they accept, in the seats it holds there.
+function renderRematch() {
+  const view = app.view;
+  const box = $("rematch");
+  box.hidden = view.status !== "finished" || app.replay !== null || app.rematchDeclined;
+  if (box.hidden) return;
+  const next = view.rematch;
+  if (next && app.rematchAsked) return moveToRematch(next);
+  if (view.seat === null) {
+    box.replaceChildren(next ? el("a", { class: "button", id: "watch-rematch", href: `/game/${next.id}` }, "Watch the rematch →") : "");
+    box.hidden = !next;
+    return;
+  }
+  if (!next) {
+    box.replaceChildren(el("button", { type: "button", id: "play-again", class: "primary", disabled: app.offline, onclick: () => {
+      if (send({ type: "rematch" })) { app.rematchAsked = true; notice("Making the rematch…"); }
+    } }, "Play again"));
+    return;
+  }
+  box.replaceChildren(el("p", {}, "A rematch is ready: same players and rules, the next player starts."),
+    el("button", { type: "button", id: "accept-rematch", class: "primary", onclick: () => moveToRematch(next) }, "Accept"),
+    el("button", { type: "button", id: "decline-rematch", class: "quiet", onclick: () => { app.rematchDeclined = true; renderRematch(); } }, "Decline"));
+}
+
+function moveToRematch(next) {
+  const seats = heldSeats(gameId).map((s) => ({ seat: next.seats[s.seat], token: s.token }));
+  if (!seats.length) return;
+  holdSeat(next.id, seats[0]);
+  if (seats.length > 1) holdHotSeats(next.id, seats.slice(1));
+  location.assign(`/game/${encodeURIComponent(next.id)}`);
 }
 
 // The alert switches, for players: the sound (remembered) and the browser's notifications.
