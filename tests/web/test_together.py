@@ -3,6 +3,8 @@ browser context: my games, turn alerts, chat, rematch, hot-seat, abandoned games
 
 from __future__ import annotations
 
+import json
+
 from .conftest import PHONE, create_game, horizontal_overflow, screenshot
 
 
@@ -157,3 +159,42 @@ def test_play_again_moves_each_person_to_the_rematch_once_they_accept(server, ne
     assert ada.locator("#seats .seat.me .seat-name").inner_text() == "Ada (you)"
     assert ada.locator("#seats .seat.me").get_attribute("data-seat") == "1"
     assert "token" not in ada.url
+
+
+# -- hot-seat ------------------------------------------------------------------------------------
+def test_hot_seat_in_three_two_one_passes_the_device_and_never_shows_the_other_hand(
+    server, new_page
+):
+    page = new_page(PHONE)
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    page.goto(server + "/")
+    page.click(".game-card[data-game=three_two_one]")
+    page.select_option("[name=players]", "2")
+    page.select_option("[name=kind-1]", "here")
+    page.fill("#your-name", "Ada")
+    page.click("#create-game")
+    assert page.locator(".invite-link").count() == 0  # nobody to invite: both play here
+    page.click("#take-seat")
+    passes = 0
+    for _ in range(6):
+        page.wait_for_selector("#take-device, .move:not([disabled])")
+        if page.locator("#take-device").is_visible():
+            passes += 1
+            assert page.locator("#table").is_hidden()
+            assert page.locator("#board > *, #log > *, .move").count() == 0
+            assert "Pass the device to" in page.inner_text("#pass")
+            screenshot(page, "hot-seat-pass-phone-390x844")
+            page.click("#take-device")
+            page.wait_for_selector(".move:not([disabled])")
+        me = page.locator("#seats .seat.me").get_attribute("data-seat")
+        assert me == page.locator("#seats .seat.to-move").get_attribute("data-seat")
+        page.locator(".move:not([disabled])").first.click()
+    assert passes >= 2
+    # Each view the device was sent was one of its two seats', and only that seat's hand.
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    assert {m["seat"] for m in states} == {0, 1}
+    for m in states:
+        if m["status"] == "playing":
+            assert m["observation"]["seat"] == m["seat"]
+            assert len(m["observation"]["hand"]) == m["observation"]["hand_sizes"][m["seat"]]

@@ -53,6 +53,7 @@ from tminus.server.protocol import (
     Rename,
     Resign,
     Start,
+    Switch,
     client_message,
     error,
 )
@@ -129,6 +130,7 @@ class Connection:
         self.reason = ""
         self.close_code = 1000
         self.token: str | None = None
+        self.held: dict[int, str] = {}  # hot-seat: every seat this device plays, its token
 
     def push(self, message: Any) -> None:
         """Queue a message (or STATE); a socket whose queue is full is not reading: close it."""
@@ -598,15 +600,20 @@ def create_app(
         if not isinstance(message, Hello):
             raise GameError("bad_request", "the first message must be a hello")
         table = await service.get(game_id, current=False)  # (watched below: made current)
+        held = {}
         if message.seat is not None:
-            service.authorize(table, message.seat, message.token)
+            for key in [message, *message.seats]:
+                held[service.authorize(table, key.seat, key.token)] = key.token
+        elif message.seats:
+            raise GameError("bad_request", "a hot-seat hello names its first seat too")
         refusal = await hub.attach(connection, table)
         if refusal:
             raise GameError("rate_limited", refusal)
-        connection.seat, connection.token = message.seat, message.token
+        connection.seat, connection.token, connection.held = message.seat, message.token, held
         changed = False
-        if message.seat is not None:
-            changed = await service.join(table, message.seat, message.token, message.name)
+        for seat, token in held.items():
+            name = message.name if seat == message.seat else None
+            changed |= await service.join(table, seat, token, name)
         if not changed:
             connection.push_state(await service.get(game_id))
         history = await service.chat_history(table)
@@ -622,6 +629,8 @@ def create_app(
         if connection.seat is None:
             raise GameError("forbidden", "spectators watch; they do not play")
         table = await service.get(connection.table.id)
+        if isinstance(message, Switch):
+            return switch(connection, table, message.seat)
         seat, token = connection.seat, connection.token
         if isinstance(message, Move):
             await service.move(table, seat, token, message.move_number, message.action)
@@ -641,6 +650,14 @@ def create_app(
                     f"you are chatting too fast: wait {retry_after(wait)} s (nothing was sent)",
                 )
             await service.say(table, seat, token, message.text)
+
+    def switch(connection: Connection, table: Table, seat: int) -> None:
+        """Hot-seat: the socket now plays (and sees) another seat its hello named."""
+        if seat not in connection.held:
+            raise GameError("forbidden", "this device does not hold that seat (not in its hello)")
+        connection.seat, connection.token = seat, connection.held[seat]
+        connection.sent = 0  # the whole log, as that seat reads it
+        connection.push_state(table)
 
     def parse(text: str):
         if len(text) > MAX_MESSAGE:

@@ -19,11 +19,25 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SeatKey(Message):
+    seat: StrictInt
+    token: str = Field(max_length=100)
+
+
 class Hello(Message):
     type: Literal["hello"]
     seat: StrictInt | None = None
     token: str | None = Field(default=None, max_length=100)
     name: str | None = Field(default=None, max_length=40)
+    # Hot-seat: more seats played on this device (they join too); ``switch`` moves between.
+    seats: list[SeatKey] = Field(default_factory=list, max_length=15)
+
+
+class Switch(Message):
+    """Hot-seat: the device is passed to another of the seats its hello named."""
+
+    type: Literal["switch"]
+    seat: StrictInt
 
 
 class Move(Message):
@@ -61,7 +75,8 @@ class Rematch(Message):
 
 
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch, Field(discriminator="type")
+    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch | Switch,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 

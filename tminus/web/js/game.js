@@ -20,6 +20,8 @@ const app = {
   opened: new Set(), // folded log runs the reader opened
   chat: [], // the table talk's lines
   myTurn: false,
+  passTo: null, // hot-seat: the seat the device is to be passed to (its screen hides the rest)
+  secretGames: new Set(), catalogRead: false, // games with hidden information (the catalog's)
   rematchAsked: false, rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null, pongTimer: null,
 };
@@ -50,7 +52,12 @@ function connect() {
   app.socket = socket;
   socket.onopen = () => {
     const hello = { type: "hello" };
-    if (app.me) Object.assign(hello, { seat: app.me.seat, token: app.me.token });
+    if (app.me) {
+      Object.assign(hello, { seat: app.me.seat, token: app.me.token });
+      // Hot-seat: the other seats this device plays join too (one socket, one view at a time).
+      const more = heldSeats(gameId).filter((s) => s.seat !== app.me.seat);
+      if (more.length) hello.seats = more;
+    }
     socket.send(JSON.stringify(hello));
     heartbeat(socket);
   };
@@ -139,7 +146,39 @@ function receive(message) {
   app.log.push(...message.log);
   app.view = message;
   settlePending(reconnected);
+  passTheDevice();
   render();
+}
+
+// -- hot-seat: several people at one device -------------------------------------------------
+function hotSeats() {
+  return app.me ? heldSeats(gameId).map((s) => s.seat) : [];
+}
+
+// When another seat of this device is to move: in a game with hidden cards a screen asks to
+// pass the device (the board, hand and log are taken off the page); otherwise it switches.
+function passTheDevice() {
+  const view = app.view;
+  const seats = hotSeats();
+  const next = view.status === "playing" ? view.to_move : null;
+  if (seats.length < 2 || next === null || next === view.seat || !seats.includes(next)) {
+    app.passTo = null;
+    return;
+  }
+  if (app.secretGames.has(view.game) || !app.catalogRead) app.passTo = next;
+  else send({ type: "switch", seat: next });
+}
+
+function renderPass() {
+  const name = seatName(app.view.seats, app.passTo);
+  for (const id of ["board", "moves", "log"]) $(id).replaceChildren();
+  $("table").hidden = true;
+  const box = $("pass");
+  box.hidden = false;
+  box.replaceChildren(el("section", { class: "panel pass-panel" },
+    el("h2", {}, `Pass the device to ${name}`),
+    el("p", {}, `${name}'s cards are hidden until ${name} has the device.`),
+    el("button", { type: "button", class: "primary", id: "take-device", onclick: () => send({ type: "switch", seat: app.passTo }) }, `I am ${name}: show my cards`)));
 }
 
 // A move sent or queued and not yet answered: once the game has moved past it, it was
@@ -254,6 +293,9 @@ function isMyTurn() {
 
 function render() {
   const view = app.view;
+  if (app.passTo !== null) return renderPass();
+  $("pass").hidden = true;
+  $("pass").replaceChildren();
   const myTurn = isMyTurn();
   if (myTurn && !app.myTurn) yourTurnBegins(view.title);
   app.myTurn = myTurn;
@@ -569,7 +611,11 @@ document.addEventListener("keydown", (event) => {
 
 // The bots' levels in words, for the players panel.
 api("/api/catalog").then((games) => {
-  for (const game of games) for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+  for (const game of games) {
+    for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+    if (game.information !== "perfect") app.secretGames.add(game.game || game.name);
+  }
+  app.catalogRead = true;
   if (app.view) renderSeats();
 }, () => {});
 

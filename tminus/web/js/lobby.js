@@ -1,6 +1,6 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
 import { api, el, placings, titleCase } from "./util.js";
-import { heldSeats, holdSeat, keepInvites, myGameIds, rememberName, rememberedName } from "./seat.js";
+import { heldSeats, holdHotSeats, holdSeat, keepInvites, myGameIds, rememberName, rememberedName } from "./seat.js";
 
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
@@ -88,6 +88,7 @@ function renderSeats() {
   for (let seat = 0; seat < n; seat++) {
     const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}` },
       el("option", { value: "person", selected: seat === 0 }, seat === 0 ? "You" : "A friend (invite)"),
+      seat > 0 ? el("option", { value: "here" }, "Also you: this device (hot-seat)") : null,
       ...bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === usual }, `Bot: ${b.label}`)));
     box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" }, seat === 0 ? "Y" : String(seat + 1)), kind));
   }
@@ -103,35 +104,39 @@ function readForm() {
   const name = $("your-name").value.trim();
   for (let seat = 0; seat < players(state.game); seat++) {
     const value = document.querySelector(`[name=kind-${seat}]`).value;
-    if (value === "person") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
+    if (value === "person" || value === "here") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
-  return { game: state.game.name, params, seats, listed: $("listed").checked, you: seats[0].kind === "person" };
+  const here = seats.map((_, seat) => seat).filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
+  return { game: state.game.name, params, seats, here, listed: $("listed").checked, you: seats[0].kind === "person" };
 }
 
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
-  const { you, ...form } = readForm();
+  const { you, here, ...form } = readForm();
   try {
     const game = await api("/api/games", { method: "POST", body: form });
     keepInvites(game.id, game.invites);
     // The creator's own seat: this browser holds it from now on, on any tab.
     const mine = you ? game.invites.find((invite) => invite.seat === 0) : null;
     if (mine) holdSeat(game.id, mine);
+    // Hot-seat: the seats played on this device too (one page plays them in turn).
+    const hot = game.invites.filter((invite) => here.includes(invite.seat));
+    if (mine && hot.length) holdHotSeats(game.id, hot);
     rememberName($("your-name").value.trim());
-    showCreated(game, mine);
+    showCreated(game, mine, hot);
     loadGames();
   } catch (error) {
     $("create-error").textContent = error.message;
   }
 }
 
-function showCreated(game, mine) {
+function showCreated(game, mine, hot = []) {
   const box = $("created");
   box.hidden = false;
   const name = (seat) => game.seats[seat].name;
-  const rows = game.invites.filter((invite) => invite !== mine).map((invite) => {
+  const rows = game.invites.filter((invite) => invite !== mine && !hot.includes(invite)).map((invite) => {
     const url = new URL(invite.url, location.origin).href;
     return el("li", {}, el("label", { for: `invite-${invite.seat}` }, `${name(invite.seat)}:`),
       el("input", { id: `invite-${invite.seat}`, readonly: true, value: url, class: "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
