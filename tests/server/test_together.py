@@ -159,3 +159,18 @@ def test_bots_accept_a_rematch_at_once(client):
     again = client.get(f"/api/games/{offer['id']}").json()
     assert again["status"] == "playing"
     assert [s["kind"] for s in again["seats"]] == ["bot", "person"]
+
+
+# -- abandoned games -----------------------------------------------------------------------------
+def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client):
+    waiting = create(client, [PERSON, PERSON])
+    playing = create(client, [PERSON, PERSON])
+    start(client, playing)
+    assert call(client, service(client).expire_waiting, 3600.0) == []  # too young
+    assert call(client, service(client).expire_waiting, 0.0) == [waiting["id"]]
+    assert client.get(f"/api/games/{playing['id']}").json()["status"] == "playing"
+    with client.websocket_connect(f"/ws/games/{waiting['id']}") as ws:
+        assert seated(client, ws, waiting, 0)["status"] == "expired"
+        ws.send_json({"type": "start"})
+        refused = ws.receive_json()
+        assert refused["code"] == "bad_state" and "expired" in refused["message"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
-from .conftest import PHONE, create_game, horizontal_overflow, screenshot
+import httpx
+
+from .conftest import PHONE, create_game, horizontal_overflow, live_app, screenshot
 
 
 def seat_page(server, new_page, invite, viewport=None):
@@ -198,3 +200,18 @@ def test_hot_seat_in_three_two_one_passes_the_device_and_never_shows_the_other_h
         if m["status"] == "playing":
             assert m["observation"]["seat"] == m["seat"]
             assert len(m["observation"]["hand"]) == m["observation"]["hand_sizes"][m["seat"]]
+
+
+# -- abandoned games -----------------------------------------------------------------------------
+def test_a_game_nobody_started_expires_and_its_page_says_so(tmp_path, new_page):
+    with live_app(tmp_path / "games.db", waiting_expiry=1.0) as url:
+        game = create_game(url, "four_way", {"players": 2}, ["person:Ada", "person:Bea"])
+        ada = new_page()
+        ada.goto(url + game["invites"][0]["url"])
+        ada.wait_for_selector("#status.expired")  # (within a second or so)
+        assert "expired" in ada.inner_text("#banner")
+        assert ada.locator("#start").count() == 0
+        bea = new_page()
+        bea.goto(url + game["invites"][1]["url"])
+        bea.wait_for_selector("#status.expired")  # joining it later starts nothing
+        assert httpx.get(f"{url}/api/games/{game['id']}").json()["status"] == "expired"

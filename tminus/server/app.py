@@ -288,8 +288,19 @@ def create_app(
                 with contextlib.suppress(GameError, StoreError):
                     await service.catch_up(table)
 
+    async def expire_waiting_games() -> None:
+        """Now and then, the games that waited too long for their players expire."""
+        every = min(60.0, limits.waiting_expiry / 4)
+        while limits.waiting_expiry > 0:
+            try:
+                await service.expire_waiting(limits.waiting_expiry)
+            except GameError as error:
+                log.warning("expiring waiting games: %s", error.message)
+            await asyncio.sleep(every)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        expiring = None
         hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
         try:
             await store.open()
@@ -305,8 +316,11 @@ def create_app(
                     bots.changed(table)
             # Shared: the games whose bots nobody plays (any more) are taken over by sweeps.
             bots.start()
+            expiring = asyncio.get_running_loop().create_task(expire_waiting_games())
             yield
         finally:
+            if expiring is not None:
+                expiring.cancel()
             await bots.stop()
             await listener.stop()
             await store.close()

@@ -50,6 +50,7 @@ from tminus.server.limits import CACHE_SIZE
 from tminus.server.storage import (
     BOT,
     BROKEN,
+    EXPIRED,
     FINISHED,
     PERSON,
     PLAYING,
@@ -601,6 +602,17 @@ class GameService:
             resumed.append(table)
         return resumed, broken
 
+    async def expire_waiting(self, seconds: float) -> list[str]:
+        """Games that waited for their players more than ``seconds`` expire (their pages
+        say so; nobody can start them): the ids of those that did now."""
+        expired = await self._store(self.store.expire_waiting(seconds))
+        for game_id in expired:
+            table = self.tables.get(game_id)
+            if table is not None and table.status == WAITING:
+                table.record.status = EXPIRED
+                self._changed(table)
+        return expired
+
     async def settle(self, table: Table) -> None:
         """Draw the chance outcomes a stored game in play waits for (after a crash between
         two writes, or under new rules), so that a player or the end comes next."""
@@ -1063,7 +1075,8 @@ def broken_error(record: StoredGame) -> GameError:
 
 
 def status_words(table: Table) -> str:
-    return {WAITING: "not started", PLAYING: "started", FINISHED: "ended"}[table.status]
+    return {WAITING: "not started", PLAYING: "started", FINISHED: "ended",
+            EXPIRED: "expired"}[table.status]  # fmt: skip
 
 
 def said(entry: LogEntry, text: str, names: list[str]) -> str:

@@ -65,6 +65,7 @@ from sqlalchemy.sql.expression import FunctionElement
 from tminus.server.limits import BUSY_TIMEOUT
 
 WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
+EXPIRED = "expired"  # waited too long for its players: never started, kept for its links
 PERSON, BOT = "person", "bot"
 DEFAULT_URL = "sqlite:///tminus.db"
 MAX_NOTICE = 7_900  # bytes of a NOTIFY payload (PostgreSQL takes fewer than 8,000)
@@ -559,6 +560,28 @@ class Store:
             ]
 
         return await self._run(work, write=False)
+
+    async def expire_waiting(self, seconds: float) -> list[str]:
+        """Games still waiting for players ``seconds`` after they were made expire: their
+        ids (each told to the other processes as a change of status)."""
+        cutoff = datetime.fromtimestamp(now().timestamp() - seconds, UTC)
+
+        async def work(connection) -> list[str]:
+            expired = list(
+                (
+                    await connection.scalars(
+                        update(GameRow)
+                        .where(GameRow.status == WAITING, GameRow.created < cutoff)
+                        .values(status=EXPIRED)
+                        .returning(GameRow.id)
+                    )
+                ).all()
+            )
+            news = {"at": 0, "moves": [], "status": EXPIRED, "result": None}
+            await notify(connection, [(g, said_by(self.origin, news)) for g in expired])
+            return expired
+
+        return await self._run(work)
 
     async def mark_broken(self, game_id: str, problem: str) -> None:
         """The game's log no longer replays: it stops here, with the reason kept."""

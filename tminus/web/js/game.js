@@ -436,6 +436,9 @@ function renderBanner() {
   } else if (view.status === "waiting") {
     const missing = view.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.name);
     banner.textContent = `Waiting for ${missing.join(", ")} to join…`;
+  } else if (view.status === "expired") {
+    banner.classList.add("over");
+    banner.textContent = "This game expired: it waited too long for its players. Make a new one in the lobby.";
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
