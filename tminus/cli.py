@@ -306,9 +306,10 @@ def announce_result(state: State, names: list[str], me: int) -> None:
     if state.ended_by_turn_cap():
         console.print("[bold]Draw[/]: the turn limit was reached.")
         return
-    returns = state.returns()
-    best = max(returns)
-    winners = [s for s, r in enumerate(returns) if r == best]
+    winners = state.winners()
+    if not winners:
+        console.print("[bold]Draw[/]: everyone finished level, so nobody won.")
+        return
     said = ", ".join(names[s] for s in winners)
     verdict = "you win!" if me in winners else "you lose."
     console.print(Text.assemble(("Winner: ", "bold green"), (said, "bold green"), f" — {verdict}"))

@@ -101,6 +101,8 @@ def _check_node(game: Game, state: State, where: str) -> None:
         raise ConformanceError(f"{where}: current_player() is {player!r}")
     if state.is_chance_node() != (player == CHANCE) or state.is_terminal() != (player == TERMINAL):
         raise ConformanceError(f"{where}: is_chance_node/is_terminal disagree with current_player")
+    if not isinstance(state.phase(), str):
+        raise ConformanceError(f"{where}: phase() is {state.phase()!r}, not a name")
     legal = state.legal_actions()
     outcomes = state.chance_outcomes()
     if player == TERMINAL:
@@ -150,6 +152,11 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
             raise ConformanceError(
                 f"{where}: return {value} outside [{game.min_utility}, {game.max_utility}]"
             )
+    winners = state.winners()
+    if winners != sorted(set(winners)) or not set(winners) <= set(range(game.num_players)):
+        raise ConformanceError(f"{where}: winners() {winners} are not sorted distinct seats")
+    if winners and not terminal:
+        raise ConformanceError(f"{where}: winners() {winners} before the end")
     if terminal and game.utility == "zero_sum" and not math.isclose(sum(returns), 0, abs_tol=1e-9):
         raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
 

@@ -211,6 +211,24 @@ class State:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
+    def phase(self) -> str:
+        """The name of the stage of play (as the game's observations spell it); games with
+        phases override this. One type for every game: a readable string."""
+        return "over" if self.is_terminal() else "play"
+
+    def winners(self) -> list[int]:
+        """The seats that won: those with the best return once the game is over, in seat
+        order (one seat, or a team). Empty while the game goes on and when every seat's
+        return is the same: everyone equal means nobody won (a draw, a turn cap, a win
+        shared by all). Every caller asks here, so that rule is decided once."""
+        if not self.is_terminal():
+            return []
+        returns = self.returns()
+        best = max(returns)
+        if best == min(returns):
+            return []
+        return [seat for seat, value in enumerate(returns) if value == best]
+
     def ended_by_turn_cap(self) -> bool:
         """True when the game ended as a draw because the turn cap was reached."""
         return False

@@ -525,10 +525,6 @@ class CountDownState(TurnState):
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0
 
-    def winner(self) -> list[int] | None:
-        """The winning seats (a team for 6 players), None while playing or after a draw."""
-        return list(self._seats_of[self._winner]) if self._winner >= 0 else None
-
     # -- read-only helpers for agents (public information, and a seat's own cards) -------
     def centre_of(self, seat: int) -> int:
         """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
@@ -565,8 +561,8 @@ class CountDownState(TurnState):
     def position(self, seat: int) -> int:
         return self._pos[seat]
 
-    def phase(self) -> int:
-        return self._phase
+    def phase(self) -> str:
+        return phases.NAMES[self._phase]
 
     def last_roll(self) -> int:
         return self._roll

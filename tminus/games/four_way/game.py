@@ -260,9 +260,6 @@ class FourWayState(TurnState):
     def ended_by_turn_cap(self) -> bool:
         return self._phase == OVER and self._winner < 0
 
-    def winner(self) -> int | None:
-        return self._winner if self._winner >= 0 else None
-
     def keys_up(self, seat: int) -> list[int]:
         return KEYS_UP[self._keys[seat]].copy()
 
@@ -298,7 +295,7 @@ class FourWayState(TurnState):
             "roll_off": {"contenders": list(self._contenders), "rolls": list(self._rolloff)},
             "turn": self._turns,
             "max_turns": game.max_turns,
-            "winner": self.winner(),
+            "winner": self._winner if self._winner >= 0 else None,
         }
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -408,12 +408,6 @@ class SputnikState(TurnState):
         """Rockets that have left the game, in order."""
         return list(self._out)
 
-    def winners(self) -> list[int]:
-        """The winning seats (one, or a team of two); [] while playing or after a draw."""
-        if self._winner < 0:
-            return []
-        return [s for s, side in enumerate(self.game.side_of_seat) if side == self._winner]
-
     def state_key(self) -> tuple:
         """A hashable key of the position (for transposition tables): not the history."""
         return (

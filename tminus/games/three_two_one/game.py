@@ -483,9 +483,6 @@ class ThreeTwoOneState(TurnState):
         best = rules.POINTS_BY_RANK[0] + rules.COUNTDOWN_BONUS
         return [low + (1.0 - low) * p / best for p in points]
 
-    def winners(self) -> list[int] | None:
-        return list(self._winners) if self._winners is not None else None
-
     def mover(self) -> int:
         """The seat whose turn it is (also while its drawn card is being decided)."""
         return self._mover
@@ -534,7 +531,8 @@ class ThreeTwoOneState(TurnState):
             "last_round": _copy_round(self._last_round),
             "turn": self._turns,
             "max_turns": game.max_turns,
-            "winners": self.winners(),
+            # The rulebook's winners, a win shared by all included (``winners()``: nobody).
+            "winners": list(self._winners) if self._winners is not None else None,
         }
 
     def observation(self, seat: int) -> dict[str, Any]:
