@@ -223,8 +223,7 @@ def your_move(state: State, names: list[str], pause: float) -> int:
     console.print(Panel(state.render(me, names)))
     # A game may put a question to the person (Count Down's meetings: "Bot 3 asks you to
     # sell Radar (forced sale): a price of 50 to 100").
-    prompt = getattr(state, "prompt", None)
-    question = prompt(me, names) if prompt else None
+    question = state.prompt(me, names)
     if question:
         console.print(Text(question, style="bold"))
     return ask_move(state, names)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tminus.core.game import TERMINAL, State
+from tminus.core.game import TERMINAL, Game, GameType, State
+from tminus.core.registry import game_class, list_games, load_game
 
 
 class Finished(State):
@@ -43,3 +44,33 @@ def test_nobody_has_won_while_the_game_goes_on():
 def test_phase_is_a_name_and_over_at_the_end():
     assert Finished([0.0, 0.0]).phase() == "over"
     assert Finished([0.0, 0.0], player=1).phase() == "play"
+
+
+def test_a_game_type_refuses_unknown_information_and_utility():
+    with pytest.raises(ValueError, match="information"):
+        GameType(information="partial")
+    with pytest.raises(ValueError, match="utility"):
+        GameType(utility="win_lose")
+
+
+def test_the_capabilities_are_declared_on_each_game_class():
+    types = {name: game_class(name).game_type for name in list_games()}
+    assert types["three_two_one"] == GameType(information="imperfect", rounds=True)
+    assert types["count_down"] == GameType(information="imperfect", layout=True)
+    assert types["sputnik"] == GameType(teams=True, position_keys=True)
+    assert types["four_way"] == GameType()
+    # The loose names only mirror the record.
+    assert all(game_class(n).information == t.information for n, t in types.items())
+
+
+def test_a_class_declaring_information_loose_has_it_in_its_record():
+    class Loose(Game):
+        information = "imperfect"
+
+    assert Loose.game_type.information == "imperfect" and Loose.information == "imperfect"
+    assert Game.game_type.information == "perfect"
+
+
+def test_a_game_without_teams_wins_alone():
+    assert load_game("four_way").allies(1) == [1]
+    assert load_game("sputnik", players=4, teams=True).allies(1) == [1, 3]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, State
 from tminus.core.params import Param
 
 BUGS = (
@@ -29,7 +29,7 @@ ADD, STOP = 0, 1
 class ToyGame(Game):
     name = "toy"
     title = "Toy"
-    information = "imperfect"
+    game_type = GameType(information="imperfect", rounds=True)
     parameters = {"bug": Param("none", choices=BUGS)}
 
     def __init__(self, **params: Any) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionError, State
 from tminus.core.playout import sample_chance
 from tminus.core.serialize import load_state, save_state
 
@@ -55,10 +55,8 @@ def check_game_info(game: Game) -> None:
         raise ConformanceError("a game needs at least one player and one action")
     if not game.min_utility <= game.max_utility:
         raise ConformanceError("game.min_utility must not exceed game.max_utility")
-    if game.information not in ("perfect", "imperfect"):
-        raise ConformanceError(
-            f"game.information must be perfect or imperfect: {game.information!r}"
-        )
+    if not isinstance(game.game_type, GameType):
+        raise ConformanceError(f"game.game_type must be a GameType, got {game.game_type!r}")
     json.dumps(dict(game.params))
 
 
@@ -157,13 +155,16 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
         raise ConformanceError(f"{where}: winners() {winners} are not sorted distinct seats")
     if winners and not terminal:
         raise ConformanceError(f"{where}: winners() {winners} before the end")
-    if terminal and game.utility == "zero_sum" and not math.isclose(sum(returns), 0, abs_tol=1e-9):
+    zero_sum = game.game_type.utility == "zero_sum"
+    if terminal and zero_sum and not math.isclose(sum(returns), 0, abs_tol=1e-9):
         raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
 
 
 def _check_rounds(game: Game, state: State, before: int, where: str) -> None:
     """Rounds are scored one at a time, and a scored round's results fit the game's scale."""
     rounds = state.rounds_finished()
+    if rounds and not game.game_type.rounds:
+        raise ConformanceError(f"{where}: rounds scored but game_type.rounds is not set")
     if rounds not in (before, before + 1):
         raise ConformanceError(f"{where}: rounds_finished() went from {before} to {rounds}")
     if rounds == before + 1:
@@ -191,7 +192,7 @@ def _deep_check(
     _check_clone_independence(state, where, rng)
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
-    if game.information == "imperfect" and state.is_chance_node():
+    if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
 
 

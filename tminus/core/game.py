@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,15 +23,44 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to (the state is unchanged)."""
 
 
+INFORMATION = ("perfect", "imperfect")
+UTILITY = ("zero_sum", "constant_sum", "general_sum")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is and what it can do beyond the contract, declared once on its class
+    (as OpenSpiel's ``GameType``): programs read this record, never probe for methods."""
+
+    # "perfect" or "imperfect": whether observations can hide anything from a seat.
+    information: str = "perfect"
+    # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
+    utility: str = "zero_sum"
+    # Played in rounds: ``State.round_returns()`` tells how the last scored round went.
+    rounds: bool = False
+    # ``Game.layout()`` gives the printed board (cards, prices) for a client to draw.
+    layout: bool = False
+    # Seats may win together: ``Game.allies(seat)`` names a seat's partners.
+    teams: bool = False
+    # ``State.state_key()`` gives a hashable key of the position (transposition tables).
+    position_keys: bool = False
+
+    def __post_init__(self) -> None:
+        if self.information not in INFORMATION:
+            raise ValueError(f"information is one of {INFORMATION}, not {self.information!r}")
+        if self.utility not in UTILITY:
+            raise ValueError(f"utility is one of {UTILITY}, not {self.utility!r}")
+
+
 class Game:
     """A game with fixed, validated parameters. Subclasses fill in the class attributes."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     parameters: ClassVar[Mapping[str, Param]]
-    # "perfect" or "imperfect": whether observations can hide anything from a seat.
+    game_type: ClassVar[GameType] = GameType()
+    # Mirrors of ``game_type`` for readers that have not moved to it yet: not declarations.
     information: ClassVar[str] = "perfect"
-    # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
     utility: ClassVar[str] = "zero_sum"
     # Raised whenever a rule or ruling changes what a history means: stored games, saves
     # and exports carry it, so a game recorded under other rules is known as such.
@@ -43,11 +73,29 @@ class Game:
     min_utility: float
     max_utility: float
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A class that still declares ``information``/``utility`` loose (a game written
+        # before the record) has them folded into its record; either way they mirror it.
+        loose = {k: cls.__dict__[k] for k in ("information", "utility") if k in cls.__dict__}
+        if loose:
+            cls.game_type = replace(cls.game_type, **loose)
+        cls.information = cls.game_type.information
+        cls.utility = cls.game_type.utility
+
     def __init__(self, **params: Any) -> None:
         self.params = validate_params(self.name, self.parameters, params)
 
     def new_initial_state(self) -> State:
         raise NotImplementedError
+
+    def allies(self, seat: int) -> list[int]:
+        """The seats that win together with ``seat``: itself alone unless ``game_type.teams``."""
+        return [seat]
+
+    def layout(self) -> dict[str, Any]:
+        """The printed board for a client to draw, where ``game_type.layout``."""
+        raise NotImplementedError(f"{self.name} has no layout (see game_type.layout)")
 
     # Bounds of every entry of observation_tensor (for the spaces of RL adapters).
     observation_bounds: ClassVar[tuple[float, float]] = (-float("inf"), float("inf"))
@@ -240,8 +288,19 @@ class State:
         return 0
 
     def round_returns(self) -> list[float]:
-        """Each seat's result in the last scored round, on the scale of ``returns``."""
+        """Each seat's result in the last scored round, on the scale of ``returns``
+        (where ``game_type.rounds``)."""
         raise NotImplementedError(f"{self.game.name} is not played in rounds")
+
+    def state_key(self) -> Any:
+        """A hashable key of the position, not of its history (where
+        ``game_type.position_keys``): equal keys, equal futures."""
+        raise NotImplementedError(f"{self.game.name} has no position keys")
+
+    def prompt(self, seat: int, names: Sequence[str]) -> str | None:
+        """A question the position puts to ``seat``, said to them in words (Count Down's
+        meetings: "Bob asks you to sell Radar (forced sale): ..."); None: nothing to ask."""
+        return None
 
     # -- views ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:

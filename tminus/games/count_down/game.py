@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.count_down import (
     auction,
@@ -93,7 +93,7 @@ AUCTION_ACTIONS_PER_LOT = 8
 class CountDownGame(Game):
     name = "count_down"
     title = "Count Down"
-    information = "imperfect"
+    game_type = GameType(information="imperfect", layout=True)
     # 2: everyone met has a say in a meeting; forced sales cannot be blocked; third players
     # in a forbidden zone meet the visitor; a Saturn V bought whole resells at its price;
     # "Strike at your centre" hits each partner of a team.

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.four_way import rules, words
 from tminus.games.four_way.actions import (
@@ -61,6 +61,7 @@ def moves_for_roll(junior: bool, roll: int, mask: int) -> tuple[int, ...]:
 class FourWayGame(Game):
     name = "four_way"
     title = "4-Way CountDown"
+    game_type = GameType()
     parameters = {
         "players": Param(2, "number of players", choices=(2, 3, 4)),
         "variant": Param("adult", "adult or junior rules", choices=("adult", "junior")),

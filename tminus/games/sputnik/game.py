@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionError, TurnState
 from tminus.core.params import Param
 from tminus.games.phrasing import check_viewer
 from tminus.games.sputnik import rules, words
@@ -35,6 +35,7 @@ MAX_BASES = 6
 class SputnikGame(Game):
     name = "sputnik"
     title = "Sputnik"
+    game_type = GameType(teams=True, position_keys=True)
     parameters = {
         "players": Param(2, "number of players", choices=(2, 3, 4, 5, 6)),
         "radius": Param(3, "board radius in cells (3: 37 cells)", minimum=2, maximum=MAX_RADIUS),

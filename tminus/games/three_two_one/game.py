@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.three_two_one import rules, words
 from tminus.games.three_two_one.actions import (
@@ -52,7 +52,7 @@ DISCARD_RUNS = [
 class ThreeTwoOneGame(Game):
     name = "three_two_one"
     title = "3-2-1 Countdown"
-    information = "imperfect"
+    game_type = GameType(information="imperfect", rounds=True)
     # 2: extra rounds rotate the start among the tied players; a Blastoff! has no total.
     rules_version = 2
     parameters = {
