@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tminus.core.game import TERMINAL, Game, GameType, State
+from tminus.core.game import TERMINAL, Game, GameType, IllegalActionError, State
 from tminus.core.registry import game_class, list_games, load_game
 
 
@@ -74,3 +74,15 @@ def test_a_class_declaring_information_loose_has_it_in_its_record():
 def test_a_game_without_teams_wins_alone():
     assert load_game("four_way").allies(1) == [1]
     assert load_game("sputnik", players=4, teams=True).allies(1) == [1, 3]
+
+
+def test_structs_name_the_parts_of_a_move_and_map_back():
+    state = load_game("four_way", players=3).new_initial_state()
+    assert state.action_to_struct(2) == {"kind": "die", "value": 3}
+    for die in (5, 0, 0):  # seat 0 rolls a six, the others ones: seat 0 starts
+        state.apply_action(die)
+    assert state.action_to_struct(20) == {"kind": "dice", "dice": [6, 6]}
+    state.apply_action(20)  # a double six sends seat 0 back to the start
+    assert state.legal_actions() == [30] and state.struct_to_action({"kind": "reset"}) == 30
+    with pytest.raises(IllegalActionError, match="not possible now"):
+        state.struct_to_action({"kind": "attack", "seat": 9})

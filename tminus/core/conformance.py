@@ -192,8 +192,32 @@ def _deep_check(
     _check_clone_independence(state, where, rng)
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
+    _check_action_structs(state, where)
     if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
+
+
+def _check_action_structs(state: State, where: str) -> None:
+    """Every possible action has a JSON-safe struct of its own that maps back to it."""
+    possible = [a for a, _ in state.chance_outcomes()] or state.legal_actions()
+    seen: dict[str, int] = {}
+    for action in possible:
+        struct = state.action_to_struct(action)
+        if not isinstance(struct, dict) or not isinstance(struct.get("kind"), str):
+            raise ConformanceError(f"{where}: action_to_struct({action}) has no kind: {struct!r}")
+        try:
+            key = json.dumps(struct, sort_keys=True)
+        except (TypeError, ValueError) as error:
+            raise ConformanceError(f"{where}: action_to_struct({action}): {error}") from error
+        if key in seen:
+            raise ConformanceError(
+                f"{where}: actions {seen[key]} and {action} have the same struct {key}"
+            )
+        seen[key] = action
+    # Distinct structs have an inverse; that the contract's finds it, on a few of them.
+    for key, action in list(seen.items())[:: max(1, len(seen) // 3)]:
+        if state.struct_to_action(json.loads(key)) != action:
+            raise ConformanceError(f"{where}: struct_to_action does not give back {action}")
 
 
 def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> None:

@@ -197,15 +197,32 @@ class State:
 
     def string_to_action(self, text: str) -> int:
         """The legal action (or chance outcome) named ``text`` here; ValueError if none."""
-        if self.is_chance_node():
-            candidates = [a for a, _ in self.chance_outcomes()]
-        else:
-            candidates = self.legal_actions()
+        candidates = self._possible_now()
         for action in candidates:
             if self.action_to_string(action) == text:
                 return action
         names = ", ".join(self.action_to_string(a) for a in candidates) or "none (game over)"
         raise IllegalActionError(f"{text!r} is not possible now; possible: {names}")
+
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        """The legal action (or chance outcome) ``action`` here as data for programs and the
+        browser: JSON-safe fields, ``"kind"`` first, seats as seats, cards and squares by
+        name. Read its fields, never the text; like ``action_to_string`` it tells the
+        whole truth (hide a chance outcome from a seat with ``action_to_string_for``)."""
+        raise NotImplementedError
+
+    def struct_to_action(self, struct: Mapping[str, Any]) -> int:
+        """The legal action (or chance outcome) whose struct is ``struct``; IllegalActionError
+        if none is possible now."""
+        for action in self._possible_now():
+            if self.action_to_struct(action) == struct:
+                return action
+        raise IllegalActionError(f"{dict(struct)!r} is not possible now")
+
+    def _possible_now(self) -> list[int]:
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        return self.legal_actions()
 
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """How ``action``, about to be applied here, looks to ``seat`` (None: a spectator).

@@ -474,6 +474,19 @@ class CountDownState(TurnState):
         verb = {phases.ASK: "ask", phases.COUNTER: "counter"}.get(self._phase, "bid")
         return self.game.space.name(action, verb)
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        board = self.game.board
+        if self._player == CHANCE:
+            phase = self._phase
+            if phase == phases.SURPRISE_DRAW and 0 <= action < len(board.surprises):
+                return {"kind": "surprise", "card": board.surprises[action][0]}
+            if phase == phases.AGENT_DRAW and 0 <= action < len(board.agent_names):
+                colour = "green" if board.agent_green[action] else "red"
+                return {"kind": "agent card", "colour": colour, "card": board.agent_names[action]}
+            return {"kind": "ball", "value": action + 1}
+        verb = {phases.ASK: "ask", phases.COUNTER: "counter"}.get(self._phase, "bid")
+        return self.game.space.struct(action, verb)
+
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """An agent card drawn reads "a green card" to everyone but its holder."""
         if (

@@ -24,6 +24,7 @@ from tminus.games.four_way.actions import (
     SCORE_MASKS,
     SCORE_PAIRS,
     move_to_string,
+    move_to_struct,
 )
 from tminus.games.four_way.render import render
 from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
@@ -234,6 +235,13 @@ class FourWayState(TurnState):
             a, b = DICE[action]
             return f"dice {a},{b}"
         return move_to_string(action)
+
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        if self._phase == ROLL_OFF and 0 <= action < 6:
+            return {"kind": "die", "value": action + 1}
+        if self._phase == ROLL and 0 <= action < len(DICE):
+            return {"kind": "dice", "dice": list(DICE[action])}
+        return move_to_struct(action)
 
     # -- words for people (``words.py``) --------------------------------------------------
     def move_label(self, action: int, names: Sequence[str]) -> str:

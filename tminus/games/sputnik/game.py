@@ -430,6 +430,21 @@ class SputnikState(TurnState):
             return f"{kind} {name}"
         return f"{kind} {self._rocket_label(k)}-{name}"
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        game = self.game
+        if self._phase == LOT and 0 <= action < game.num_players:
+            return {"kind": "lot", "seat": action}
+        kind, k, cell = game.decode(action)
+        if kind == "remove":
+            return {"kind": kind, "cell": game.board.names[cell]}
+        start = self.rocket_cell(k)
+        return {
+            "kind": kind,
+            "rocket": k,
+            "from": None if start is None else game.board.names[start],
+            "to": game.board.names[cell],
+        }
+
     def _rocket_label(self, k: int) -> str:
         """A rocket of the player to move, named by its cell (or its number when not known)."""
         cell = self.rocket_cell(k)

@@ -26,6 +26,7 @@ from tminus.games.three_two_one.actions import (
     discard_action,
     discard_parts,
     move_to_string,
+    move_to_struct,
 )
 from tminus.games.three_two_one.render import render
 from tminus.games.three_two_one.rules import BLASTOFF, COUNTDOWN, DECK, VALUES
@@ -433,6 +434,17 @@ class ThreeTwoOneState(TurnState):
         if phase == DRAW_CARD and 0 <= action < len(VALUES):
             return f"seat {self._mover} draws {action}"
         return move_to_string(action)
+
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        phase = self._phase
+        if phase == DEAL and 0 <= action < len(VALUES):
+            return {"kind": "deal", "value": action, "seat": self._deal_to[self._dealt]}
+        if phase == TURN_UP and 0 <= action < len(VALUES):
+            pile = "right" if self._piles[LEFT] else "left"
+            return {"kind": "turn up", "value": action, "pile": pile}
+        if phase == DRAW_CARD and 0 <= action < len(VALUES):
+            return {"kind": "draw card", "value": action, "seat": self._mover}
+        return move_to_struct(action)
 
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """Dealt and drawn cards show their value only to the seat that gets them."""
