@@ -128,6 +128,8 @@ class Game:
 class State:
     """A position of a game. Subclasses implement the underscored hooks."""
 
+    # Empty, so that a subclass declaring its own slots carries no __dict__.
+    __slots__ = ()
     game: Game
     _history: list[int]
 
@@ -374,6 +376,7 @@ class TurnState(State):
     every game's hot path.
     """
 
+    __slots__ = ()
     _player: int
 
     def current_player(self) -> int:
