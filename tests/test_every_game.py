@@ -21,7 +21,7 @@ def quick(name):
     return {"max_turns": 40} if "max_turns" in tminus.load_game(name).params else {}
 
 
-HIDDEN = [name for name in GAMES if tminus.load_game(name).information == "imperfect"]
+HIDDEN = [name for name in GAMES if tminus.load_game(name).game_type.information == "imperfect"]
 
 
 def positions(game, count, seed):

@@ -223,8 +223,7 @@ def your_move(state: State, names: list[str], pause: float) -> int:
     console.print(Panel(state.render(me, names)))
     # A game may put a question to the person (Count Down's meetings: "Bot 3 asks you to
     # sell Radar (forced sale): a price of 50 to 100").
-    prompt = getattr(state, "prompt", None)
-    question = prompt(me, names) if prompt else None
+    question = state.prompt(me, names)
     if question:
         console.print(Text(question, style="bold"))
     return ask_move(state, names)
@@ -306,9 +305,10 @@ def announce_result(state: State, names: list[str], me: int) -> None:
     if state.ended_by_turn_cap():
         console.print("[bold]Draw[/]: the turn limit was reached.")
         return
-    returns = state.returns()
-    best = max(returns)
-    winners = [s for s, r in enumerate(returns) if r == best]
+    winners = state.winners()
+    if not winners:
+        console.print("[bold]Draw[/]: everyone finished level, so nobody won.")
+        return
     said = ", ".join(names[s] for s in winners)
     verdict = "you win!" if me in winners else "you lose."
     console.print(Text.assemble(("Winner: ", "bold green"), (said, "bold green"), f" — {verdict}"))

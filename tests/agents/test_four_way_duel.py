@@ -27,7 +27,7 @@ def engine_value(values: np.ndarray, junior: bool, mine: int, theirs: int) -> fl
             after = state.clone()
             after.apply_action(action)
             if after.is_terminal():
-                worth = 1.0 if after.winner() == 0 else 0.0
+                worth = 1.0 if 0 in after.winners() else 0.0
             else:
                 worth = 1.0 - values[after.keys_mask(1), after.keys_mask(0)]
             best = max(best, worth)

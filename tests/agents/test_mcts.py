@@ -162,8 +162,10 @@ def test_halving_spends_about_its_simulations_and_keeps_the_anchor_on_a_tie(simu
     while len(state.legal_actions()) <= 20:  # the roll-off, then a move of a rocket
         state.apply_action(rng.choice(possible_actions(state)))
     agent = make_agent(f"mcts:simulations={simulations}", game, seed=1)
-    calls = []
+    calls, anchors = [], []
     agent._paired_simulation = lambda state, action, me, seed: calls.append(action) or 0.5
+    rollout_step = agent._rollout.step  # the rollout agent's own choice is the anchor
+    agent._rollout.step = lambda state: anchors.append(rollout_step(state)) or anchors[-1]
     moves = len(state.legal_actions())
     assert moves > 20
     choice = agent.step(state)
@@ -171,8 +173,12 @@ def test_halving_spends_about_its_simulations_and_keeps_the_anchor_on_a_tie(simu
     # (about twice the moves in all); the last has at least 8 seeds for each of two moves.
     assert len(calls) <= max(simulations, 2 * moves + 2 * mcts.FINAL_SEEDS)
     assert len(calls) >= 0.7 * simulations
-    assert choice == calls[-1] or choice == calls[-2]  # one of the two in the last phase
-    assert len(set(calls[-16:])) == 2
+    # The last phase plays the anchor and one challenger on each seed; every value tied,
+    # so the anchor is kept.
+    anchor, challenger = calls[-2], calls[-1]
+    assert anchors == [anchor] and anchor != challenger
+    assert calls[-2 * mcts.FINAL_SEEDS :] == [anchor, challenger] * mcts.FINAL_SEEDS
+    assert choice == anchor
 
 
 # -- horizon=round: a simulation ends when the round is scored --------------------------------

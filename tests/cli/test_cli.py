@@ -112,11 +112,17 @@ def test_tournament_prints_ranking_and_head_to_head():
     assert result.exit_code == 2 and "at least two agents" in result.output
 
 
-def test_solve_prints_expected_turns():
+def test_solve_prints_what_the_solvers_found():
+    # The figures themselves are proved in tests/agents (Bellman equations, simulation);
+    # here: the command prints those figures, for both variants, one player and two.
+    from tminus.agents.solvers import four_way, four_way_duel
+
     result = run("solve", "four_way")
-    assert result.exit_code == 0 and "20.6165" in result.output and "33.1726" in result.output
-    # Two players: the first to roll wins 0.5125 (adult) and 0.5056 (junior) of perfect games.
-    assert "0.5125" in result.output and "0.5056" in result.output
+    assert result.exit_code == 0, result.output
+    for junior in (False, True):
+        alone = four_way.solve(junior).from_start  # expected turns, perfect play alone
+        first = float(four_way_duel.solve(junior)[0, 0])  # the first to roll, both perfect
+        assert f"{alone:.4f}" in result.output and f"{first:.4f}" in result.output
 
 
 def test_report_writes_a_page(tmp_path):

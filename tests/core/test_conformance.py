@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.core.toy_game import RoundsToyGame, ToyGame
+from tests.core.toy_game import RoundsToyGame, ToyGame, UndeclaredRoundsToyGame
 from tminus.core.conformance import ConformanceError, check_conformance
 from tminus.core.registry import register_game, unregister_game
 
@@ -11,7 +11,9 @@ from tminus.core.registry import register_game, unregister_game
 def toy_registered():
     register_game(ToyGame)
     register_game(RoundsToyGame)
+    register_game(UndeclaredRoundsToyGame)
     yield
+    unregister_game("toy_rounds_undeclared")
     unregister_game("toy")
     unregister_game("toy_rounds")
 
@@ -43,9 +45,12 @@ def test_a_correct_game_passes(toy):
         ("rule_in_apply_action", "apply_legal_action and apply_action disagree"),
         ("rounds_skip", "rounds_finished\\(\\) went from 2 to 6"),
         ("round_returns_out_of_bounds", "round_returns\\(\\) .* do not fit"),
+        ("structs_collide", "have the same struct"),
+        ("rounds_undeclared", "game_type.rounds is not set"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):
     toy = RoundsToyGame if bug.startswith("round") else ToyGame
+    toy = UndeclaredRoundsToyGame if bug == "rounds_undeclared" else toy
     with pytest.raises(ConformanceError, match=message):
         check_conformance(toy(bug=bug), seeds=range(300))

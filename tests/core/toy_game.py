@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, State
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, State
 from tminus.core.params import Param
 
 BUGS = (
@@ -20,7 +20,7 @@ BUGS = (
     "unsorted_legal", "duplicate_legal", "accepts_illegal", "illegal_mutates",
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
     "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
-    "rounds_skip", "round_returns_out_of_bounds",
+    "rounds_skip", "round_returns_out_of_bounds", "structs_collide", "rounds_undeclared",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -29,7 +29,7 @@ ADD, STOP = 0, 1
 class ToyGame(Game):
     name = "toy"
     title = "Toy"
-    information = "imperfect"
+    game_type = GameType(information="imperfect")
     parameters = {"bug": Param("none", choices=BUGS)}
 
     def __init__(self, **params: Any) -> None:
@@ -133,6 +133,13 @@ class ToyState(State):
             return f"outcome {action}"
         return ("add", "stop")[action]
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        if self.current_player() == CHANCE:
+            return {"kind": "outcome", "value": action}
+        if self.game.bug == "structs_collide":
+            return {"kind": "decide"}
+        return {"kind": ("add", "stop")[action]}
+
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         dealing_to = len(self.cards)
         if dealing_to < 2 and seat != dealing_to and self.game.bug != "log_leaks":
@@ -183,9 +190,17 @@ class RoundsToyGame(ToyGame):
     """The toy game told as a game of rounds, to test the contract's rounds."""
 
     name = "toy_rounds"
+    game_type = GameType(information="imperfect", rounds=True)
 
     def new_initial_state(self) -> RoundsToyState:
         return RoundsToyState(self)
+
+
+class UndeclaredRoundsToyGame(RoundsToyGame):
+    """Scores rounds without saying so in its game type."""
+
+    name = "toy_rounds_undeclared"
+    game_type = GameType(information="imperfect")
 
 
 class RoundsToyState(ToyState):

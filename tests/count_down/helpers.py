@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tminus
-from tminus.games.count_down import phases
 from tminus.games.count_down.game import CountDownState
 
 # Square numbers on the default board (see board.toml).
@@ -148,7 +147,7 @@ def take_turn(state: CountDownState, roll: int = 1) -> CountDownState:
 
 def end_meeting(state: CountDownState) -> CountDownState:
     """Everyone with a say in the meeting under way says "done"."""
-    while state.phase() == phases.MEETING:
+    while state.phase() == "meeting":
         play(state, "done")
     return state
 

@@ -42,7 +42,7 @@ def test_a_ready_player_chooses_between_moving_and_the_countdown():
 
 def test_twenty_five_in_three_rolls_wins():
     state = play(ready(), "count down", "ball 11", "start count", "ball 8", "ball 6")
-    assert state.is_terminal() and state.winner() == [0]
+    assert state.is_terminal() and state.winners() == [0]
     assert state.returns() == [1.0, -1 / 3, -1 / 3, -1 / 3]
     assert not state.ended_by_turn_cap()
 
@@ -59,7 +59,7 @@ def test_waiting_for_a_high_number():
     state = play(ready(), "count down", "ball 2")
     assert legal_strings(state) == ["start count", "wait"]
     play(state, "wait", "ball 12", "start count", "ball 12", "ball 1")
-    assert state.is_terminal() and state.winner() == [0]
+    assert state.is_terminal() and state.winners() == [0]
 
 
 def test_the_fourth_roll_starts_the_count_in_any_case():
@@ -67,7 +67,7 @@ def test_the_fourth_roll_starts_the_count_in_any_case():
     play(state, "ball 12")  # the fourth roll counts without a choice
     assert state.is_chance_node()
     play(state, "ball 12", "ball 1")
-    assert state.is_terminal() and state.winner() == [0]
+    assert state.is_terminal() and state.winners() == [0]
 
 
 def test_the_fourth_roll_low_then_fails():
@@ -90,7 +90,7 @@ def test_a_team_counts_down_once_for_both_partners():
     make_ready(state, 1)
     state._phase, state._player = 6, 0
     play(state, "count down", "ball 12", "start count", "ball 12", "ball 1")
-    assert state.winner() == [0, 3]
+    assert state.winners() == [0, 3]
     assert state.returns() == [1.0, -0.5, -0.5, 1.0, -0.5, -0.5]
 
 

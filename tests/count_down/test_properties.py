@@ -12,7 +12,7 @@ import tminus
 from tests.count_down.helpers import TRACK, conserved
 from tminus.core.game import CHANCE
 from tminus.core.playout import possible_actions
-from tminus.games.count_down import phases, trading
+from tminus.games.count_down import trading
 from tminus.games.count_down.actions import DONE
 from tminus.games.count_down.game import CountDownState
 
@@ -64,7 +64,7 @@ def test_a_meeting_lists_every_feasible_offer_to_each_partner_missions_and_done(
     """The mover proposes to anyone met (and shows agents in a forbidden zone); a player
     met proposes to the mover."""
     for state in random_walk(players, choices):
-        if state.phase() != phases.MEETING:
+        if state.phase() != "meeting":
             continue
         space = state.game.space
         speaker, mover = state.current_player(), state._mover

@@ -29,7 +29,7 @@ def test_all_ten_keys_up_wins_at_once(players):
     assert state.observation(0)["keys"][0] == list(range(1, 10))
     play(state, "dice 4,6", "flip 10")
     assert state.current_player() == TERMINAL
-    assert state.winner() == 0
+    assert state.winners() == [0]
     loss = -1 / (players - 1)
     assert state.returns() == pytest.approx([1.0] + [loss] * (players - 1))
     assert state.legal_actions() == [] and state.chance_outcomes() == []
@@ -46,7 +46,7 @@ def test_turn_cap_ends_the_game_as_a_draw():
     assert not state.is_terminal()
     play(state, "dice 1,2", "flip 3")
     assert state.is_terminal()
-    assert state.winner() is None
+    assert state.winners() == []
     assert state.returns() == [0.0, 0.0]
     assert "draw" in str(state)
 

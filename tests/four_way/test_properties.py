@@ -39,4 +39,4 @@ def test_keys_stay_in_range_and_each_move_changes_only_what_it_says(players, var
             else:
                 assert after[seat] == before[seat]
     if state.is_terminal() and not state.ended_by_turn_cap():
-        assert len(state.observation(0)["keys"][state.winner()]) == 10
+        assert len(state.observation(0)["keys"][state.winners()[0]]) == 10

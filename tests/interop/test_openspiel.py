@@ -34,7 +34,7 @@ def test_game_info_matches_the_tminus_game(name, params):
     assert (game.min_utility(), game.max_utility()) == (ours.min_utility, ours.max_utility)
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    perfect = ours.information == "perfect"
+    perfect = ours.game_type.information == "perfect"
     assert (kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION) == perfect
 
 

@@ -26,7 +26,7 @@ def test_a_played_game_is_a_legal_replayable_game():
     for action in result.history:
         state.apply_action(action)
     assert state.is_terminal() and state.returns() == result.returns
-    assert result.winners == [state.winner()]
+    assert result.winners == state.winners()
 
 
 def test_wrong_number_of_agents_is_refused():

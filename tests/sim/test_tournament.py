@@ -8,13 +8,27 @@ import tminus
 from tminus.sim.tournament import lineups, tournament
 
 
-def test_every_agent_plays_every_seat_equally():
-    for agents, players in ((["a", "b", "c"], 2), (["a", "b"], 3), (["a", "b", "c"], 4)):
-        seatings = lineups(agents, players)
-        for seat in range(players):
-            counts = Counter(s[seat] for s in seatings)
-            assert set(counts) == set(agents) and len(set(counts.values())) == 1
-        assert all(set(s) == set(agents) or len(agents) > players for s in seatings)
+@pytest.mark.parametrize(
+    ("agents", "players", "seatings"),
+    [
+        # As many agents as seats or more: every ordered choice of distinct agents (3 * 2).
+        (["a", "b", "c"], 2, 6),
+        # Fewer: every seating in which each agent plays (2^3 less aaa and bbb;
+        # 3^4 less the 3 * 2^4 - 3 that leave an agent out).
+        (["a", "b"], 3, 6),
+        (["a", "b", "c"], 4, 36),
+    ],
+)
+def test_every_agent_plays_every_seat_equally(agents, players, seatings):
+    found = lineups(agents, players)
+    assert len(found) == len(set(found)) == seatings
+    for seat in range(players):
+        counts = Counter(s[seat] for s in found)
+        assert set(counts) == set(agents) and len(set(counts.values())) == 1
+    if len(agents) >= players:
+        assert all(len(set(s)) == players for s in found)  # nobody plays two seats
+    else:
+        assert all(set(s) == set(agents) for s in found)  # nobody is left out
 
 
 def test_lineup_errors():

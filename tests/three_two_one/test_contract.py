@@ -63,7 +63,7 @@ def test_rounds_must_be_a_small_positive_integer():
 def test_params_are_complete_with_defaults():
     game = tminus.load_game("three_two_one")
     assert dict(game.params) == {"players": 4, "rounds": 5, "max_turns": 20000}
-    assert game.information == "imperfect"
+    assert game.game_type.information == "imperfect"
 
 
 def test_the_rules_version_says_the_start_rotation_and_blastoff_summary_changed():

@@ -220,7 +220,7 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
     assert not state.is_terminal()
     turn(state, [4, 4, 4, 4, 4, 4], "left", pile="right")
     assert state.is_terminal() and state.ended_by_turn_cap()
-    assert state.returns() == [0.0, 0.0] and state.winners() is None
+    assert state.returns() == [0.0, 0.0] and state.winners() == []
 
 
 def test_a_declaration_counts_as_a_turn_for_the_cap():

@@ -74,7 +74,7 @@ class MCTSAgent:
         horizon: str | None = None,
         margin: float = 2.0,
     ) -> None:
-        if not self.determinize and game.information != "perfect":
+        if not self.determinize and game.game_type.information != "perfect":
             raise ValueError(
                 f"mcts reads the whole state, so it would cheat at {game.name}: use ismcts"
             )
@@ -83,7 +83,7 @@ class MCTSAgent:
         rollout = rollout or default_rollout(game.name)
         # Unless told: a rollout player worth following anchors a halving root (random
         # rollouts and time budgets keep UCT), and a game of rounds is simulated to the round's end.
-        in_rounds = _played_in_rounds(game)
+        in_rounds = game.game_type.rounds
         root = root or ("halving" if rollout != "random" and seconds is None else "uct")
         horizon = horizon or ("round" if in_rounds else "game")
         if root not in ROOTS:
@@ -277,10 +277,6 @@ class MCTSAgent:
         else:
             returns = state.returns()
         return [(r - self._low) / self._span for r in returns]
-
-
-def _played_in_rounds(game: Game) -> bool:
-    return type(game.new_initial_state()).round_returns is not State.round_returns
 
 
 def _mean(values: list[float]) -> float:

@@ -48,7 +48,7 @@ def default_rollout(game_name: str) -> str:
 
 
 def list_agents(game_name: str) -> list[str]:
-    information = game_class(game_name).information
+    information = game_class(game_name).game_type.information
     names = {n for n in GENERIC if FOR_INFORMATION.get(n, information) == information}
     names |= {name for name, games in PER_GAME.items() if game_name in games}
     return sorted(names)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionError, State
 from tminus.core.playout import sample_chance
 from tminus.core.serialize import load_state, save_state
 
@@ -55,10 +55,8 @@ def check_game_info(game: Game) -> None:
         raise ConformanceError("a game needs at least one player and one action")
     if not game.min_utility <= game.max_utility:
         raise ConformanceError("game.min_utility must not exceed game.max_utility")
-    if game.information not in ("perfect", "imperfect"):
-        raise ConformanceError(
-            f"game.information must be perfect or imperfect: {game.information!r}"
-        )
+    if not isinstance(game.game_type, GameType):
+        raise ConformanceError(f"game.game_type must be a GameType, got {game.game_type!r}")
     json.dumps(dict(game.params))
 
 
@@ -101,6 +99,8 @@ def _check_node(game: Game, state: State, where: str) -> None:
         raise ConformanceError(f"{where}: current_player() is {player!r}")
     if state.is_chance_node() != (player == CHANCE) or state.is_terminal() != (player == TERMINAL):
         raise ConformanceError(f"{where}: is_chance_node/is_terminal disagree with current_player")
+    if not isinstance(state.phase(), str):
+        raise ConformanceError(f"{where}: phase() is {state.phase()!r}, not a name")
     legal = state.legal_actions()
     outcomes = state.chance_outcomes()
     if player == TERMINAL:
@@ -150,13 +150,21 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
             raise ConformanceError(
                 f"{where}: return {value} outside [{game.min_utility}, {game.max_utility}]"
             )
-    if terminal and game.utility == "zero_sum" and not math.isclose(sum(returns), 0, abs_tol=1e-9):
+    winners = state.winners()
+    if winners != sorted(set(winners)) or not set(winners) <= set(range(game.num_players)):
+        raise ConformanceError(f"{where}: winners() {winners} are not sorted distinct seats")
+    if winners and not terminal:
+        raise ConformanceError(f"{where}: winners() {winners} before the end")
+    zero_sum = game.game_type.utility == "zero_sum"
+    if terminal and zero_sum and not math.isclose(sum(returns), 0, abs_tol=1e-9):
         raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
 
 
 def _check_rounds(game: Game, state: State, before: int, where: str) -> None:
     """Rounds are scored one at a time, and a scored round's results fit the game's scale."""
     rounds = state.rounds_finished()
+    if rounds and not game.game_type.rounds:
+        raise ConformanceError(f"{where}: rounds scored but game_type.rounds is not set")
     if rounds not in (before, before + 1):
         raise ConformanceError(f"{where}: rounds_finished() went from {before} to {rounds}")
     if rounds == before + 1:
@@ -184,8 +192,32 @@ def _deep_check(
     _check_clone_independence(state, where, rng)
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
-    if game.information == "imperfect" and state.is_chance_node():
+    _check_action_structs(state, where)
+    if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
+
+
+def _check_action_structs(state: State, where: str) -> None:
+    """Every possible action has a JSON-safe struct of its own that maps back to it."""
+    possible = [a for a, _ in state.chance_outcomes()] or state.legal_actions()
+    seen: dict[str, int] = {}
+    for action in possible:
+        struct = state.action_to_struct(action)
+        if not isinstance(struct, dict) or not isinstance(struct.get("kind"), str):
+            raise ConformanceError(f"{where}: action_to_struct({action}) has no kind: {struct!r}")
+        try:
+            key = json.dumps(struct, sort_keys=True)
+        except (TypeError, ValueError) as error:
+            raise ConformanceError(f"{where}: action_to_struct({action}): {error}") from error
+        if key in seen:
+            raise ConformanceError(
+                f"{where}: actions {seen[key]} and {action} have the same struct {key}"
+            )
+        seen[key] = action
+    # Distinct structs have an inverse; that the contract's finds it, on a few of them.
+    for key, action in list(seen.items())[:: max(1, len(seen) // 3)]:
+        if state.struct_to_action(json.loads(key)) != action:
+            raise ConformanceError(f"{where}: struct_to_action does not give back {action}")
 
 
 def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> None:

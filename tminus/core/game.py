@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,15 +23,44 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to (the state is unchanged)."""
 
 
+INFORMATION = ("perfect", "imperfect")
+UTILITY = ("zero_sum", "constant_sum", "general_sum")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is and what it can do beyond the contract, declared once on its class
+    (as OpenSpiel's ``GameType``): programs read this record, never probe for methods."""
+
+    # "perfect" or "imperfect": whether observations can hide anything from a seat.
+    information: str = "perfect"
+    # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
+    utility: str = "zero_sum"
+    # Played in rounds: ``State.round_returns()`` tells how the last scored round went.
+    rounds: bool = False
+    # ``Game.layout()`` gives the printed board (cards, prices) for a client to draw.
+    layout: bool = False
+    # Seats may win together: ``Game.allies(seat)`` names a seat's partners.
+    teams: bool = False
+    # ``State.state_key()`` gives a hashable key of the position (transposition tables).
+    position_keys: bool = False
+
+    def __post_init__(self) -> None:
+        if self.information not in INFORMATION:
+            raise ValueError(f"information is one of {INFORMATION}, not {self.information!r}")
+        if self.utility not in UTILITY:
+            raise ValueError(f"utility is one of {UTILITY}, not {self.utility!r}")
+
+
 class Game:
     """A game with fixed, validated parameters. Subclasses fill in the class attributes."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     parameters: ClassVar[Mapping[str, Param]]
-    # "perfect" or "imperfect": whether observations can hide anything from a seat.
+    game_type: ClassVar[GameType] = GameType()
+    # Mirrors of ``game_type`` for readers that have not moved to it yet: not declarations.
     information: ClassVar[str] = "perfect"
-    # "zero_sum", "constant_sum" or "general_sum", as OpenSpiel names them.
     utility: ClassVar[str] = "zero_sum"
     # Raised whenever a rule or ruling changes what a history means: stored games, saves
     # and exports carry it, so a game recorded under other rules is known as such.
@@ -43,11 +73,29 @@ class Game:
     min_utility: float
     max_utility: float
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A class that still declares ``information``/``utility`` loose (a game written
+        # before the record) has them folded into its record; either way they mirror it.
+        loose = {k: cls.__dict__[k] for k in ("information", "utility") if k in cls.__dict__}
+        if loose:
+            cls.game_type = replace(cls.game_type, **loose)
+        cls.information = cls.game_type.information
+        cls.utility = cls.game_type.utility
+
     def __init__(self, **params: Any) -> None:
         self.params = validate_params(self.name, self.parameters, params)
 
     def new_initial_state(self) -> State:
         raise NotImplementedError
+
+    def allies(self, seat: int) -> list[int]:
+        """The seats that win together with ``seat``: itself alone unless ``game_type.teams``."""
+        return [seat]
+
+    def layout(self) -> dict[str, Any]:
+        """The printed board for a client to draw, where ``game_type.layout``."""
+        raise NotImplementedError(f"{self.name} has no layout (see game_type.layout)")
 
     # Bounds of every entry of observation_tensor (for the spaces of RL adapters).
     observation_bounds: ClassVar[tuple[float, float]] = (-float("inf"), float("inf"))
@@ -80,6 +128,8 @@ class Game:
 class State:
     """A position of a game. Subclasses implement the underscored hooks."""
 
+    # Empty, so that a subclass declaring its own slots carries no __dict__.
+    __slots__ = ()
     game: Game
     _history: list[int]
 
@@ -149,15 +199,32 @@ class State:
 
     def string_to_action(self, text: str) -> int:
         """The legal action (or chance outcome) named ``text`` here; ValueError if none."""
-        if self.is_chance_node():
-            candidates = [a for a, _ in self.chance_outcomes()]
-        else:
-            candidates = self.legal_actions()
+        candidates = self._possible_now()
         for action in candidates:
             if self.action_to_string(action) == text:
                 return action
         names = ", ".join(self.action_to_string(a) for a in candidates) or "none (game over)"
         raise IllegalActionError(f"{text!r} is not possible now; possible: {names}")
+
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        """The legal action (or chance outcome) ``action`` here as data for programs and the
+        browser: JSON-safe fields, ``"kind"`` first, seats as seats, cards and squares by
+        name. Read its fields, never the text; like ``action_to_string`` it tells the
+        whole truth (hide a chance outcome from a seat with ``action_to_string_for``)."""
+        raise NotImplementedError
+
+    def struct_to_action(self, struct: Mapping[str, Any]) -> int:
+        """The legal action (or chance outcome) whose struct is ``struct``; IllegalActionError
+        if none is possible now."""
+        for action in self._possible_now():
+            if self.action_to_struct(action) == struct:
+                return action
+        raise IllegalActionError(f"{dict(struct)!r} is not possible now")
+
+    def _possible_now(self) -> list[int]:
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        return self.legal_actions()
 
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """How ``action``, about to be applied here, looks to ``seat`` (None: a spectator).
@@ -211,6 +278,24 @@ class State:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
+    def phase(self) -> str:
+        """The name of the stage of play (as the game's observations spell it); games with
+        phases override this. One type for every game: a readable string."""
+        return "over" if self.is_terminal() else "play"
+
+    def winners(self) -> list[int]:
+        """The seats that won: those with the best return once the game is over, in seat
+        order (one seat, or a team). Empty while the game goes on and when every seat's
+        return is the same: everyone equal means nobody won (a draw, a turn cap, a win
+        shared by all). Every caller asks here, so that rule is decided once."""
+        if not self.is_terminal():
+            return []
+        returns = self.returns()
+        best = max(returns)
+        if best == min(returns):
+            return []
+        return [seat for seat, value in enumerate(returns) if value == best]
+
     def ended_by_turn_cap(self) -> bool:
         """True when the game ended as a draw because the turn cap was reached."""
         return False
@@ -222,8 +307,19 @@ class State:
         return 0
 
     def round_returns(self) -> list[float]:
-        """Each seat's result in the last scored round, on the scale of ``returns``."""
+        """Each seat's result in the last scored round, on the scale of ``returns``
+        (where ``game_type.rounds``)."""
         raise NotImplementedError(f"{self.game.name} is not played in rounds")
+
+    def state_key(self) -> Any:
+        """A hashable key of the position, not of its history (where
+        ``game_type.position_keys``): equal keys, equal futures."""
+        raise NotImplementedError(f"{self.game.name} has no position keys")
+
+    def prompt(self, seat: int, names: Sequence[str]) -> str | None:
+        """A question the position puts to ``seat``, said to them in words (Count Down's
+        meetings: "Bob asks you to sell Radar (forced sale): ..."); None: nothing to ask."""
+        return None
 
     # -- views ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -280,6 +376,7 @@ class TurnState(State):
     every game's hot path.
     """
 
+    __slots__ = ()
     _player: int
 
     def current_player(self) -> int:

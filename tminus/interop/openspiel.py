@@ -38,7 +38,7 @@ def _players_range(cls: type[Game]) -> tuple[int, int]:
 def game_type(name: str) -> pyspiel.GameType:
     cls = game_class(name)
     low, high = _players_range(cls)
-    imperfect = cls.information == "imperfect"
+    imperfect = cls.game_type.information == "imperfect"
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"T-minus {cls.title}",
@@ -49,7 +49,7 @@ def game_type(name: str) -> pyspiel.GameType:
             if imperfect
             else pyspiel.GameType.Information.PERFECT_INFORMATION
         ),
-        utility=_UTILITY[cls.utility],
+        utility=_UTILITY[cls.game_type.utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -77,7 +77,7 @@ class OpenSpielGame(pyspiel.Game):
             num_players=tm.num_players,
             min_utility=float(tm.min_utility),
             max_utility=float(tm.max_utility),
-            utility_sum=0.0 if tm.utility == "zero_sum" else None,
+            utility_sum=0.0 if tm.game_type.utility == "zero_sum" else None,
             max_game_length=tm.max_game_length,
         )
         super().__init__(game_type(name), info, dict(tm.params))

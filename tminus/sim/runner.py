@@ -26,7 +26,7 @@ class GameResult:
     seed: tuple[int, ...]
     agents: tuple[str, ...]  # the agent spec in each seat
     returns: list[float]
-    winners: list[int]  # seats with the best result; empty when all results are equal
+    winners: list[int]  # State.winners(): empty when nobody won
     moves: int  # decisions taken by players (chance outcomes not counted)
     moves_by_seat: list[int]
     first_mover: int  # the seat that took the first decision (who started)
@@ -69,13 +69,11 @@ def play_game(
             state.apply_action(agents[seat].step(state))
             moves_by_seat[seat] += 1
     returns = state.returns()
-    best = max(returns)
-    winners = [] if best == min(returns) else [s for s, r in enumerate(returns) if r == best]
     return GameResult(
         seed=seed,
         agents=tuple(names or [agent.name for agent in agents]),
         returns=returns,
-        winners=winners,
+        winners=state.winners(),
         moves=sum(moves_by_seat),
         moves_by_seat=moves_by_seat,
         first_mover=first_mover,

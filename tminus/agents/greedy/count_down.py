@@ -78,7 +78,7 @@ class CountDownGreedy:
             return legal[0]
         seat = state.current_player()
         me = state.centre_of(seat)
-        phase = state.phase()
+        phase = phases.CODES[state.phase()]
         choice = self.choose(state, phase, me, legal)
         return choice if choice in legal else legal[0]
 

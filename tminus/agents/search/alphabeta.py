@@ -67,8 +67,7 @@ class AlphaBetaAgent:
         if len(legal) == 1:
             return legal[0]
         self._root = state.current_player()
-        allies = getattr(self.game, "allies", None)
-        self._allies = set(allies(self._root)) if allies else {self._root}
+        self._allies = set(self.game.allies(self._root))
         self._table = {}
         self._history_scores = {}
         self.nodes = 0
@@ -146,7 +145,7 @@ class AlphaBetaAgent:
             return total
         if self.mode == "maxn" and len(self._sides()) > 2:
             return self._maxn(state, depth)[self._root]
-        key = state.state_key() if hasattr(state, "state_key") else None
+        key = state.state_key() if self.game.game_type.position_keys else None
         entry = self._table.get(key) if key is not None else None
         tt_move = None
         if entry is not None:
@@ -190,10 +189,7 @@ class AlphaBetaAgent:
         return best_value
 
     def _sides(self) -> set[int]:
-        allies = getattr(self.game, "allies", None)
-        if allies is None:
-            return set(range(self.game.num_players))
-        return {min(allies(s)) for s in range(self.game.num_players)}
+        return {min(self.game.allies(s)) for s in range(self.game.num_players)}
 
     def _maxn(self, state: State, depth: int) -> list[float]:
         """Max-n: every seat picks the child best for itself; values for all seats."""

@@ -168,7 +168,7 @@ class FourWaySolverAgent:
         after = state.clone()
         after.apply_action(action)
         if after.is_terminal():  # won, or (at the turn cap) a draw
-            return 1.0 if after.winner() == me else 0.5
+            return 1.0 if me in after.winners() else 0.5
         them = 1 - me  # to roll next, against my keys
         return 1.0 - float(self.duel[after.keys_mask(them), after.keys_mask(me)])
 

@@ -51,7 +51,7 @@ def greedy_continuation_value(state: FourWayState, action: int, values: np.ndarr
     after = state.clone()
     after.apply_action(action)
     if after.is_terminal():
-        return 1.0 if after.winner() == me else 0.0
+        return 1.0 if me in after.winners() else 0.0
     return 1.0 - float(values[after.keys_mask(1 - me), after.keys_mask(me)])
 
 

@@ -151,6 +151,50 @@ class ActionSpace:
             return "sell Saturn V"
         raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
 
+    def struct(self, action: int, money_verb: str = "bid") -> dict:
+        """A player action as data (``name``'s fields): cards by name, seats as seats."""
+        b = self.board
+        if 0 <= action < FIXED:
+            if action in (PAY_FINE, PAY_RANSOM):
+                return {"kind": "pay", "amount": b.squat_fine if action == PAY_FINE else b.ransom}
+            return {"kind": FIXED_NAMES[action]}
+        blocks = (
+            (self.buy_part, "buy photo", "photo", b.photo_names, self.buy_photo),
+            (self.sell_photo, "buy part", "part", b.part_names, self.buy_part),
+            (self.sell_part, "sell photo", "photo", b.photo_names, self.sell_photo),
+            (self.mission, "sell part", "part", b.part_names, self.sell_part),
+            (self.take_photo, "mission", "agent", b.agent_names, self.mission),
+            (self.take_part, "target", "photo", b.photo_names, self.take_photo),
+            (self.money, "target", "part", b.part_names, self.take_part),
+        )
+        for end, kind, field, names, start in blocks:
+            if action < end:
+                return {"kind": kind, field: names[action - start]}
+        if action < self.propose:
+            return {"kind": money_verb, "amount": (action - self.money) * b.step}
+        if action < self.sell_saturn:
+            seat, t = self.split_proposal(action)
+            return self.template_struct(seat, self.templates[t])
+        if action == self.sell_saturn:
+            return {"kind": "sell Saturn V"}
+        raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
+
+    def template_struct(self, seat: int, template: tuple[int, int, int]) -> dict:
+        """An offer as data: what the proposer gives and gets ({"photo"|"part"|"money": x})."""
+        kind, a, c = template
+        photos, parts = self.board.photo_names, self.board.part_names
+        if kind == ASK_FOR:
+            return {"kind": "ask for", "seat": seat, "photo": photos[a]}
+        if kind == DEMAND:
+            return {"kind": "demand", "seat": seat, "part": parts[a], "price": c}
+        if kind == SWAP:
+            give, get = {"photo": photos[a]}, {"photo": photos[c]}
+        else:
+            thing = {"photo": photos[a]} if kind in (SELL, BUY) else {"part": parts[a]}
+            money = {"money": c}
+            give, get = (thing, money) if kind in (SELL, SELL_PART) else (money, thing)
+        return {"kind": "offer", "seat": seat, "give": give, "get": get}
+
     def template_name(self, seat: int, template: tuple[int, int, int]) -> str:
         kind, a, c = template
         photos, parts = self.board.photo_names, self.board.part_names

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.count_down import (
     auction,
@@ -93,7 +93,7 @@ AUCTION_ACTIONS_PER_LOT = 8
 class CountDownGame(Game):
     name = "count_down"
     title = "Count Down"
-    information = "imperfect"
+    game_type = GameType(information="imperfect", layout=True)
     # 2: everyone met has a say in a meeting; forced sales cannot be blocked; third players
     # in a forbidden zone meet the visitor; a Saturn V bought whole resells at its price;
     # "Strike at your centre" hits each partner of a team.
@@ -474,6 +474,19 @@ class CountDownState(TurnState):
         verb = {phases.ASK: "ask", phases.COUNTER: "counter"}.get(self._phase, "bid")
         return self.game.space.name(action, verb)
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        board = self.game.board
+        if self._player == CHANCE:
+            phase = self._phase
+            if phase == phases.SURPRISE_DRAW and 0 <= action < len(board.surprises):
+                return {"kind": "surprise", "card": board.surprises[action][0]}
+            if phase == phases.AGENT_DRAW and 0 <= action < len(board.agent_names):
+                colour = "green" if board.agent_green[action] else "red"
+                return {"kind": "agent card", "colour": colour, "card": board.agent_names[action]}
+            return {"kind": "ball", "value": action + 1}
+        verb = {phases.ASK: "ask", phases.COUNTER: "counter"}.get(self._phase, "bid")
+        return self.game.space.struct(action, verb)
+
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """An agent card drawn reads "a green card" to everyone but its holder."""
         if (
@@ -525,10 +538,6 @@ class CountDownState(TurnState):
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0
 
-    def winner(self) -> list[int] | None:
-        """The winning seats (a team for 6 players), None while playing or after a draw."""
-        return list(self._seats_of[self._winner]) if self._winner >= 0 else None
-
     # -- read-only helpers for agents (public information, and a seat's own cards) -------
     def centre_of(self, seat: int) -> int:
         """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
@@ -565,8 +574,8 @@ class CountDownState(TurnState):
     def position(self, seat: int) -> int:
         return self._pos[seat]
 
-    def phase(self) -> int:
-        return self._phase
+    def phase(self) -> str:
+        return phases.NAMES[self._phase]
 
     def last_roll(self) -> int:
         return self._roll

@@ -35,3 +35,5 @@ NAMES = (
     "meeting", "reply", "ask", "counter", "counter reply", "target", "arrested",
     "count choice", "bid", "over",
 )  # fmt: skip
+# The code of each phase by its name (``State.phase()`` gives names).
+CODES = {name: code for code, name in enumerate(NAMES)}

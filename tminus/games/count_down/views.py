@@ -124,7 +124,7 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "bidders": [c + 1 for c in s._bidders],
         },
         "countdown": {"waits": s._count_waits, "sum": s._count_sum, "rolls": s._count_rolls},
-        "winner": s.winner(),
+        "winner": list(s._seats_of[s._winner]) if s._winner >= 0 else None,
     }
     if seat is not None:
         obs["seat"] = seat

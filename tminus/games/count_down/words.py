@@ -126,7 +126,7 @@ def chance_line(
     viewer: int | None,
     reveal: bool,
 ) -> str:
-    phase, face = state.phase(), action + 1
+    phase, face = state._phase, action + 1
     if phase == phases.ROLL_OFF:
         return roll_off(state, face, names)
     who = names[state._mover]
@@ -244,7 +244,7 @@ def countdown_roll(state: CountDownState, face: int, who: str) -> str:
 def said(state: CountDownState, action: int, names: Sequence[str]) -> Said:
     """A decision, both ways: its button and its log line."""
     who = names[state.current_player()]
-    return DECISIONS[state.phase()](state, action, names, who)
+    return DECISIONS[state._phase](state, action, names, who)
 
 
 def turn_start(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
@@ -353,7 +353,7 @@ def done(state: CountDownState, names: Sequence[str], who: str) -> Said:
     if state.current_player() == state._mover and sent_home_on_leaving(state):
         label = f"Leave (back to {home(state)})"
     after = applied(state, DONE)
-    if after.phase() == phases.MEETING and after._mover == state._mover:
+    if after._phase == phases.MEETING and after._mover == state._mover:
         return label, f"{who} is done: {names[after.current_player()]} has the say"
     return label, f"{who} ends the meeting"
 
@@ -485,7 +485,7 @@ def deal_terms(state: CountDownState) -> str:
 def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
     """The question a meeting puts to the player who must answer, in ``labels`` (names,
     or "you" for the one addressed): "Bob asks you to sell Radar (forced sale): ..."."""
-    phase = state.phase()
+    phase = state._phase
     if phase not in MEETING_PHASES:
         return None
     if phase == phases.MEETING:
@@ -537,11 +537,11 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
     after = applied(state, action)
     said = []
     mover = state._mover
-    if state.phase() in MEETING_PHASES and after._pos[mover] != state._pos[mover]:
+    if state._phase in MEETING_PHASES and after._pos[mover] != state._pos[mover]:
         said.append(f"{names[mover]} is sent back to {home(state)}")
-    if state.phase() == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
+    if state._phase == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
         said.append(order_settled(after, names))
-    if state.phase() == phases.BID and len(after._lots) < len(state._lots):
+    if state._phase == phases.BID and len(after._lots) < len(state._lots):
         said.append(lot_sold(state, action, names))
     if after._auction_done and not state._auction_done and after._lots:
         lots = ", ".join(state.game.board.photo_names[p] for p in after._lots)
@@ -554,7 +554,7 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
 
 def order_settled(after: CountDownState, names: Sequence[str]) -> str:
     """After a round of the roll-off: the centres taken, or who rolls again."""
-    if after.phase() == phases.ROLL_OFF:
+    if after._phase == phases.ROLL_OFF:
         tied = [names[after._units[u][0]] for u in after._contenders]
         return f"{join(tied)} tie and roll again"
     taken = [

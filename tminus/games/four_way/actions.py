@@ -24,6 +24,19 @@ SCORE_PAIRS = list(combinations(range(1, 7), 2))  # 15 pairs of different faces
 SCORE_MASKS = [rules.key_bit(a) | rules.key_bit(b) for a, b in SCORE_PAIRS]
 
 
+def move_to_struct(action: int) -> dict:
+    """A player's move as data: which keys it flips, whom it attacks."""
+    if FLIP <= action < SCORE_KEYS:
+        return {"kind": "flip", "keys": [action - FLIP + 1]}
+    if SCORE_KEYS <= action < ATTACK:
+        return {"kind": "flip", "keys": list(SCORE_PAIRS[action - SCORE_KEYS])}
+    if ATTACK <= action < PASS:
+        return {"kind": "attack", "seat": action - ATTACK}
+    if action in (PASS, RESET):
+        return {"kind": move_to_string(action)}
+    raise ValueError(f"no 4-Way CountDown action {action}; actions are 0 to {NUM_ACTIONS - 1}")
+
+
 def move_to_string(action: int) -> str:
     if FLIP <= action < SCORE_KEYS:
         return f"flip {action - FLIP + 1}"

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.four_way import rules, words
 from tminus.games.four_way.actions import (
@@ -24,6 +24,7 @@ from tminus.games.four_way.actions import (
     SCORE_MASKS,
     SCORE_PAIRS,
     move_to_string,
+    move_to_struct,
 )
 from tminus.games.four_way.render import render
 from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
@@ -61,6 +62,7 @@ def moves_for_roll(junior: bool, roll: int, mask: int) -> tuple[int, ...]:
 class FourWayGame(Game):
     name = "four_way"
     title = "4-Way CountDown"
+    game_type = GameType()
     parameters = {
         "players": Param(2, "number of players", choices=(2, 3, 4)),
         "variant": Param("adult", "adult or junior rules", choices=("adult", "junior")),
@@ -234,6 +236,13 @@ class FourWayState(TurnState):
             return f"dice {a},{b}"
         return move_to_string(action)
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        if self._phase == ROLL_OFF and 0 <= action < 6:
+            return {"kind": "die", "value": action + 1}
+        if self._phase == ROLL and 0 <= action < len(DICE):
+            return {"kind": "dice", "dice": list(DICE[action])}
+        return move_to_struct(action)
+
     # -- words for people (``words.py``) --------------------------------------------------
     def move_label(self, action: int, names: Sequence[str]) -> str:
         return words.move_label(self, action, names)
@@ -259,9 +268,6 @@ class FourWayState(TurnState):
 
     def ended_by_turn_cap(self) -> bool:
         return self._phase == OVER and self._winner < 0
-
-    def winner(self) -> int | None:
-        return self._winner if self._winner >= 0 else None
 
     def keys_up(self, seat: int) -> list[int]:
         return KEYS_UP[self._keys[seat]].copy()
@@ -298,7 +304,7 @@ class FourWayState(TurnState):
             "roll_off": {"contenders": list(self._contenders), "rolls": list(self._rolloff)},
             "turn": self._turns,
             "max_turns": game.max_turns,
-            "winner": self.winner(),
+            "winner": self._winner if self._winner >= 0 else None,
         }
 
     def observation(self, seat: int) -> dict[str, Any]:

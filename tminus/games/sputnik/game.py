@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, IllegalActionError, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionError, TurnState
 from tminus.core.params import Param
 from tminus.games.phrasing import check_viewer
 from tminus.games.sputnik import rules, words
@@ -35,6 +35,7 @@ MAX_BASES = 6
 class SputnikGame(Game):
     name = "sputnik"
     title = "Sputnik"
+    game_type = GameType(teams=True, position_keys=True)
     parameters = {
         "players": Param(2, "number of players", choices=(2, 3, 4, 5, 6)),
         "radius": Param(3, "board radius in cells (3: 37 cells)", minimum=2, maximum=MAX_RADIUS),
@@ -408,12 +409,6 @@ class SputnikState(TurnState):
         """Rockets that have left the game, in order."""
         return list(self._out)
 
-    def winners(self) -> list[int]:
-        """The winning seats (one, or a team of two); [] while playing or after a draw."""
-        if self._winner < 0:
-            return []
-        return [s for s, side in enumerate(self.game.side_of_seat) if side == self._winner]
-
     def state_key(self) -> tuple:
         """A hashable key of the position (for transposition tables): not the history."""
         return (
@@ -434,6 +429,21 @@ class SputnikState(TurnState):
         if kind == "remove" or game.rockets_per_player == 1:
             return f"{kind} {name}"
         return f"{kind} {self._rocket_label(k)}-{name}"
+
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        game = self.game
+        if self._phase == LOT and 0 <= action < game.num_players:
+            return {"kind": "lot", "seat": action}
+        kind, k, cell = game.decode(action)
+        if kind == "remove":
+            return {"kind": kind, "cell": game.board.names[cell]}
+        start = self.rocket_cell(k)
+        return {
+            "kind": kind,
+            "rocket": k,
+            "from": None if start is None else game.board.names[start],
+            "to": game.board.names[cell],
+        }
 
     def _rocket_label(self, k: int) -> str:
         """A rocket of the player to move, named by its cell (or its number when not known)."""

@@ -33,6 +33,18 @@ def discard_parts(action: int) -> tuple[int, int, int]:
     return value, count + 1, pile
 
 
+def move_to_struct(action: int) -> dict:
+    """A player's move as data: the cards discarded and where, where a card is drawn from."""
+    if 0 <= action < DRAW_LEFT:
+        value, count, pile = discard_parts(action)
+        return {"kind": "discard", "value": value, "count": count, "pile": PILE_NAMES[pile]}
+    if action in (DRAW_LEFT, DRAW_RIGHT, DRAW_PILE):
+        return {"kind": "draw", "from": ("left", "right", "pile")[action - DRAW_LEFT]}
+    if action in (DECLARE_COUNTDOWN, DECLARE_BLASTOFF):
+        return {"kind": "declare", "call": move_to_string(action)}
+    raise ValueError(f"no 3-2-1 Countdown action {action}; actions are 0 to {NUM_ACTIONS - 1}")
+
+
 def move_to_string(action: int) -> str:
     if 0 <= action < DRAW_LEFT:
         value, count, pile = discard_parts(action)

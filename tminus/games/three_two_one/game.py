@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tminus.core.game import CHANCE, TERMINAL, Game, TurnState
+from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.games.three_two_one import rules, words
 from tminus.games.three_two_one.actions import (
@@ -26,6 +26,7 @@ from tminus.games.three_two_one.actions import (
     discard_action,
     discard_parts,
     move_to_string,
+    move_to_struct,
 )
 from tminus.games.three_two_one.render import render
 from tminus.games.three_two_one.rules import BLASTOFF, COUNTDOWN, DECK, VALUES
@@ -52,7 +53,7 @@ DISCARD_RUNS = [
 class ThreeTwoOneGame(Game):
     name = "three_two_one"
     title = "3-2-1 Countdown"
-    information = "imperfect"
+    game_type = GameType(information="imperfect", rounds=True)
     # 2: extra rounds rotate the start among the tied players; a Blastoff! has no total.
     rules_version = 2
     parameters = {
@@ -434,6 +435,17 @@ class ThreeTwoOneState(TurnState):
             return f"seat {self._mover} draws {action}"
         return move_to_string(action)
 
+    def action_to_struct(self, action: int) -> dict[str, Any]:
+        phase = self._phase
+        if phase == DEAL and 0 <= action < len(VALUES):
+            return {"kind": "deal", "value": action, "seat": self._deal_to[self._dealt]}
+        if phase == TURN_UP and 0 <= action < len(VALUES):
+            pile = "right" if self._piles[LEFT] else "left"
+            return {"kind": "turn up", "value": action, "pile": pile}
+        if phase == DRAW_CARD and 0 <= action < len(VALUES):
+            return {"kind": "draw card", "value": action, "seat": self._mover}
+        return move_to_struct(action)
+
     def action_to_string_for(self, seat: int | None, action: int) -> str:
         """Dealt and drawn cards show their value only to the seat that gets them."""
         if self._phase == DEAL and seat != self._deal_to[self._dealt]:
@@ -483,9 +495,6 @@ class ThreeTwoOneState(TurnState):
         best = rules.POINTS_BY_RANK[0] + rules.COUNTDOWN_BONUS
         return [low + (1.0 - low) * p / best for p in points]
 
-    def winners(self) -> list[int] | None:
-        return list(self._winners) if self._winners is not None else None
-
     def mover(self) -> int:
         """The seat whose turn it is (also while its drawn card is being decided)."""
         return self._mover
@@ -534,7 +543,8 @@ class ThreeTwoOneState(TurnState):
             "last_round": _copy_round(self._last_round),
             "turn": self._turns,
             "max_turns": game.max_turns,
-            "winners": self.winners(),
+            # The rulebook's winners, a win shared by all included (``winners()``: nobody).
+            "winners": list(self._winners) if self._winners is not None else None,
         }
 
     def observation(self, seat: int) -> dict[str, Any]:
