@@ -507,8 +507,8 @@ def create_app(
     @app.get("/api/games/{game_id}/layout", responses=documented(404, 409, 503))
     async def game_layout(game_id: str) -> dict[str, Any]:
         """The game's printed board (e.g. Count Down's track), if it has one: public data."""
-        layout = getattr((await service.get(game_id)).game, "layout", None)
-        return layout() if callable(layout) else {}
+        game = (await service.get(game_id)).game
+        return game.layout() if game.game_type.layout else {}
 
     @app.get("/api/games/{game_id}/verify", responses=documented(404, 503))
     async def verify_game(game_id: str) -> dict[str, Any]:

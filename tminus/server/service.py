@@ -832,11 +832,9 @@ class GameService:
             outcome = draw_chance(table.record.seed, draft.move_number, state.chance_outcomes())
             self._apply(table, draft, outcome)
         if state.is_terminal() and table.status != FINISHED:
-            returns = state.returns()
-            best = max(returns)
-            winners = [s for s, r in enumerate(returns) if r == best] if best > min(returns) else []
             reason = "turn cap" if state.ended_by_turn_cap() else "game over"
-            self._finish(draft, {"reason": reason, "returns": returns, "winners": winners})
+            result = {"reason": reason, "returns": state.returns(), "winners": state.winners()}
+            self._finish(draft, result)
 
     @staticmethod
     def _finish(draft: Draft, result: dict[str, Any]) -> None:

@@ -79,7 +79,7 @@ def bench_search(game: Game, simulations: int = 100, runs: int = 3, positions: i
     """Decisions per second of MCTS (IS-MCTS where the game hides information)."""
     from tminus.agents.registry import make_agent
 
-    name = "mcts" if game.information == "perfect" else "ismcts"
+    name = "mcts" if game.game_type.information == "perfect" else "ismcts"
     agent = make_agent(f"{name}:simulations={simulations}", game, seed=0)
     states = search_positions(game, positions, seed=1)
     rates = []
@@ -149,7 +149,7 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
         for action in state.history():
             spiel_state.apply_action(action)
         spiel_states.append(spiel_state)
-    name = "mcts" if game.information == "perfect" else "ismcts"
+    name = "mcts" if game.game_type.information == "perfect" else "ismcts"
     # Plain UCT played to the game's end, as OpenSpiel's bot does.
     spec = f"{name}:simulations={simulations}:rollout=random:root=uct:horizon=game"
     ours = make_agent(spec, game, seed=0)
