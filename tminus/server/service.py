@@ -891,6 +891,7 @@ class GameService:
                     "action": a,
                     "text": state.action_to_string(a),
                     "label": state.move_label(a, names),
+                    "struct": state.action_to_struct(a),  # what programs read (seats as seats)
                 }
                 for a in state.legal_actions()
             ]
