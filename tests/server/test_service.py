@@ -211,6 +211,17 @@ async def test_an_illegal_move_is_refused_with_the_legal_ones(service):
     assert await snapshot(service, table) == before
 
 
+async def test_the_seat_to_move_gets_each_legal_move_in_words_and_as_data(service):
+    table = await started(service, "person", "person")
+    seat = table.state.current_player()
+    legal = service.view(table, seat, 0)["legal"]
+    assert [m["action"] for m in legal] == table.state.legal_actions()
+    for move in legal:
+        assert move["struct"] == table.state.action_to_struct(move["action"])
+        assert table.state.struct_to_action(move["struct"]) == move["action"]
+    assert service.view(table, 1 - seat, 0)["legal"] == []  # not its turn
+
+
 async def test_no_moves_before_the_start_or_after_the_end(service):
     table = await create(service, "four_way", {}, seats("person", "person"))
     with pytest.raises(GameError, match="not started"):
