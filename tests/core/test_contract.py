@@ -86,3 +86,16 @@ def test_structs_name_the_parts_of_a_move_and_map_back():
     assert state.legal_actions() == [30] and state.struct_to_action({"kind": "reset"}) == 30
     with pytest.raises(IllegalActionError, match="not possible now"):
         state.struct_to_action({"kind": "attack", "seat": 9})
+
+
+def test_a_game_that_does_not_describe_its_moves_gets_a_generic_struct():
+    from tests.server.secret_game import SecretGame
+
+    state = SecretGame().new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for action in state.legal_actions():
+        struct = state.action_to_struct(action)
+        name = state.action_to_string(action)
+        assert struct == {"kind": "action", "action": action, "name": name}
+        assert state.struct_to_action(struct) == action

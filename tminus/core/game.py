@@ -210,8 +210,9 @@ class State:
         """The legal action (or chance outcome) ``action`` here as data for programs and the
         browser: JSON-safe fields, ``"kind"`` first, seats as seats, cards and squares by
         name. Read its fields, never the text; like ``action_to_string`` it tells the
-        whole truth (hide a chance outcome from a seat with ``action_to_string_for``)."""
-        raise NotImplementedError
+        whole truth (hide a chance outcome from a seat with ``action_to_string_for``).
+        A game that does not describe its moves yet gives its action id and name."""
+        return {"kind": "action", "action": action, "name": self.action_to_string(action)}
 
     def struct_to_action(self, struct: Mapping[str, Any]) -> int:
         """The legal action (or chance outcome) whose struct is ``struct``; IllegalActionError
