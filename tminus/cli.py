@@ -723,6 +723,10 @@ def serve(
             help="Seconds a process keeps a game's bots unless it renews (then others may)."
         ),
     ] = LIMITS.bot_lease,
+    waiting_expiry: Annotated[
+        float,
+        typer.Option(help="Seconds a game waits for its players before it expires (0: never)."),
+    ] = LIMITS.waiting_expiry,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
@@ -744,6 +748,7 @@ def serve(
         messages_per_second=messages_per_second, message_burst=message_burst,
         send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
         replays_at_once=replays_at_once, busy_timeout=busy_timeout, bot_lease=bot_lease,
+        waiting_expiry=waiting_expiry,
     )  # fmt: skip
     if bot_lease <= 0:
         raise fail("--bot-lease must be above 0 seconds")

@@ -44,6 +44,11 @@ def call(client, function, *args):
     return client.portal.call(function, *args)
 
 
+def stored_ids(client) -> list[str]:
+    """Every game in the store (the public list shows only the listed ones in play)."""
+    return call(client, service(client).store.ids)
+
+
 def history(client, game_id):
     table = call(client, service(client).get, game_id)
     stored = call(client, service(client).store.load, game_id)
@@ -57,8 +62,9 @@ def test_catalog_rules_and_listing(client):
     assert rules.status_code == 200 and "T-minus rulings" in rules.text
     assert client.get("/api/rules/nope").json()["message"].startswith("unknown game 'nope'")
     game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
-    listed = client.get("/api/games").json()
-    assert [g["id"] for g in listed] == [game["id"]]
+    assert client.get("/api/games").json() == []  # unlisted (the default), and waiting
+    mine = client.get(f"/api/games?ids={game['id']},nope").json()
+    assert [g["id"] for g in mine] == [game["id"]] and mine[0]["listed"] is False
     assert client.get(f"/api/games/{game['id']}").json()["commitment"] == game["commitment"]
 
 
@@ -87,7 +93,7 @@ def test_bad_creation_is_a_clear_error_and_creates_nothing(client, body, words):
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
     assert response.json()["type"] == "error" and words in response.json()["message"]
-    assert client.get("/api/games").json() == []
+    assert stored_ids(client) == []
 
 
 def test_unknown_game_over_http(client):
@@ -311,7 +317,7 @@ def test_a_finished_game_leaves_memory_when_nobody_watches(tmp_path):
             final = play_to_the_end(ws, game)
             assert game["id"] in service(client).tables  # pinned by its socket
         assert game["id"] not in service(client).tables
-        summary = client.get("/api/games").json()[0]
+        summary = client.get(f"/api/games?ids={game['id']}").json()[0]
         assert summary["status"] == "finished" and summary["move_number"] == final["move_number"]
         assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
 

@@ -27,6 +27,7 @@ from tminus.server.limits import Limits
 from .secret_game import WORDS, SecretGame
 
 MAX_MOVES = 400
+CHAT_AT = {2: "good luck", 9: "<b>nice</b>", 20: "well played"}  # move: a line of table talk
 
 
 @pytest.fixture
@@ -65,20 +66,43 @@ def play_recorded(client, game_name, params, seed):
         told = [None] if viewer is None else viewers[: viewers.index(viewer) + 1]
         for other in told:
             records[other].append(sockets[other].receive_text())
-    for _ in range(MAX_MOVES):
-        last = {v: json.loads(records[v][-1]) for v in viewers}
+    for turn in range(MAX_MOVES):
+        last = {v: last_state(records[v]) for v in viewers}
         if last[None]["status"] != "playing":
             break
         mover = last[None]["to_move"]
+        if turn in CHAT_AT:  # table talk reaches everyone, spectators too
+            sockets[mover].send_json({"type": "chat", "text": CHAT_AT[turn]})
+            for viewer in viewers:
+                records[viewer].append(sockets[viewer].receive_text())
         choice = rng.choice(last[mover]["legal"])
         sockets[mover].send_json(
             {"type": "move", "move_number": last[mover]["move_number"], "action": choice["action"]}
         )
         for viewer in viewers:
             records[viewer].append(sockets[viewer].receive_text())
+    if last_state(records[None])["status"] == "finished":  # play again: everyone is told
+        sockets[0].send_json({"type": "rematch"})
+        for viewer in viewers:
+            records[viewer].append(sockets[viewer].receive_text())
+        assert last_state(records[None])["rematch"]["id"] == table.record.rematch
     for ws in sockets.values():
         ws.__exit__(None, None, None)
     return table, records, tokens
+
+
+def last_state(texts):
+    return next(m for m in map(json.loads, reversed(texts)) if m["type"] == "state")
+
+
+def check_chat(message, tokens, seed):
+    """A chat message: lines of table talk, and nothing else (no token, no seed)."""
+    assert set(message) <= {"type", "messages", "history"}
+    for line in message["messages"]:
+        assert set(line) == {"index", "seat", "text", "at"}
+        assert line["text"] in CHAT_AT.values()
+    text = json.dumps(message)
+    assert seed not in text and not any(token in text for token in tokens.values())
 
 
 def check_messages(table, records, tokens):
@@ -92,6 +116,9 @@ def check_messages(table, records, tokens):
         expected_log: list[str] = []
         for text in texts:
             message = json.loads(text)
+            if message["type"] == "chat":
+                check_chat(message, tokens, table.record.seed)
+                continue
             assert message["type"] == "state"
             number = message["move_number"]
             assert number >= len(expected_log)
@@ -118,9 +145,11 @@ def check_messages(table, records, tokens):
             assert set(message) == {
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
-                "seed", "result",
+                "seed", "result", "rematch",
             }  # fmt: skip
     assert len(records) == players + 1
+    said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]
+    assert [m["messages"][0]["text"] for m in said] == list(CHAT_AT.values())[: len(said)]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -131,7 +160,7 @@ def test_no_secret_word_reaches_another_seat(client, seed):
     words = table.state.words
     for viewer, texts in records.items():
         for text in texts:
-            if json.loads(text)["status"] == "finished":
+            if json.loads(text).get("status") == "finished":
                 continue
             for seat, word in enumerate(words):
                 # A word shared with the viewer's own may of course appear.
@@ -172,3 +201,76 @@ def test_an_unfinished_game_exports_only_what_a_spectator_sees(client):
     assert not any(word in text for word in WORDS)
     assert all(set(entry) == {"index", "actor", "text"} for entry in export["actions"])
     assert [e["text"] for e in export["actions"]] == [f"a word to seat {s}" for s in range(3)]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_hot_seat_socket_is_sent_only_the_view_of_the_seat_it_plays_now(client, seed):
+    """Seats 0 and 1 on one device (one socket), seat 2 elsewhere: each message the device
+    gets is one seat's view, the seat it was passed to, with no other seat's word."""
+    rng = random.Random(seed)
+    service = client.app.state.service
+    created = client.portal.call(
+        service.create, "secret_words", {"players": 3}, [{"kind": "person"}] * 3
+    )
+    table, tokens = created.table, created.tokens
+    device = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
+    device.send_json({"type": "hello", "seat": 0, "token": tokens[0],
+                      "seats": [{"seat": 1, "token": tokens[1]}]})  # fmt: skip
+    other = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
+    other.send_json({"type": "hello", "seat": 2, "token": tokens[2]})
+    received = [device.receive_json()]
+    while received[-1]["status"] != "playing":  # (its seats joined, then seat 2: started)
+        received.append(device.receive_json())
+    last = {2: other.receive_json()}
+    while last[2]["status"] != "playing":
+        last[2] = other.receive_json()
+    device.send_json({"type": "switch", "seat": 2})
+    assert device.receive_json()["code"] == "forbidden"  # not one of its seats
+    for _ in range(MAX_MOVES):
+        state = received[-1]
+        if state["status"] != "playing":
+            break
+        mover = state["to_move"]
+        socket = other if mover == 2 else device
+        if mover != 2 and state["seat"] != mover:  # passed to the next person at the device
+            device.send_json({"type": "switch", "seat": mover})
+            received.append(device.receive_json())
+            state = received[-1]
+        view = state if mover != 2 else last[2]
+        choice = rng.choice(view["legal"])
+        socket.send_json({"type": "move", "move_number": view["move_number"],
+                          "action": choice["action"]})  # fmt: skip
+        received.append(device.receive_json())
+        last[2] = other.receive_json()
+    device.__exit__(None, None, None)
+    other.__exit__(None, None, None)
+    states = [m for m in received if m["type"] == "state"]
+    assert {m["seat"] for m in states} == {0, 1}
+    history = table.state.history()
+    words = table.state.words
+    for message in states:
+        replayed = table.game.new_initial_state()
+        for action in history[: message["move_number"]]:
+            replayed.apply_action(action)
+        assert message["observation"] == replayed.observation(message["seat"])
+        if message["status"] != "finished":
+            for seat, word in enumerate(words):
+                if word != words[message["seat"]]:
+                    assert WORDS[word] not in json.dumps(message), (message["seat"], seat)
+
+
+def test_a_hot_seat_hello_names_valid_seats_of_its_own(client, registered):
+    service = client.app.state.service
+    created = client.portal.call(
+        service.create, "secret_words", {"players": 2}, [{"kind": "person"}] * 2
+    )
+    path = f"/ws/games/{created.table.id}"
+    for hello in (
+        {"type": "hello", "seat": 0, "token": created.tokens[0],
+         "seats": [{"seat": 1, "token": "wrong"}]},
+        {"type": "hello", "seats": [{"seat": 1, "token": created.tokens[1]}]},
+    ):  # fmt: skip
+        with client.websocket_connect(path) as ws:
+            ws.send_json(hello)
+            assert ws.receive_json()["code"] in ("forbidden", "bad_request")
+    assert not any(s.joined for s in created.table.record.seats)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import threading
@@ -35,29 +36,37 @@ if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The app on a free loopback port, with a hidden-information test game registered."""
+@contextlib.contextmanager
+def live_app(db, **limits):
+    """The app on a free loopback port (``limits``: its Limits), yielding its address."""
     from tminus.server.app import create_app
+    from tminus.server.limits import Limits
 
-    register_game(SecretGame)  # a game without a board of its own: the generic board
-    db = tmp_path_factory.mktemp("web") / "games.db"
     port = free_port()
-    config = uvicorn.Config(
-        create_app(f"sqlite:///{db}", bot_delay=0.02), host="127.0.0.1", port=port,
-        log_level="warning",
-    )  # fmt: skip
-    instance = uvicorn.Server(config)
+    app = create_app(f"sqlite:///{db}", bot_delay=0.02, limits=Limits(**limits))
+    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not instance.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
-    unregister_game(SecretGame.name)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app on a free loopback port, with a hidden-information test game registered."""
+    register_game(SecretGame)  # a game without a board of its own: the generic board
+    try:
+        with live_app(tmp_path_factory.mktemp("web") / "games.db") as url:
+            yield url
+    finally:
+        unregister_game(SecretGame.name)
 
 
 @pytest.fixture(scope="module")

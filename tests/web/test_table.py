@@ -137,10 +137,10 @@ def test_the_seat_comes_back_on_a_new_tab_and_an_invite_switches_seat(server, ne
     page.wait_for_selector("#seats .seat.me[data-seat='0']")
     assert "token" not in page.url  # the secret is not left in the address bar
     game_url = page.url.split("#")[0]
-    # A new tab of the same browser, from "Recent games": the same seat, not a spectator.
+    # A new tab of the same browser, from "My games": the same seat, not a spectator.
     tab = page.context.new_page()
     tab.goto(server + "/")
-    tab.click(f"#recent a[href$='{game_url.rsplit('/', 1)[1]}']")
+    tab.click(f"#my-games a[href$='{game_url.rsplit('/', 1)[1]}']")
     tab.wait_for_selector("#seats .seat.me[data-seat='0']")
     assert tab.locator("#my-name").input_value() == "Ada"
     # The friend's invite pasted into this tab: the friend's seat, without a reload.
@@ -319,10 +319,13 @@ def test_a_finished_game_shows_placings_folds_and_replay_icons(server, new_page,
     assert not re.search("[⏮⏭◀▶]", page.inner_text("#replay"))
     page.click("#replay-next")
     assert page.inner_text("#replay-step").startswith("step 1 of")
-    # The lobby's recent games give placings, never a return like -0.33.
+    # The lobby's games give placings, never a return like -0.33 (in "My games" of the
+    # browser that made the game).
     lobby = new_page()
     lobby.goto(server + "/")
-    row = lobby.locator(f"#recent li[data-game='{finished_game['id']}']")
+    lobby.evaluate(f"localStorage.setItem('tminus:invites:{finished_game['id']}', '[]')")
+    lobby.reload()
+    row = lobby.locator(f"#my-games li[data-game='{finished_game['id']}']")
     row.wait_for()
     assert re.search(r"1st", row.inner_text()), row.inner_text()
     assert not re.search(r"-?\d\.\d", row.inner_text())

@@ -44,13 +44,16 @@ from tminus.server.bots import BotPlayer, BotPool, Leases
 from tminus.server.fanout import listener_for
 from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
+    Chat,
     CreateGame,
     Hello,
     Move,
     Ping,
+    Rematch,
     Rename,
     Resign,
     Start,
+    Switch,
     client_message,
     error,
 )
@@ -67,6 +70,8 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 WEB = files("tminus.web")
 MAX_MESSAGE = 4096
+CHAT_RATE, CHAT_BURST = 0.5, 5  # lines of table talk a seat may send a second, and at once
+MAX_IDS = 50  # games asked for at once (a browser's own games)
 REPLAY_CACHE = 16 * 2**20  # bytes of replay pages kept
 HTTP_STATUS = {
     "not_found": 404, "forbidden": 403, "unknown_seat": 403, "bad_state": 409, "broken": 409,
@@ -125,6 +130,7 @@ class Connection:
         self.reason = ""
         self.close_code = 1000
         self.token: str | None = None
+        self.held: dict[int, str] = {}  # hot-seat: every seat this device plays, its token
 
     def push(self, message: Any) -> None:
         """Queue a message (or STATE); a socket whose queue is full is not reading: close it."""
@@ -190,7 +196,15 @@ class Hub:
         self.sockets = 0
         # Views already rendered, by game version, seat and log start: spectators share them.
         self.rendered: OrderedDict[tuple, str] = OrderedDict()
+        # Table talk one seat may send: a line every 2 s, five at once.
+        self.talk = RateLimiter(CHAT_RATE, CHAT_BURST)
         service.listen(self.changed)
+        service.listen_chat(self.said)
+
+    def said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+        message = {"type": "chat", "messages": lines}
+        for connection in self.connections.get(table.id, ()):
+            connection.push(message)
 
     def changed(self, table: Table) -> None:
         for connection in self.connections.get(table.id, ()):
@@ -274,8 +288,19 @@ def create_app(
                 with contextlib.suppress(GameError, StoreError):
                     await service.catch_up(table)
 
+    async def expire_waiting_games() -> None:
+        """Now and then, the games that waited too long for their players expire."""
+        every = min(60.0, limits.waiting_expiry / 4)
+        while limits.waiting_expiry > 0:
+            try:
+                await service.expire_waiting(limits.waiting_expiry)
+            except GameError as error:
+                log.warning("expiring waiting games: %s", error.message)
+            await asyncio.sleep(every)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        expiring = None
         hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
         try:
             await store.open()
@@ -291,8 +316,11 @@ def create_app(
                     bots.changed(table)
             # Shared: the games whose bots nobody plays (any more) are taken over by sweeps.
             bots.start()
+            expiring = asyncio.get_running_loop().create_task(expire_waiting_games())
             yield
         finally:
+            if expiring is not None:
+                expiring.cancel()
             await bots.stop()
             await listener.stop()
             await store.close()
@@ -369,7 +397,7 @@ def create_app(
             )
         seats = [seat.model_dump() for seat in body.seats]
         admit_bots(seats)
-        created = await service.create(body.game, body.params, seats)
+        created = await service.create(body.game, body.params, seats, body.listed)
         table = created.table
         bots.changed(table)
         return {
@@ -414,8 +442,18 @@ def create_app(
     @app.get("/api/games", responses=documented(400, 503))
     async def list_games(
         limit: int = Query(30, ge=1, le=200, description="how many of the newest games"),
+        ids: str | None = Query(
+            None, max_length=MAX_IDS * 33, description="these games (comma-separated ids)"
+        ),
     ) -> list[dict[str, Any]]:
-        return await service.recent(limit)
+        """The listed games in play, newest first; or, with ``ids``, those games (any
+        status, listed or not: e.g. the games a browser holds seats in)."""
+        if ids is None:
+            return await service.recent(limit, listed=True)
+        wanted = [i for i in ids.split(",") if i]
+        if len(wanted) > MAX_IDS:
+            raise GameError("bad_request", f"at most {MAX_IDS} ids at once")
+        return await service.some(wanted)
 
     @app.get("/api/games/{game_id}", responses=documented(404, 503))
     async def get_game(game_id: str) -> dict[str, Any]:
@@ -576,17 +614,25 @@ def create_app(
         if not isinstance(message, Hello):
             raise GameError("bad_request", "the first message must be a hello")
         table = await service.get(game_id, current=False)  # (watched below: made current)
+        held = {}
         if message.seat is not None:
-            service.authorize(table, message.seat, message.token)
+            for key in [message, *message.seats]:
+                held[service.authorize(table, key.seat, key.token)] = key.token
+        elif message.seats:
+            raise GameError("bad_request", "a hot-seat hello names its first seat too")
         refusal = await hub.attach(connection, table)
         if refusal:
             raise GameError("rate_limited", refusal)
-        connection.seat, connection.token = message.seat, message.token
+        connection.seat, connection.token, connection.held = message.seat, message.token, held
         changed = False
-        if message.seat is not None:
-            changed = await service.join(table, message.seat, message.token, message.name)
+        for seat, token in held.items():
+            name = message.name if seat == message.seat else None
+            changed |= await service.join(table, seat, token, name)
         if not changed:
             connection.push_state(await service.get(game_id))
+        history = await service.chat_history(table)
+        if history:
+            connection.push({"type": "chat", "messages": history, "history": True})
 
     async def handle(connection: Connection, message: Any) -> None:
         if isinstance(message, Ping):
@@ -597,6 +643,8 @@ def create_app(
         if connection.seat is None:
             raise GameError("forbidden", "spectators watch; they do not play")
         table = await service.get(connection.table.id)
+        if isinstance(message, Switch):
+            return switch(connection, table, message.seat)
         seat, token = connection.seat, connection.token
         if isinstance(message, Move):
             await service.move(table, seat, token, message.move_number, message.action)
@@ -606,6 +654,24 @@ def create_app(
             await service.resign(table, seat, token)
         elif isinstance(message, Rename):
             await service.join(table, seat, token, message.name)
+        elif isinstance(message, Rematch):
+            await service.rematch(table, seat, token)
+        elif isinstance(message, Chat):
+            wait = hub.talk.take(f"{table.id}:{seat}")
+            if wait:
+                raise GameError(
+                    "rate_limited",
+                    f"you are chatting too fast: wait {retry_after(wait)} s (nothing was sent)",
+                )
+            await service.say(table, seat, token, message.text)
+
+    def switch(connection: Connection, table: Table, seat: int) -> None:
+        """Hot-seat: the socket now plays (and sees) another seat its hello named."""
+        if seat not in connection.held:
+            raise GameError("forbidden", "this device does not hold that seat (not in its hello)")
+        connection.seat, connection.token = seat, connection.held[seat]
+        connection.sent = 0  # the whole log, as that seat reads it
+        connection.push_state(table)
 
     def parse(text: str):
         if len(text) > MAX_MESSAGE:

@@ -37,6 +37,7 @@ class Limits:
     replays_at_once: int = 2  # replays built at once (others wait their turn)
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
     bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
+    waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires
 
     @classmethod
     def documented(cls) -> dict[str, object]:

@@ -2,8 +2,8 @@
 
 A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
 (``hello``: a seat and its token, or no seat for a spectator), so that tokens never
-appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign`` or
-``name`` (the name shown for its seat).
+appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign``,
+``name`` (the name shown for its seat) or ``chat`` (a line of table talk).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
 messages (nothing changed).
 """
@@ -19,11 +19,25 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SeatKey(Message):
+    seat: StrictInt
+    token: str = Field(max_length=100)
+
+
 class Hello(Message):
     type: Literal["hello"]
     seat: StrictInt | None = None
     token: str | None = Field(default=None, max_length=100)
     name: str | None = Field(default=None, max_length=40)
+    # Hot-seat: more seats played on this device (they join too); ``switch`` moves between.
+    seats: list[SeatKey] = Field(default_factory=list, max_length=15)
+
+
+class Switch(Message):
+    """Hot-seat: the device is passed to another of the seats its hello named."""
+
+    type: Literal["switch"]
+    seat: StrictInt
 
 
 class Move(Message):
@@ -49,8 +63,20 @@ class Rename(Message):
     name: str = Field(min_length=1, max_length=40)
 
 
+class Chat(Message):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=200)
+
+
+class Rematch(Message):
+    """Play again (a finished game): the new game is made, or, if made already, accepted."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename, Field(discriminator="type")
+    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch | Switch,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -65,6 +91,7 @@ class CreateGame(Message):
     game: str = Field(max_length=64)
     params: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
+    listed: bool = False  # in the lobby's public list while in play (else: by link only)
 
 
 def error(code: str, message: str) -> dict[str, str]:

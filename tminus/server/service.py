@@ -50,6 +50,7 @@ from tminus.server.limits import CACHE_SIZE
 from tminus.server.storage import (
     BOT,
     BROKEN,
+    EXPIRED,
     FINISHED,
     PERSON,
     PLAYING,
@@ -67,6 +68,8 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 
 SPECTATOR = None
+CHAT_LENGTH = 200  # characters in a line of table talk
+CHAT_KEPT = 100  # lines of table talk a page is given when it opens (all are stored)
 # Log lines are narrated with these marks in place of names, and the current names are put
 # in when a line is sent: a person who renames themselves is renamed in the whole log.
 SEAT_MARK = "\x1f{}\x1f"
@@ -163,6 +166,7 @@ class Table:
     copy: int = field(default_factory=itertools.count().__next__)
     news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
     hearing: asyncio.Task | None = None  # applies the news, one at a time
+    chat: list[dict[str, Any]] | None = None  # the last lines of table talk (None: not read)
 
     @property
     def id(self) -> str:
@@ -216,6 +220,7 @@ class GameService:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
+        self.chat_listeners: list[Callable[[Table, list[dict[str, Any]]], None]] = []
         self.absent_listeners: list[Callable[[str], None]] = []
         self.loading: Counter[str] = Counter()  # games being read from the store, how often
         self.missed: set[str] = set()  # games that changed while being read
@@ -224,6 +229,19 @@ class GameService:
     def listen(self, listener: Callable[[Table], None]) -> None:
         """``listener(table)`` is called after each committed change of a game."""
         self.listeners.append(listener)
+
+    def listen_chat(self, listener: Callable[[Table, list[dict[str, Any]]], None]) -> None:
+        """``listener(table, lines)`` is called with each new line of a game's table talk."""
+        self.chat_listeners.append(listener)
+
+    def _said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+        if table.chat is not None:
+            known = {line["index"] for line in table.chat}
+            table.chat.extend(line for line in lines if line["index"] not in known)
+            table.chat.sort(key=lambda line: line["index"])
+            del table.chat[:-CHAT_KEPT]
+        for listener in self.chat_listeners:
+            listener(table, lines)
 
     def _changed(self, table: Table) -> None:
         table.version += 1
@@ -312,6 +330,12 @@ class GameService:
 
     async def _take_news(self, table: Table, news: dict[str, Any]) -> bool:
         """Apply one notice (see ``storage.Save.notice``): whether anything changed."""
+        if "chat" in news:
+            self._said(table, news["chat"])
+            return False
+        if "rematch" in news:
+            table.record.rematch = news["rematch"]
+            return True
         if "seats" in news:
             return self._take_seats(table, news["seats"])
         at = news.get("at", 0)
@@ -394,9 +418,14 @@ class GameService:
 
     # -- creating and finding games --------------------------------------------------------
     async def create(
-        self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]]
+        self,
+        game_name: str,
+        params: dict[str, Any],
+        seats: list[dict[str, Any]],
+        listed: bool = False,
     ) -> Created:
-        """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...}."""
+        """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
+        ``listed``: shown in the lobby's public list while in play (else by link only)."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
@@ -413,7 +442,7 @@ class GameService:
         record = StoredGame(
             id=secrets.token_hex(8), game=game_name, params=dict(game.params),
             rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
-            status=WAITING, seats=made, actions=[], result=None, created=now(),
+            status=WAITING, seats=made, actions=[], result=None, created=now(), listed=listed,
         )  # fmt: skip
         await self._store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -538,9 +567,20 @@ class GameService:
         record.actions, record.actors, record.notes = [], [], []  # the log holds them now
         return table
 
-    async def recent(self, limit: int) -> list[dict[str, Any]]:
-        """Summaries of the newest games, from the store (nothing is replayed)."""
-        return [self._summary(record) for record in await self._store(self.store.recent(limit))]
+    async def recent(self, limit: int, listed: bool = False) -> list[dict[str, Any]]:
+        """Summaries of the newest games (``listed``: the listed games in play), from the
+        store (nothing is replayed)."""
+        records = await self._store(self.store.recent(limit, listed))
+        return [self._summary(record) for record in records]
+
+    async def some(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        """Summaries of these games (those that exist), e.g. the ones a browser holds seats
+        in; a game in memory is summed up from there (it may be ahead of the store)."""
+        ids = [i for i in dict.fromkeys(game_ids) if 0 < len(i) <= 32]
+        kept = {i: self.tables[i] for i in ids if i in self.tables}
+        stored = await self._store(self.store.some([i for i in ids if i not in kept]))
+        summaries = [self.summary(t) for t in kept.values()] + [self._summary(r) for r in stored]
+        return sorted(summaries, key=lambda s: s["created"], reverse=True)
 
     async def resume(self) -> tuple[list[Table], dict[str, str]]:
         """After a restart: rebuild each game in play, each on its own, and finish its chance.
@@ -561,6 +601,17 @@ class GameService:
             await self.settle(table)
             resumed.append(table)
         return resumed, broken
+
+    async def expire_waiting(self, seconds: float) -> list[str]:
+        """Games that waited for their players more than ``seconds`` expire (their pages
+        say so; nobody can start them): the ids of those that did now."""
+        expired = await self._store(self.store.expire_waiting(seconds))
+        for game_id in expired:
+            table = self.tables.get(game_id)
+            if table is not None and table.status == WAITING:
+                table.record.status = EXPIRED
+                self._changed(table)
+        return expired
 
     async def settle(self, table: Table) -> None:
         """Draw the chance outcomes a stored game in play waits for (after a crash between
@@ -697,6 +748,65 @@ class GameService:
             self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
             await self._commit(table, draft)
 
+    # -- play again ------------------------------------------------------------------------
+    async def rematch(self, table: Table, seat: int, token: str) -> Table:
+        """ "Play again": a new game with the same seats, names, bots and parameters, a new
+        seed, and the first player rotated (seat order: who sat second sits first). Each
+        person keeps their secret, so their link moves them; the one asking has accepted,
+        bots accept at once. If the rematch is made already, the one asking accepts it."""
+        self.authorize(table, seat, token)
+        async with table.lock:
+            if table.status != FINISHED:
+                raise GameError("bad_state", "play again once the game is over")
+            if table.record.rematch is None:
+                record = self._rematch_record(table, seat)
+                made = await self._store(self.store.create_rematch(table.id, record))
+                table.record.rematch = made
+                if made == record.id:
+                    self._keep(Table(record=record, game=table.game,
+                                     state=table.game.new_initial_state()))  # fmt: skip
+        following = await self.get(table.record.rematch)
+        await self.join(following, rematch_seat(seat, len(table.record.seats)), token)
+        self._changed(table)  # (told once the one asking sits in the rematch)
+        return following
+
+    def _rematch_record(self, table: Table, seat: int) -> StoredGame:
+        old = table.record
+        n = len(old.seats)
+        seats = [None] * n
+        for entry in old.seats:
+            moved = rematch_seat(entry.seat, n)
+            joined = entry.kind == BOT or entry.seat == seat
+            seats[moved] = Seat(moved, entry.kind, entry.bot, entry.token_hash, entry.name, joined)
+        seed = new_seed()
+        return StoredGame(
+            id=secrets.token_hex(8), game=old.game, params=dict(old.params),
+            rules_version=type(table.game).rules_version, commitment=commitment(seed),
+            seed=seed, status=WAITING, seats=seats, actions=[], result=None, created=now(),
+            listed=old.listed,
+        )  # fmt: skip
+
+    # -- table talk ------------------------------------------------------------------------
+    async def say(self, table: Table, seat: int, token: str, words: str) -> None:
+        """A person's line of table talk, stored with the game and told to everyone present
+        (spectators too). Spectators only read."""
+        self.authorize(table, seat, token)
+        words = " ".join(str(words).split())[:CHAT_LENGTH]
+        if not words:
+            raise GameError("bad_request", "say something: the message is empty")
+        await self.tell(table, seat, words)
+
+    async def tell(self, table: Table, seat: int | None, words: str) -> None:
+        """A line in the table talk: a person's (``seat``), or the table's (None)."""
+        line = await self._store(self.store.say(table.id, seat, words))
+        self._said(table, [line])
+
+    async def chat_history(self, table: Table) -> list[dict[str, Any]]:
+        """The last lines of a game's table talk (read from the store once)."""
+        if table.chat is None:
+            table.chat = await self._store(self.store.chat(table.id, CHAT_KEPT))
+        return list(table.chat)
+
     # -- drafts: worked out on a copy, committed, then put in memory ------------------------
     @staticmethod
     def _draft(table: Table) -> Draft:
@@ -739,6 +849,9 @@ class GameService:
             return
         rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
         save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
+        turn = whose_turn(draft.state, draft.status or table.status)
+        if turn != whose_turn(table.state, table.status):
+            save.to_move = turn
         try:
             await self._store(self.store.save(save))
         except ClaimLost:
@@ -804,6 +917,7 @@ class GameService:
             "commitment": record.commitment,
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
+            "rematch": rematch_of(record),
         }
 
     def summary(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -811,6 +925,8 @@ class GameService:
         summary = self._summary(record)
         if isinstance(table, Table):
             summary["move_number"] = table.move_number
+            turn = whose_turn(table.state, table.status)
+            summary["to_move"] = turn if turn >= 0 else None
         return summary
 
     def _summary(self, record: StoredGame) -> dict[str, Any]:
@@ -828,6 +944,9 @@ class GameService:
             "result": record.result,
             "problem": record.problem,
             "created": record.created.isoformat(),
+            "listed": record.listed,
+            "rematch": rematch_of(record),
+            "to_move": record.to_move if record.status == PLAYING else None,
         }
 
     def export(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -920,6 +1039,16 @@ def is_behind(table: Table, other: Table) -> bool:
     )
 
 
+def rematch_seat(seat: int, players: int) -> int:
+    """Where a seat sits in the rematch: one place earlier, so the second player starts."""
+    return (seat - 1) % players
+
+
+def whose_turn(state: State, status: str) -> int:
+    """The seat to move in a game in play, else -1 (nobody's: chance, over, not started)."""
+    return max(-1, state.current_player()) if status == PLAYING else -1
+
+
 def unavailable(error: StoreError) -> GameError:
     return GameError("unavailable", f"{error}. Nothing was changed: try again in a moment.")
 
@@ -946,13 +1075,22 @@ def broken_error(record: StoredGame) -> GameError:
 
 
 def status_words(table: Table) -> str:
-    return {WAITING: "not started", PLAYING: "started", FINISHED: "ended"}[table.status]
+    return {WAITING: "not started", PLAYING: "started", FINISHED: "ended",
+            EXPIRED: "expired"}[table.status]  # fmt: skip
 
 
 def said(entry: LogEntry, text: str, names: list[str]) -> str:
     """A log line as people read it: the note first, if any, and names put in."""
     line = f"{entry.note} {text}" if entry.note else text
     return put_names(line, names)
+
+
+def rematch_of(record: StoredGame) -> dict[str, Any] | None:
+    """The game that follows this one, and where each seat sits there."""
+    if record.rematch is None:
+        return None
+    n = len(record.seats)
+    return {"id": record.rematch, "seats": [rematch_seat(seat, n) for seat in range(n)]}
 
 
 def public_seats(record: StoredGame) -> list[dict[str, Any]]:

@@ -65,6 +65,7 @@ from sqlalchemy.sql.expression import FunctionElement
 from tminus.server.limits import BUSY_TIMEOUT
 
 WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
+EXPIRED = "expired"  # waited too long for its players: never started, kept for its links
 PERSON, BOT = "person", "bot"
 DEFAULT_URL = "sqlite:///tminus.db"
 MAX_NOTICE = 7_900  # bytes of a NOTIFY payload (PostgreSQL takes fewer than 8,000)
@@ -109,6 +110,10 @@ class GameRow(Base):
     problem: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Shown in the lobby's public list while in play (else reachable by its link only).
+    listed: Mapped[bool] = mapped_column(default=False, index=True)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose turn it is
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
 
 
 class SeatRow(Base):
@@ -132,6 +137,19 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)  # the player, or -1 for chance
     # Said in the log before the action (a bot that fell back on a random move).
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ChatRow(Base):
+    """A line of a game's table talk: said by a seat, or (seat None) the table's own notice
+    (a request to take a move back and its answer, a seat given to a bot)."""
+
+    __tablename__ = "chat"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -178,6 +196,7 @@ class Save:
     status: str | None = None
     result: dict[str, Any] | None = None
     expect: str | None = None
+    to_move: int | None = None  # whose turn it is after the change (-1: nobody's)
 
     def notice(self, origin: str = "") -> str:
         """What other processes are told: enough to apply the change to their copy (and
@@ -229,6 +248,9 @@ class StoredGame:
     moves: int = 0  # the log's length (also when ``actions`` were not loaded)
     actors: list[int] = field(default_factory=list)  # who made each action (-1: chance)
     notes: list[str | None] = field(default_factory=list)  # said before each action
+    listed: bool = False
+    to_move: int | None = None
+    rematch: str | None = None  # the game that follows this one ("Play again")
 
 
 def async_url(url: str) -> str:
@@ -403,28 +425,29 @@ class Store:
             raise StoreError(f"the game store cannot be used: {error}") from None
 
     async def create(self, game: StoredGame) -> None:
-        async def work(connection) -> None:
-            await connection.execute(
-                insert(GameRow),
-                [
-                    {
-                        "id": game.id, "game": game.game, "params": game.params,
-                        "rules_version": game.rules_version, "commitment": game.commitment,
-                        "seed": game.seed, "status": game.status, "result": None,
-                        "created": game.created,
-                    }
-                ],
-            )  # fmt: skip
-            await connection.execute(
-                insert(SeatRow),
-                [
-                    {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                     "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
-                    for s in game.seats
-                ],
-            )  # fmt: skip
+        await self._run(partial(insert_game, game))
 
-        await self._run(work)
+    async def create_rematch(self, previous: str, game: StoredGame) -> str:
+        """Make ``game`` the rematch of the finished game ``previous``, unless it has one
+        already (made meanwhile, perhaps by another process): the rematch's id, either way."""
+
+        async def work(connection) -> str:
+            taken = await connection.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == previous, GameRow.rematch.is_(None), GameRow.status == FINISHED
+                )
+                .values(rematch=game.id)
+            )
+            if taken.rowcount != 1:
+                return await connection.scalar(
+                    select(GameRow.rematch).where(GameRow.id == previous)
+                )
+            await insert_game(game, connection)
+            await notify(connection, [(previous, said_by(self.origin, {"rematch": game.id}))])
+            return game.id
+
+        return await self._run(work)
 
     async def save(self, save: Save) -> None:
         """Commit a change: its log rows and status, published to the game's channel.
@@ -501,6 +524,65 @@ class Store:
 
         return await self._run(work)
 
+    async def say(self, game_id: str, seat: int | None, words: str) -> dict[str, Any]:
+        """Add a line to the game's table talk (its place claimed under the game's row lock)
+        and tell the other processes: the line as stored."""
+
+        async def work(connection) -> dict[str, Any]:
+            await connection.execute(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
+            last = await connection.scalar(
+                select(func.max(ChatRow.index)).where(ChatRow.game_id == game_id)
+            )
+            line = {"index": (last or 0) + 1, "seat": seat, "text": words, "at": now()}
+            await connection.execute(insert(ChatRow).values(game_id=game_id, **line))
+            line["at"] = line["at"].isoformat()
+            await notify(connection, [(game_id, said_by(self.origin, {"chat": [line]}))])
+            return line
+
+        return await self._run(work)
+
+    async def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` lines of a game's table talk, oldest first."""
+        query = (
+            select(ChatRow.index, ChatRow.seat, ChatRow.text, ChatRow.at)
+            .where(ChatRow.game_id == game_id)
+            .order_by(ChatRow.index.desc())
+            .limit(limit)
+        )
+
+        async def work(connection) -> list[dict[str, Any]]:
+            rows = (await connection.execute(query)).all()
+            return [
+                {"index": index, "seat": seat, "text": words, "at": at.isoformat()}
+                for index, seat, words, at in reversed(rows)
+            ]
+
+        return await self._run(work, write=False)
+
+    async def expire_waiting(self, seconds: float) -> list[str]:
+        """Games still waiting for players ``seconds`` after they were made expire: their
+        ids (each told to the other processes as a change of status)."""
+        cutoff = datetime.fromtimestamp(now().timestamp() - seconds, UTC)
+
+        async def work(connection) -> list[str]:
+            expired = list(
+                (
+                    await connection.scalars(
+                        update(GameRow)
+                        .where(GameRow.status == WAITING, GameRow.created < cutoff)
+                        .values(status=EXPIRED)
+                        .returning(GameRow.id)
+                    )
+                ).all()
+            )
+            news = {"at": 0, "moves": [], "status": EXPIRED, "result": None}
+            await notify(connection, [(g, said_by(self.origin, news)) for g in expired])
+            return expired
+
+        return await self._run(work)
+
     async def mark_broken(self, game_id: str, problem: str) -> None:
         """The game's log no longer replays: it stops here, with the reason kept."""
 
@@ -527,9 +609,18 @@ class Store:
         games = await self._records(select(GameRow).where(GameRow.id == game_id), actions, since)
         return games[0] if games else None
 
-    async def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games, without their logs (``moves`` says how long each is)."""
-        return await self._records(select(GameRow).order_by(GameRow.created.desc()).limit(limit))
+    async def recent(self, limit: int, listed: bool = False) -> list[StoredGame]:
+        """The newest games, without their logs (``moves`` says how long each is); ``listed``:
+        only the listed games in play (the lobby's public list)."""
+        query = select(GameRow).order_by(GameRow.created.desc()).limit(limit)
+        if listed:
+            query = query.where(GameRow.listed, GameRow.status == PLAYING)
+        return await self._records(query)
+
+    async def some(self, game_ids: list[str]) -> list[StoredGame]:
+        """The games of these ids that exist, newest first, without their logs."""
+        query = select(GameRow).where(GameRow.id.in_(game_ids)).order_by(GameRow.created.desc())
+        return await self._records(query)
 
     async def ids(self, statuses: tuple[str, ...] | None = None, limit: int | None = None):
         """Game ids, newest first (only those with one of ``statuses`` if given)."""
@@ -695,12 +786,16 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     if rows:
         await connection.execute(insert(ActionRow), rows)
     for save in batch:
+        values: dict[str, Any] = {}
+        if save.to_move is not None:
+            values["to_move"] = None if save.to_move < 0 else save.to_move
         if save.status is not None:
-            values: dict[str, Any] = {"status": save.status}
+            values["status"] = save.status
             if save.result is not None:
                 values["result"] = save.result
             if save.status == FINISHED:
                 values["finished"] = at
+        if values:
             await connection.execute(
                 update(GameRow).where(GameRow.id == save.game_id).values(**values)
             )
@@ -710,12 +805,36 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
+async def insert_game(game: StoredGame, connection) -> None:
+    """A new game's row and seats, in the caller's transaction."""
+    await connection.execute(
+        insert(GameRow),
+        [
+            {
+                "id": game.id, "game": game.game, "params": game.params,
+                "rules_version": game.rules_version, "commitment": game.commitment,
+                "seed": game.seed, "status": game.status, "result": None,
+                "created": game.created, "listed": game.listed,
+            }
+        ],
+    )  # fmt: skip
+    await connection.execute(
+        insert(SeatRow),
+        [
+            {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
+            for s in game.seats
+        ],
+    )  # fmt: skip
+
+
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
     return StoredGame(
         id=row["id"], game=row["game"], params=dict(row["params"]),
         rules_version=row["rules_version"], commitment=row["commitment"], seed=row["seed"],
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
+        listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
     )  # fmt: skip
 
 
@@ -726,6 +845,12 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN rules_version INTEGER DEFAULT 1"))
     if "problem" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
+    if "listed" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
+    if "rematch" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN rematch VARCHAR(32)"))
+    if "to_move" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}

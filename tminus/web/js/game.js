@@ -3,7 +3,9 @@ import { api, el, initial, placings, seatName } from "./util.js";
 import { boardFor } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
-import { heldSeat, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
+import { mergeLines, renderChat } from "./chat.js";
+import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
+import { heldSeat, heldSeats, holdHotSeats, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -16,6 +18,11 @@ const app = {
   before: null, // the observation drawn before this one: the board marks what changed
   bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
   opened: new Set(), // folded log runs the reader opened
+  chat: [], // the table talk's lines
+  myTurn: false,
+  passTo: null, // hot-seat: the seat the device is to be passed to (its screen hides the rest)
+  secretGames: new Set(), catalogRead: false, // games with hidden information (the catalog's)
+  rematchAsked: false, rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null, pongTimer: null,
 };
 
@@ -45,7 +52,12 @@ function connect() {
   app.socket = socket;
   socket.onopen = () => {
     const hello = { type: "hello" };
-    if (app.me) Object.assign(hello, { seat: app.me.seat, token: app.me.token });
+    if (app.me) {
+      Object.assign(hello, { seat: app.me.seat, token: app.me.token });
+      // Hot-seat: the other seats this device plays join too (one socket, one view at a time).
+      const more = heldSeats(gameId).filter((s) => s.seat !== app.me.seat);
+      if (more.length) hello.seats = more;
+    }
     socket.send(JSON.stringify(hello));
     heartbeat(socket);
   };
@@ -103,7 +115,7 @@ window.addEventListener("online", () => { if (!app.socket && !app.refusal) { app
 // A new hello (another seat, or a spectator): a fresh socket and a fresh page.
 function restart() {
   drop();
-  Object.assign(app, { view: null, log: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
+  Object.assign(app, { view: null, log: [], chat: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
   document.body.classList.remove("offline");
   hideProblem();
   connect();
@@ -118,6 +130,11 @@ function send(message) {
 function receive(message) {
   if (message.type === "pong") { clearTimeout(app.pongTimer); app.pongTimer = null; return; }
   if (message.type === "error") return refused(message);
+  if (message.type === "chat") {
+    app.chat = mergeLines(app.chat, message.messages);
+    if (app.view) drawChat();
+    return;
+  }
   if (message.type !== "state") return;
   const reconnected = app.offline;
   app.offline = false;
@@ -129,7 +146,39 @@ function receive(message) {
   app.log.push(...message.log);
   app.view = message;
   settlePending(reconnected);
+  passTheDevice();
   render();
+}
+
+// -- hot-seat: several people at one device -------------------------------------------------
+function hotSeats() {
+  return app.me ? heldSeats(gameId).map((s) => s.seat) : [];
+}
+
+// When another seat of this device is to move: in a game with hidden cards a screen asks to
+// pass the device (the board, hand and log are taken off the page); otherwise it switches.
+function passTheDevice() {
+  const view = app.view;
+  const seats = hotSeats();
+  const next = view.status === "playing" ? view.to_move : null;
+  if (seats.length < 2 || next === null || next === view.seat || !seats.includes(next)) {
+    app.passTo = null;
+    return;
+  }
+  if (app.secretGames.has(view.game) || !app.catalogRead) app.passTo = next;
+  else send({ type: "switch", seat: next });
+}
+
+function renderPass() {
+  const name = seatName(app.view.seats, app.passTo);
+  for (const id of ["board", "moves", "log"]) $(id).replaceChildren();
+  $("table").hidden = true;
+  const box = $("pass");
+  box.hidden = false;
+  box.replaceChildren(el("section", { class: "panel pass-panel" },
+    el("h2", {}, `Pass the device to ${name}`),
+    el("p", {}, `${name}'s cards are hidden until ${name} has the device.`),
+    el("button", { type: "button", class: "primary", id: "take-device", onclick: () => send({ type: "switch", seat: app.passTo }) }, `I am ${name}: show my cards`)));
 }
 
 // A move sent or queued and not yet answered: once the game has moved past it, it was
@@ -187,6 +236,7 @@ function refused(message) {
   }
   const words = {
     stale: "The game moved on before your move arrived: choose again.",
+    rate_limited: "Slow down: that message was not sent.",
     not_your_turn: view.to_move === null ? "It is nobody's turn now." : `It is ${seatName(view.seats, view.to_move)}'s turn, not yours.`,
     illegal: "That move is not allowed now: choose again.",
     forbidden: view.seat === null ? "You are watching: spectators do not play." : "This seat's link is not valid any more.",
@@ -236,9 +286,20 @@ function hideProblem() {
 }
 
 // -- rendering --------------------------------------------------------------------------
+function isMyTurn() {
+  const view = app.view;
+  return !app.replay && view.status === "playing" && view.to_move !== null && view.to_move === view.seat;
+}
+
 function render() {
   const view = app.view;
-  document.title = `${view.title} · T-minus`;
+  if (app.passTo !== null) return renderPass();
+  $("pass").hidden = true;
+  $("pass").replaceChildren();
+  const myTurn = isMyTurn();
+  if (myTurn && !app.myTurn) yourTurnBegins(view.title);
+  app.myTurn = myTurn;
+  document.title = myTurn ? YOUR_TURN_TITLE : `${view.title} · T-minus`;
   $("title").textContent = view.title;
   $("status").textContent = app.offline ? "offline" : view.status;
   $("status").className = `status ${app.offline ? "offline" : view.status}`;
@@ -252,8 +313,68 @@ function render() {
     textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
   });
   scrollLog();
+  drawChat();
   renderFairness();
+  renderRematch();
+  renderAlerts();
   renderReplayControls();
+}
+
+function drawChat() {
+  renderChat($("chat-box"), {
+    lines: app.chat, seats: app.view.seats, seat: app.view.seat,
+    send: (text) => send({ type: "chat", text }), onMute: drawChat,
+  });
+}
+
+// -- play again ----------------------------------------------------------------------------
+// "Play again" makes the rematch (or accepts it if made); the others are offered it, and
+// each person's page moves to the new game once they accept, in the seats it holds there.
+function renderRematch() {
+  const view = app.view;
+  const box = $("rematch");
+  box.hidden = view.status !== "finished" || app.replay !== null || app.rematchDeclined;
+  if (box.hidden) return;
+  const next = view.rematch;
+  if (next && app.rematchAsked) return moveToRematch(next);
+  if (view.seat === null) {
+    box.replaceChildren(next ? el("a", { class: "button", id: "watch-rematch", href: `/game/${next.id}` }, "Watch the rematch →") : "");
+    box.hidden = !next;
+    return;
+  }
+  if (!next) {
+    box.replaceChildren(el("button", { type: "button", id: "play-again", class: "primary", disabled: app.offline, onclick: () => {
+      if (send({ type: "rematch" })) { app.rematchAsked = true; notice("Making the rematch…"); }
+    } }, "Play again"));
+    return;
+  }
+  box.replaceChildren(el("p", {}, "A rematch is ready: same players and rules, the next player starts."),
+    el("button", { type: "button", id: "accept-rematch", class: "primary", onclick: () => moveToRematch(next) }, "Accept"),
+    el("button", { type: "button", id: "decline-rematch", class: "quiet", onclick: () => { app.rematchDeclined = true; renderRematch(); } }, "Decline"));
+}
+
+function moveToRematch(next) {
+  const seats = heldSeats(gameId).map((s) => ({ seat: next.seats[s.seat], token: s.token }));
+  if (!seats.length) return;
+  holdSeat(next.id, seats[0]);
+  if (seats.length > 1) holdHotSeats(next.id, seats.slice(1));
+  location.assign(`/game/${encodeURIComponent(next.id)}`);
+}
+
+// The alert switches, for players: the sound (remembered) and the browser's notifications.
+function renderAlerts() {
+  const seated = app.view.seat !== null && app.view.status !== "finished";
+  $("alerts-panel").hidden = !seated;
+  if (!seated || $("alerts").childElementCount) return;
+  const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const parts = [el("label", { class: "check-field" }, sound, "Sound when it is your turn")];
+  if (canNotify() && Notification.permission === "default") {
+    parts.push(el("button", { type: "button", id: "notify", class: "quiet", onclick: async (e) => {
+      const answer = await askToNotify();
+      e.target.replaceWith(el("p", { class: "muted" }, answer === "granted" ? "You will be notified when the page is hidden." : "Notifications are off."));
+    } }, "Notify me when it is my turn"));
+  }
+  $("alerts").replaceChildren(...parts);
 }
 
 function currentObservation() {
@@ -315,6 +436,9 @@ function renderBanner() {
   } else if (view.status === "waiting") {
     const missing = view.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.name);
     banner.textContent = `Waiting for ${missing.join(", ")} to join…`;
+  } else if (view.status === "expired") {
+    banner.classList.add("over");
+    banner.textContent = "This game expired: it waited too long for its players. Make a new one in the lobby.";
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
@@ -490,7 +614,11 @@ document.addEventListener("keydown", (event) => {
 
 // The bots' levels in words, for the players panel.
 api("/api/catalog").then((games) => {
-  for (const game of games) for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+  for (const game of games) {
+    for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+    if (game.information !== "perfect") app.secretGames.add(game.game || game.name);
+  }
+  app.catalogRead = true;
   if (app.view) renderSeats();
 }, () => {});
 

@@ -1,6 +1,6 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
 import { api, el, placings, titleCase } from "./util.js";
-import { heldSeat, holdSeat, keepInvites, rememberName, rememberedName } from "./seat.js";
+import { heldSeats, holdHotSeats, holdSeat, keepInvites, myGameIds, rememberName, rememberedName } from "./seat.js";
 
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
@@ -88,6 +88,7 @@ function renderSeats() {
   for (let seat = 0; seat < n; seat++) {
     const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}` },
       el("option", { value: "person", selected: seat === 0 }, seat === 0 ? "You" : "A friend (invite)"),
+      seat > 0 ? el("option", { value: "here" }, "Also you: this device (hot-seat)") : null,
       ...bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === usual }, `Bot: ${b.label}`)));
     box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" }, seat === 0 ? "Y" : String(seat + 1)), kind));
   }
@@ -103,35 +104,39 @@ function readForm() {
   const name = $("your-name").value.trim();
   for (let seat = 0; seat < players(state.game); seat++) {
     const value = document.querySelector(`[name=kind-${seat}]`).value;
-    if (value === "person") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
+    if (value === "person" || value === "here") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
-  return { game: state.game.name, params, seats, you: seats[0].kind === "person" };
+  const here = seats.map((_, seat) => seat).filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
+  return { game: state.game.name, params, seats, here, listed: $("listed").checked, you: seats[0].kind === "person" };
 }
 
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
-  const { you, ...form } = readForm();
+  const { you, here, ...form } = readForm();
   try {
     const game = await api("/api/games", { method: "POST", body: form });
     keepInvites(game.id, game.invites);
     // The creator's own seat: this browser holds it from now on, on any tab.
     const mine = you ? game.invites.find((invite) => invite.seat === 0) : null;
     if (mine) holdSeat(game.id, mine);
+    // Hot-seat: the seats played on this device too (one page plays them in turn).
+    const hot = game.invites.filter((invite) => here.includes(invite.seat));
+    if (mine && hot.length) holdHotSeats(game.id, hot);
     rememberName($("your-name").value.trim());
-    showCreated(game, mine);
-    loadRecent();
+    showCreated(game, mine, hot);
+    loadGames();
   } catch (error) {
     $("create-error").textContent = error.message;
   }
 }
 
-function showCreated(game, mine) {
+function showCreated(game, mine, hot = []) {
   const box = $("created");
   box.hidden = false;
   const name = (seat) => game.seats[seat].name;
-  const rows = game.invites.filter((invite) => invite !== mine).map((invite) => {
+  const rows = game.invites.filter((invite) => invite !== mine && !hot.includes(invite)).map((invite) => {
     const url = new URL(invite.url, location.origin).href;
     return el("li", {}, el("label", { for: `invite-${invite.seat}` }, `${name(invite.seat)}:`),
       el("input", { id: `invite-${invite.seat}`, readonly: true, value: url, class: "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
@@ -158,18 +163,41 @@ function resultWords(g) {
     .sort((a, b) => a.rank - b.rank).map((s) => `${s.place} ${s.name}`).join(" · ");
 }
 
-async function loadRecent() {
+// One line of a games list: the game, its state, whose turn it is (marked when it is yours).
+function gameRow(g, mySeats = []) {
+  const result = g.status === "finished" ? resultWords(g) : null;
+  const yours = g.to_move !== null && g.to_move !== undefined && mySeats.includes(g.to_move);
+  const turn = g.status === "playing" && g.to_move !== null && g.to_move !== undefined
+    ? el("span", { class: `turn${yours ? " yours" : ""}` }, yours ? "● your turn" : `${g.seats[g.to_move].name} to play`) : null;
+  const you = mySeats.filter((s) => g.seats[s]).map((s) => g.seats[s].name);
+  return el("li", { "data-game": g.id, class: yours ? "your-turn" : null },
+    el("a", { href: `/game/${g.id}` }, g.title), " ",
+    el("span", { class: `status ${g.status}` }, g.status), " ", turn, " ",
+    you.length ? el("span", { class: "your-seat" }, `you: ${you.join(", ")}`) : null,
+    el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
+}
+
+// My games: those this browser holds seats in (or made), asked for by id; yours to play first.
+async function loadMyGames() {
+  const ids = myGameIds().slice(-50);
+  const games = ids.length ? await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => []) : [];
+  const seatsIn = (g) => heldSeats(g.id).map((s) => s.seat);
+  const rows = games.map((g) => ({ g, seats: seatsIn(g) }));
+  const mine = (r) => r.g.to_move !== null && r.seats.includes(r.g.to_move) && r.g.status === "playing";
+  rows.sort((a, b) => mine(b) - mine(a));
+  $("my-games").replaceChildren(...rows.map((r) => gameRow(r.g, r.seats)));
+  if (!rows.length) $("my-games").append(el("li", { class: "muted" }, "None yet: the games you create or are invited to show here."));
+}
+
+// The public list: listed games in play, open to spectators.
+async function loadPublicGames() {
   const games = await api("/api/games?limit=15").catch(() => []);
-  $("recent").replaceChildren(...games.map((g) => {
-    const result = g.status === "finished" ? resultWords(g) : null;
-    const held = heldSeat(g.id);
-    return el("li", { "data-game": g.id },
-      el("a", { href: `/game/${g.id}` }, g.title), " ",
-      el("span", { class: `status ${g.status}` }, g.status), " ",
-      held && g.seats[held.seat] ? el("span", { class: "your-seat" }, `you: ${g.seats[held.seat].name}`) : null,
-      el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
-  }));
-  if (!games.length) $("recent").append(el("li", { class: "muted" }, "No games yet: start one!"));
+  $("public-games").replaceChildren(...games.map((g) => gameRow(g)));
+  if (!games.length) $("public-games").append(el("li", { class: "muted" }, "No listed game is being played now."));
+}
+
+function loadGames() {
+  return Promise.all([loadMyGames(), loadPublicGames()]);
 }
 
 async function main() {
@@ -180,7 +208,8 @@ async function main() {
   }, el("strong", {}, g.title), el("small", { class: "game-description" }, description(g)))));
   $("create").addEventListener("submit", create);
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
-  loadRecent();
+  loadGames();
+  setInterval(() => { if (!document.hidden) loadGames(); }, 15000);
 }
 
 main();

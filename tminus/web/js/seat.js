@@ -21,8 +21,36 @@ export function heldSeat(gameId) {
   }
 }
 
+// Every seat this browser holds in a game: the one above and, in a hot-seat game (several
+// people at one device), the others it plays too.
+export function heldSeats(gameId) {
+  const first = heldSeat(gameId);
+  let more = [];
+  try {
+    more = JSON.parse(localStorage.getItem(`tminus:hotseat:${gameId}`)) || [];
+  } catch {
+    more = [];
+  }
+  const seats = [first, ...more].filter((s) => s && Number.isInteger(s.seat) && typeof s.token === "string");
+  return seats.filter((s, i) => seats.findIndex((t) => t.seat === s.seat) === i);
+}
+
+export function holdHotSeats(gameId, seats) {
+  localStorage.setItem(`tminus:hotseat:${gameId}`, JSON.stringify(seats.map((s) => ({ seat: s.seat, token: s.token }))));
+}
+
 export function holdSeat(gameId, seat) {
   localStorage.setItem(key(gameId), JSON.stringify({ seat: seat.seat, token: seat.token }));
+}
+
+// Every game this browser holds a seat in or made (its invites), newest remembered last.
+export function myGameIds() {
+  const ids = new Set();
+  for (let i = 0; i < localStorage.length; i++) {
+    const match = /^tminus:(?:seat|invites):(.+)$/.exec(localStorage.key(i));
+    if (match) ids.add(match[1]);
+  }
+  return [...ids];
 }
 
 export function releaseSeat(gameId) {

@@ -1,0 +1,176 @@
+"""Playing together (issue 14), over HTTP and the socket: my games and the public list, chat,
+rematch, hot-seat, abandoned games, undo. Each refusal has the one error shape and changes
+nothing; nothing a spectator sends changes a game."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_api import PERSON, app_client, call, create, seated, service
+
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        yield client
+
+
+def start(client, game) -> None:
+    table = call(client, service(client).get, game["id"])
+    call(client, service(client).start, table, 0, game["invites"][0]["token"])
+
+
+# -- my games and the public list -----------------------------------------------------------------
+def test_the_public_list_holds_listed_games_in_play_and_ids_give_anyones_own(tmp_path):
+    with app_client(tmp_path / "games.db", cache_size=0) as client:
+        hidden = create(client, [PERSON, PERSON])
+        shown = client.post(
+            "/api/games", json={"game": "four_way", "seats": [PERSON, PERSON], "listed": True}
+        ).json()
+        waiting = client.post(
+            "/api/games", json={"game": "four_way", "seats": [PERSON, PERSON], "listed": True}
+        ).json()
+        start(client, hidden)
+        start(client, shown)
+        public = client.get("/api/games").json()
+        assert [g["id"] for g in public] == [shown["id"]]  # not the unlisted, not the waiting
+        ids = ",".join(g["id"] for g in (hidden, shown, waiting))
+        mine = {g["id"]: g for g in client.get(f"/api/games?ids={ids}").json()}
+        assert set(mine) == {hidden["id"], shown["id"], waiting["id"]}
+        assert mine[waiting["id"]]["to_move"] is None
+        # Whose turn it is, as the store has it (the game has left memory: cache_size 0).
+        table = call(client, service(client).get, hidden["id"])
+        assert mine[hidden["id"]]["to_move"] == table.state.current_player() >= 0
+        mover = mine[hidden["id"]]["to_move"]
+        with client.websocket_connect(f"/ws/games/{hidden['id']}") as ws:
+            state = seated(client, ws, hidden, mover)
+            action = state["legal"][0]["action"]
+            ws.send_json({"type": "move", "move_number": state["move_number"], "action": action})
+            assert ws.receive_json()["move_number"] > state["move_number"]
+        service(client).tables.clear()
+        again = client.get(f"/api/games?ids={hidden['id']}").json()[0]
+        table = call(client, service(client).get, hidden["id"])
+        assert again["to_move"] == table.state.current_player()
+
+
+def test_too_many_ids_are_refused(client):
+    response = client.get("/api/games?ids=" + ",".join(f"g{i}" for i in range(51)))
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert client.get("/api/games?ids=").json() == []
+
+
+# -- chat ---------------------------------------------------------------------------------------
+def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectators(client):
+    game = create(client, [PERSON, PERSON])
+    path = f"/ws/games/{game['id']}"
+    with (
+        client.websocket_connect(path) as ada,
+        client.websocket_connect(path) as bea,
+        client.websocket_connect(path) as eve,
+    ):
+        seated(client, ada, game, 0)
+        seated(client, bea, game, 1)
+        ada.receive_json()  # Bea arrived: the game started
+        eve.send_json({"type": "hello"})
+        eve.receive_json()
+        ada.send_json({"type": "chat", "text": "  <script>alert(1)</script>\n hi  "})
+        for ws in (ada, bea, eve):
+            line = ws.receive_json()
+            assert line["type"] == "chat" and len(line["messages"]) == 1
+            assert line["messages"][0] | {"at": None} == {
+                "index": 1,
+                "seat": 0,
+                "text": "<script>alert(1)</script> hi",
+                "at": None,
+            }
+        # A spectator reads; it does not talk. Bad lines are refused; nothing is stored.
+        eve.send_json({"type": "chat", "text": "hello"})
+        assert eve.receive_json()["code"] == "forbidden"
+        for bad, code in [({"type": "chat", "text": "x" * 201}, "bad_request"),
+                          ({"type": "chat", "text": ""}, "bad_request"),
+                          ({"type": "chat", "text": "   "}, "bad_request"),
+                          ({"type": "chat", "text": 5}, "bad_request")]:  # fmt: skip
+            bea.send_json(bad)
+            assert bea.receive_json()["code"] == code
+        # Five lines at once, then one every two seconds.
+        for n in range(4):
+            bea.send_json({"type": "chat", "text": f"line {n}"})
+            assert bea.receive_json()["messages"][0]["text"] == f"line {n}"
+        bea.send_json({"type": "chat", "text": "too fast"})
+        refused = bea.receive_json()
+        assert refused["code"] == "rate_limited" and "nothing was sent" in refused["message"]
+    stored = call(client, service(client).store.chat, game["id"], 100)
+    assert [line["text"] for line in stored][1:] == [f"line {n}" for n in range(4)]
+    # A page opened later is given the talk so far.
+    service(client).tables.clear()
+    with client.websocket_connect(path) as late:
+        late.send_json({"type": "hello"})
+        late.receive_json()
+        history = late.receive_json()
+        assert history["type"] == "chat" and history["history"] is True
+        assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5]
+
+
+# -- rematch -----------------------------------------------------------------------------------
+def test_a_rematch_keeps_seats_names_and_secrets_and_rotates_the_first_player(client):
+    game = create(client, [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bea"}])
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
+        seated(client, ada, game, 0)
+        seated(client, bea, game, 1)
+        ada.receive_json()
+        bea.send_json({"type": "rematch"})
+        assert bea.receive_json()["code"] == "bad_state"  # not before the end
+        ada.send_json({"type": "resign"})
+        assert ada.receive_json()["status"] == bea.receive_json()["status"] == "finished"
+        with client.websocket_connect(path) as eve:
+            eve.send_json({"type": "hello"})
+            eve.receive_json()
+            eve.send_json({"type": "rematch"})
+            assert eve.receive_json()["code"] == "forbidden"  # spectators ask for nothing
+        bea.send_json({"type": "rematch"})
+        offer = ada.receive_json()["rematch"]
+        assert bea.receive_json()["rematch"] == offer and offer["seats"] == [1, 0]
+        bea.send_json({"type": "rematch"})  # asked twice: the same rematch
+        assert bea.receive_json()["rematch"] == offer
+    again = client.get(f"/api/games/{offer['id']}").json()
+    assert again["status"] == "waiting" and again["commitment"] != game["commitment"]
+    assert [(s["name"], s["joined"]) for s in again["seats"]] == [("Bea", True), ("Ada", False)]
+    assert client.get(f"/api/games/{game['id']}").json()["rematch"] == offer
+    # Ada's secret opens her new seat (one place earlier: Bea, second before, starts).
+    with client.websocket_connect(f"/ws/games/{offer['id']}") as ada:
+        ada.send_json({"type": "hello", "seat": 1, "token": game["invites"][0]["token"]})
+        started = ada.receive_json()
+        assert started["status"] == "playing" and started["seat"] == 1
+        assert started["params"] == client.get(f"/api/games/{game['id']}").json()["params"]
+
+
+def test_bots_accept_a_rematch_at_once(client):
+    game = create(client, [PERSON, GREEDY])
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        seated(client, ws, game, 0)
+        ws.send_json({"type": "resign"})
+        while ws.receive_json().get("status") != "finished":
+            pass
+        ws.send_json({"type": "rematch"})
+        offer = ws.receive_json()["rematch"]
+    again = client.get(f"/api/games/{offer['id']}").json()
+    assert again["status"] == "playing"
+    assert [s["kind"] for s in again["seats"]] == ["bot", "person"]
+
+
+# -- abandoned games -----------------------------------------------------------------------------
+def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client):
+    waiting = create(client, [PERSON, PERSON])
+    playing = create(client, [PERSON, PERSON])
+    start(client, playing)
+    assert call(client, service(client).expire_waiting, 3600.0) == []  # too young
+    assert call(client, service(client).expire_waiting, 0.0) == [waiting["id"]]
+    assert client.get(f"/api/games/{playing['id']}").json()["status"] == "playing"
+    with client.websocket_connect(f"/ws/games/{waiting['id']}") as ws:
+        assert seated(client, ws, waiting, 0)["status"] == "expired"
+        ws.send_json({"type": "start"})
+        refused = ws.receive_json()
+        assert refused["code"] == "bad_state" and "expired" in refused["message"]

@@ -1,0 +1,217 @@
+"""Playing together (issue 14) in a real browser, two or three people each in their own
+browser context: my games, turn alerts, chat, rematch, hot-seat, abandoned games, undo."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from .conftest import PHONE, create_game, horizontal_overflow, live_app, screenshot
+
+
+def seat_page(server, new_page, invite, viewport=None):
+    """A person's page, opened by their invite link (their browser holds the seat then)."""
+    page = new_page(viewport)
+    page.goto(server + invite["url"])
+    page.wait_for_selector("#seats .seat.me")
+    return page
+
+
+# -- my games ------------------------------------------------------------------------------------
+def test_my_games_lists_the_games_this_browser_holds_seats_in_and_marks_my_turn(server, new_page):
+    game = create_game(server, "four_way", {"players": 2}, ["person:Ada", "person:Bea"])
+    listed = create_game(server, "four_way", {"players": 2}, ["bot:random", "bot:random"])
+    ada = seat_page(server, new_page, game["invites"][0])
+    bea = seat_page(server, new_page, game["invites"][1])
+    ada.wait_for_selector("#status.playing")  # both joined: it started
+    first = ada.locator("#seats .to-move .seat-name").inner_text().removesuffix(" (you)")
+    turns = {}
+    for page in (ada, bea):
+        page.goto(server + "/")
+        row = page.locator(f"#my-games li[data-game='{game['id']}']")
+        row.wait_for()
+        turns[page] = row.get_attribute("class") == "your-turn"
+        assert "playing" in row.inner_text().lower()
+        if not turns[page]:
+            assert f"{first} to play" in row.inner_text()
+    assert sorted(turns.values()) == [False, True]  # exactly one of them is to play
+    yours = ada if turns[ada] else bea
+    assert "● your turn" in yours.locator("#my-games .your-turn").inner_text()
+    # Someone else's browser holds no seat there: not in its games; and an unlisted game is
+    # not in the public list (a bots-only game made through the API is unlisted too).
+    other = new_page(PHONE)
+    other.goto(server + "/")
+    other.wait_for_selector("#my-games li.muted")
+    other.wait_for_selector("#public-games li")
+    ids = other.eval_on_selector_all("#public-games li", "ls => ls.map(l => l.dataset.game)")
+    assert game["id"] not in ids and listed["id"] not in ids
+    assert horizontal_overflow(other) <= 0
+    screenshot(yours, "lobby-my-games")
+
+
+def test_a_listed_game_in_play_is_in_the_public_list(server, new_page):
+    page = new_page()
+    page.goto(server + "/")
+    page.click(".game-card[data-game=four_way]")
+    page.select_option("[name=players]", "2")
+    page.check("#listed")
+    page.click("#create-game")
+    page.click("#take-seat")  # against the lobby's bot: it starts at once
+    page.wait_for_selector("#status.playing")
+    game_id = page.url.split("/")[-1]
+    watcher = new_page()
+    watcher.goto(server + "/")
+    watcher.wait_for_selector(f"#public-games li[data-game='{game_id}']")
+
+
+# -- turn alerts -----------------------------------------------------------------------------------
+HIDDEN_AND_NOTIFYING = """
+Object.defineProperty(Document.prototype, 'hidden', { get: () => true });
+window.notified = [];
+window.Notification = class { static permission = 'granted';
+  constructor(title, options) { window.notified.push([title, options.body]); } };
+"""
+
+
+def two_players(server, new_page, game_name="four_way", params=None, init_script=None):
+    """Ada and Bea, each on their page, the game started: (pages by seat, the seat to move)."""
+    game = create_game(server, game_name, params or {"players": 2}, ["person:Ada", "person:Bea"])
+    pages = []
+    for invite in game["invites"]:
+        page = new_page()
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(server + invite["url"])
+        pages.append(page)
+    to_move = pages[0].locator("#seats .seat.to-move")
+    to_move.wait_for()
+    return game, pages, int(to_move.get_attribute("data-seat"))
+
+
+def test_the_title_sounds_and_notifications_say_when_it_becomes_your_turn(server, new_page):
+    _, pages, mover = two_players(server, new_page, init_script=HIDDEN_AND_NOTIFYING)
+    waiter = pages[1 - mover]
+    pages[mover].wait_for_function("document.title === '● Your turn — T-minus'")
+    assert waiter.title() == "4-Way CountDown · T-minus"
+    # The sound is off until switched on, and the switch is remembered.
+    assert not waiter.is_checked("#sound")
+    waiter.check("#sound")
+    waiter.reload()
+    waiter.wait_for_selector("#sound:checked")
+    pages[mover].locator(".move").first.click()
+    waiter.wait_for_function("document.title === '● Your turn — T-minus'")
+    pages[mover].wait_for_function("document.title === '4-Way CountDown · T-minus'")
+    assert waiter.evaluate("window.tminusChimes") == 1
+    assert pages[mover].evaluate("window.tminusChimes || 0") == 0  # its sound is off
+    assert waiter.evaluate("window.notified") == [
+        ["● Your turn — T-minus", "4-Way CountDown: it is your turn."]
+    ]
+
+
+# -- chat ----------------------------------------------------------------------------------------
+def test_chat_goes_both_ways_to_spectators_too_escaped_and_mutable(server, new_page):
+    game, (ada, bea), _ = two_players(server, new_page)
+    eve = new_page(PHONE)
+    eve.goto(server + game["spectate"])
+    eve.wait_for_selector("#mute-chat")
+    assert eve.locator("#chat-input").count() == 0  # spectators read only
+    attack = "<script>window.pwned = 1</script><img src=x onerror=window.pwned=1>"
+    ada.fill("#chat-input", attack)
+    ada.press("#chat-input", "Enter")
+    for page in (ada, bea, eve):
+        line = page.locator("#chat li").last
+        line.wait_for()
+        assert line.inner_text() == f"Ada: {attack}"  # shown as text, never as HTML
+        assert page.locator("#chat script, #chat img").count() == 0
+        assert page.evaluate("window.pwned") is None
+    bea.click(".reaction:text('Well played')")
+    for page in (ada, bea, eve):
+        page.wait_for_selector("#chat li:nth-child(2):has-text('Bea: Well played')")
+    # Muted for one viewer (remembered there), still said to the others.
+    eve.check("#mute-chat")
+    assert eve.locator("#chat").is_hidden() and eve.locator("#chat-muted").is_visible()
+    eve.reload()
+    eve.wait_for_selector("#chat-muted")
+    ada.fill("#chat-input", "third")
+    ada.press("#chat-input", "Enter")
+    bea.wait_for_selector("#chat li:nth-child(3):has-text('Ada: third')")
+    assert eve.locator("#chat").is_hidden()
+    assert horizontal_overflow(eve) <= 0
+    eve.uncheck("#mute-chat")
+    eve.wait_for_selector("#chat li:nth-child(3):has-text('Ada: third')")
+    screenshot(eve, "chat-phone-390x844")
+
+
+# -- rematch -------------------------------------------------------------------------------------
+def test_play_again_moves_each_person_to_the_rematch_once_they_accept(server, new_page):
+    game, (ada, bea), _ = two_players(server, new_page)
+    ada.once("dialog", lambda dialog: dialog.accept())
+    ada.click("#resign")
+    bea.click("#play-again")
+    bea.wait_for_url(lambda url: game["id"] not in url)
+    rematch_id = bea.url.split("/")[-1]
+    bea.wait_for_selector("#status.waiting")
+    # Bea sat second: she sits first now, and starts.
+    assert bea.locator("#seats .seat.me").get_attribute("data-seat") == "0"
+    ada.click("#accept-rematch")
+    ada.wait_for_url(f"**/game/{rematch_id}")
+    for page in (ada, bea):
+        page.wait_for_selector("#status.playing")
+    assert ada.locator("#seats .seat.me .seat-name").inner_text() == "Ada (you)"
+    assert ada.locator("#seats .seat.me").get_attribute("data-seat") == "1"
+    assert "token" not in ada.url
+
+
+# -- hot-seat ------------------------------------------------------------------------------------
+def test_hot_seat_in_three_two_one_passes_the_device_and_never_shows_the_other_hand(
+    server, new_page
+):
+    page = new_page(PHONE)
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    page.goto(server + "/")
+    page.click(".game-card[data-game=three_two_one]")
+    page.select_option("[name=players]", "2")
+    page.select_option("[name=kind-1]", "here")
+    page.fill("#your-name", "Ada")
+    page.click("#create-game")
+    assert page.locator(".invite-link").count() == 0  # nobody to invite: both play here
+    page.click("#take-seat")
+    passes = 0
+    for _ in range(6):
+        page.wait_for_selector("#take-device, .move:not([disabled])")
+        if page.locator("#take-device").is_visible():
+            passes += 1
+            assert page.locator("#table").is_hidden()
+            assert page.locator("#board > *, #log > *, .move").count() == 0
+            assert "Pass the device to" in page.inner_text("#pass")
+            screenshot(page, "hot-seat-pass-phone-390x844")
+            page.click("#take-device")
+            page.wait_for_selector(".move:not([disabled])")
+        me = page.locator("#seats .seat.me").get_attribute("data-seat")
+        assert me == page.locator("#seats .seat.to-move").get_attribute("data-seat")
+        page.locator(".move:not([disabled])").first.click()
+    assert passes >= 2
+    # Each view the device was sent was one of its two seats', and only that seat's hand.
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    assert {m["seat"] for m in states} == {0, 1}
+    for m in states:
+        if m["status"] == "playing":
+            assert m["observation"]["seat"] == m["seat"]
+            assert len(m["observation"]["hand"]) == m["observation"]["hand_sizes"][m["seat"]]
+
+
+# -- abandoned games -----------------------------------------------------------------------------
+def test_a_game_nobody_started_expires_and_its_page_says_so(tmp_path, new_page):
+    with live_app(tmp_path / "games.db", waiting_expiry=1.0) as url:
+        game = create_game(url, "four_way", {"players": 2}, ["person:Ada", "person:Bea"])
+        ada = new_page()
+        ada.goto(url + game["invites"][0]["url"])
+        ada.wait_for_selector("#status.expired")  # (within a second or so)
+        assert "expired" in ada.inner_text("#banner")
+        assert ada.locator("#start").count() == 0
+        bea = new_page()
+        bea.goto(url + game["invites"][1]["url"])
+        bea.wait_for_selector("#status.expired")  # joining it later starts nothing
+        assert httpx.get(f"{url}/api/games/{game['id']}").json()["status"] == "expired"
