@@ -56,6 +56,7 @@ from tminus.server.storage import (
     PLAYING,
     WAITING,
     ClaimLost,
+    Refusal,
     Save,
     Seat,
     Store,
@@ -345,10 +346,13 @@ class GameService:
         return self._absorb(table, moves, news.get("status"), news.get("result"))
 
     def _take_seats(self, table: Table, seats: list[list[Any]]) -> bool:
+        """Seats as stored ([joined, name, kind, bot] each, see ``storage.seat_news``)."""
         changed = False
-        for entry, (joined, name) in zip(table.record.seats, seats, strict=False):
-            if (entry.joined, entry.name) != (joined, name):
-                entry.joined, entry.name = joined, name
+        for entry, news in zip(table.record.seats, seats, strict=False):
+            if seat_state(entry) != list(news):
+                entry.joined, entry.name, entry.kind, entry.bot = news
+                if entry.kind == BOT:
+                    entry.token_hash = None  # (given to a bot: its person's link is void)
                 changed = True
         return changed
 
@@ -381,7 +385,7 @@ class GameService:
         record = await self.store.load(table.id, actions=True, since=table.move_number)
         if record is None:
             return False
-        changed = self._take_seats(table, [(s.joined, s.name) for s in record.seats])
+        changed = self._take_seats(table, [seat_state(s) for s in record.seats])
         if record.moves != table.move_number + len(record.actions):  # not a continuation
             return self._replace(table, await self.store.load(table.id)) or changed
         if record.status == BROKEN:
@@ -748,6 +752,44 @@ class GameService:
             self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
             await self._commit(table, draft)
 
+    # -- a person who left: their seat given to a bot ------------------------------------
+    async def renew_seen(self, seats: list[tuple[str, int]]) -> None:
+        """These (game, seat) have a socket open here now (see ``give_to_bot``)."""
+        await self._store(self.store.renew_seen(seats))
+
+    async def give_to_bot(
+        self, table: Table, voter: int, token: str, seat: Any, bot: str, away: float
+    ) -> bool:
+        """``voter`` asks that a bot plays for the person of ``seat``, away (no socket) for
+        ``away`` seconds or more: at once if ``voter`` made the game (seat 0), else once a
+        majority of the people present asked. The table says so. Whether it is the bot's."""
+        self.authorize(table, voter, token)
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise GameError("bad_request", f"a seat is a number, not {seat!r}")
+        if not 0 <= seat < (n := len(table.record.seats)):
+            raise GameError("bad_request", f"no seat {seat}: the game has {n}")
+        label = {level["spec"]: level["label"] for level in bot_levels(table.record.game)}.get(bot)
+        if label is None:
+            raise GameError("bad_request", f"no bot {bot!r} for {title_of(table.record.game)}")
+        names = self.names(table)
+        async with table.lock:
+            try:
+                given, votes, present, seats = await self._store(
+                    self.store.give_to_bot(table.id, seat, voter, bot, away)
+                )
+            except Refusal as refusal:
+                raise GameError(refusal.code, refusal.message) from None
+            self._take_seats(table, seats)
+        if given:
+            await self.tell(table, None, f"{names[seat]} left; {label} plays for them")
+            self._changed(table)
+        else:
+            await self.tell(
+                table, None, f"{names[voter]} asks that {label} plays for {names[seat]}, who "
+                f"left ({votes} of {present} present asked; more than half is needed)",
+            )  # fmt: skip
+        return given
+
     # -- play again ------------------------------------------------------------------------
     async def rematch(self, table: Table, seat: int, token: str) -> Table:
         """ "Play again": a new game with the same seats, names, bots and parameters, a new
@@ -1031,12 +1073,17 @@ class GameService:
 
 def is_behind(table: Table, other: Table) -> bool:
     """Whether ``other``, a copy of the same game, has seen a change ``table`` has not."""
-    seats = [(s.joined, s.name) for s in table.record.seats]
+    seats = [seat_state(s) for s in table.record.seats]
     return (
         other.move_number > table.move_number
         or (other.status != table.status and table.status != FINISHED)
-        or seats != [(s.joined, s.name) for s in other.record.seats]
+        or seats != [seat_state(s) for s in other.record.seats]
     )
+
+
+def seat_state(seat: Seat) -> list[Any]:
+    """A seat as the other processes are told of it (``storage.seat_news``)."""
+    return [seat.joined, seat.name, seat.kind, seat.bot]
 
 
 def rematch_seat(seat: int, players: int) -> int:
