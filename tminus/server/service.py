@@ -372,6 +372,7 @@ class GameService:
             table.record.status = status
             table.record.result = result or table.record.result
             changed = True
+        table.record.to_move = to_move_of(table)
         return changed
 
     async def catch_up(self, table: Table) -> None:
@@ -909,6 +910,7 @@ class GameService:
         if draft.status is not None:
             table.record.status = draft.status
             table.record.result = draft.result or table.record.result
+        table.record.to_move = to_move_of(table)
         self._changed(table)
 
     @staticmethod
@@ -1094,6 +1096,12 @@ def rematch_seat(seat: int, players: int) -> int:
 def whose_turn(state: State, status: str) -> int:
     """The seat to move in a game in play, else -1 (nobody's: chance, over, not started)."""
     return max(-1, state.current_player()) if status == PLAYING else -1
+
+
+def to_move_of(table: Table) -> int | None:
+    """The seat to move, as the store keeps it (None: nobody's)."""
+    turn = whose_turn(table.state, table.status)
+    return turn if turn >= 0 else None
 
 
 def unavailable(error: StoreError) -> GameError:
