@@ -297,3 +297,39 @@ def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path
             assert refused["code"] == "bad_state" and "still here" in refused["message"]
             ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})  # Cy: away all along
             until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
+
+
+def test_a_game_whose_people_all_left_is_paused_until_one_comes_back(tmp_path):
+    with app_client(tmp_path / "games.db", away_after=0.3) as client:  # (renewed every 0.1 s)
+        paused_until_one_comes_back(client)
+
+
+def paused_until_one_comes_back(client):
+    import time
+
+    game = create(client, [PERSON, GREEDY])
+    present = create(client, [PERSON, GREEDY])
+    waiting = create(client, [PERSON, PERSON])
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as ada:
+        seated(client, ada, game, 0)  # (bots-only and waiting games are never paused)
+    store = service(client).store
+    with client.websocket_connect(f"/ws/games/{present['id']}") as here:
+        seated(client, here, present, 0)
+        assert call(client, service(client).pause_abandoned, 3600.0) == []  # she just left
+        time.sleep(0.8)
+        assert call(client, service(client).pause_abandoned, 0.5) == [game["id"]]
+    assert client.get(f"/api/games/{game['id']}").json()["paused"] is True
+    assert client.get(f"/api/games/{waiting['id']}").json()["paused"] is False
+    # Its bots wait: nobody takes the game's lease, and no bot is to move.
+    assert game["id"] not in call(client, store.unleased, 10)
+    table = call(client, service(client).get, game["id"])
+    assert table.bot_to_move() is None
+    with client.websocket_connect(f"/ws/games/{game['id']}") as eve:
+        eve.send_json({"type": "hello"})  # a spectator does not wake it
+        assert eve.receive_json()["paused"] is True
+        with client.websocket_connect(path) as ada:
+            back = seated(client, ada, game, 0)
+            assert back["paused"] is False
+            until(eve, lambda m: m["type"] == "state" and m["paused"] is False)
+    assert client.get(f"/api/games/{game['id']}").json()["paused"] is False

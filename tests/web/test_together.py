@@ -257,3 +257,24 @@ def test_the_others_let_a_bot_play_for_a_person_who_left(tmp_path, new_page):
                     assert time.monotonic() < deadline, "the move was not made"
                     time.sleep(0.05)
             time.sleep(0.1)
+
+
+def test_a_game_whose_people_all_left_pauses_and_goes_on_when_one_is_back(tmp_path, new_page):
+    with live_app(tmp_path / "games.db", pause_after=1.0) as url:
+        game = create_game(url, "four_way", {"players": 2}, ["person:Ada", "bot:greedy"])
+        summary = f"{url}/api/games/{game['id']}"
+        ada = seat_page(url, new_page, game["invites"][0])
+        ada.wait_for_selector("#status.playing")
+        time.sleep(1.5)  # longer than --pause-after, with Ada's page open: not paused
+        assert httpx.get(summary).json()["paused"] is False
+        ada.close()
+        eve = new_page()
+        eve.goto(url + game["spectate"])
+        eve.wait_for_selector("#banner.paused")  # (a second or so after Ada left)
+        assert "Paused" in eve.inner_text("#banner")
+        assert httpx.get(summary).json()["paused"] is True
+        ada = seat_page(url, new_page, game["invites"][0])
+        ada.wait_for_selector("#status.playing")
+        for page in (ada, eve):
+            page.wait_for_selector("#banner:not(.paused)")
+        assert httpx.get(summary).json()["paused"] is False

@@ -308,11 +308,20 @@ def create_app(
                 log.warning("expiring waiting games: %s", error.message)
             await asyncio.sleep(every)
 
+    async def pause_abandoned_games() -> None:
+        """Now and then, the games in play whose people all left long ago are paused."""
+        while True:
+            try:
+                await service.pause_abandoned(limits.pause_after)
+            except GameError as error:
+                log.warning("pausing abandoned games: %s", error.message)
+            await asyncio.sleep(min(60.0, limits.pause_after / 4))
+
     async def renew_presence() -> None:
         """Now and then, the seats with a socket open here are marked as here in the store
         (so every process knows who left: see ``GameService.give_to_bot``)."""
         while True:
-            await asyncio.sleep(min(10.0, limits.away_after / 3))
+            await asyncio.sleep(min(10.0, limits.away_after / 3, limits.pause_after / 3))
             try:
                 await service.renew_seen(hub.present())
             except GameError as error:
@@ -320,7 +329,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        expiring = presence = None
+        expiring = presence = pausing = None
         hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
         try:
             await store.open()
@@ -338,9 +347,10 @@ def create_app(
             bots.start()
             expiring = asyncio.get_running_loop().create_task(expire_waiting_games())
             presence = asyncio.get_running_loop().create_task(renew_presence())
+            pausing = asyncio.get_running_loop().create_task(pause_abandoned_games())
             yield
         finally:
-            for chore in (expiring, presence):
+            for chore in (expiring, presence, pausing):
                 if chore is not None:
                     chore.cancel()
             await bots.stop()
@@ -646,6 +656,7 @@ def create_app(
         if refusal:
             raise GameError("rate_limited", refusal)
         connection.seat, connection.token, connection.held = message.seat, message.token, held
+        await service.renew_seen([(table.id, seat) for seat in held])  # (a paused game goes on)
         changed = False
         for seat, token in held.items():
             name = message.name if seat == message.seat else None

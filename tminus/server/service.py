@@ -183,8 +183,10 @@ class Table:
         return len(self.log)
 
     def bot_to_move(self) -> int | None:
+        """The bot's seat if a bot is to move now (never in a paused game)."""
         seat = self.state.current_player()
-        if self.status == PLAYING and seat >= 0 and self.record.seats[seat].kind == BOT:
+        playing = self.status == PLAYING and not self.record.paused
+        if playing and seat >= 0 and self.record.seats[seat].kind == BOT:
             return seat
         return None
 
@@ -337,6 +339,10 @@ class GameService:
         if "rematch" in news:
             table.record.rematch = news["rematch"]
             return True
+        if "paused" in news:
+            changed = table.record.paused != news["paused"]
+            table.record.paused = news["paused"]
+            return changed
         if "seats" in news:
             return self._take_seats(table, news["seats"])
         at = news.get("at", 0)
@@ -387,6 +393,8 @@ class GameService:
         if record is None:
             return False
         changed = self._take_seats(table, [seat_state(s) for s in record.seats])
+        if record.paused != table.record.paused:
+            table.record.paused, changed = record.paused, True
         if record.moves != table.move_number + len(record.actions):  # not a continuation
             return self._replace(table, await self.store.load(table.id)) or changed
         if record.status == BROKEN:
@@ -755,8 +763,24 @@ class GameService:
 
     # -- a person who left: their seat given to a bot ------------------------------------
     async def renew_seen(self, seats: list[tuple[str, int]]) -> None:
-        """These (game, seat) have a socket open here now (see ``give_to_bot``)."""
-        await self._store(self.store.renew_seen(seats))
+        """These (game, seat) have a socket open here now (see ``give_to_bot``): a paused
+        game of theirs goes on."""
+        for game_id in await self._store(self.store.renew_seen(seats)):
+            self._set_paused(game_id, False)
+
+    async def pause_abandoned(self, seconds: float) -> list[str]:
+        """Games in play whose people have all been away ``seconds`` or more are paused:
+        nobody plays their bots (the lease sweep skips them) until a person is back."""
+        paused = await self._store(self.store.pause_abandoned(seconds))
+        for game_id in paused:
+            self._set_paused(game_id, True)
+        return paused
+
+    def _set_paused(self, game_id: str, paused: bool) -> None:
+        table = self.tables.get(game_id)
+        if table is not None and table.record.paused != paused:
+            table.record.paused = paused
+            self._changed(table)
 
     async def give_to_bot(
         self, table: Table, voter: int, token: str, seat: Any, bot: str, away: float
@@ -962,6 +986,7 @@ class GameService:
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
             "rematch": rematch_of(record),
+            "paused": record.paused,
         }
 
     def summary(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -990,6 +1015,7 @@ class GameService:
             "created": record.created.isoformat(),
             "listed": record.listed,
             "rematch": rematch_of(record),
+            "paused": record.paused,
             "to_move": record.to_move if record.status == PLAYING else None,
         }
 
@@ -1080,6 +1106,7 @@ def is_behind(table: Table, other: Table) -> bool:
         other.move_number > table.move_number
         or (other.status != table.status and table.status != FINISHED)
         or seats != [seat_state(s) for s in other.record.seats]
+        or other.record.paused != table.record.paused
     )
 
 

@@ -122,6 +122,8 @@ class GameRow(Base):
     listed: Mapped[bool] = mapped_column(default=False, index=True)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose turn it is
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
+    # In play, but its people all left long ago: its bots wait until one comes back.
+    paused: Mapped[bool] = mapped_column(default=False)
 
 
 class SeatRow(Base):
@@ -264,6 +266,7 @@ class StoredGame:
     listed: bool = False
     to_move: int | None = None
     rematch: str | None = None  # the game that follows this one ("Play again")
+    paused: bool = False  # its people all left long ago: its bots wait for one to come back
 
 
 def async_url(url: str) -> str:
@@ -528,6 +531,45 @@ class Store:
 
         return await self._run(work)
 
+    async def _unpause(self, connection, game_id: str) -> bool:
+        """A person is back: a paused game goes on (told to the other processes)."""
+        resumed = await connection.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.paused).values(paused=False)
+        )
+        if resumed.rowcount:
+            await notify(connection, [(game_id, said_by(self.origin, {"paused": False}))])
+        return bool(resumed.rowcount)
+
+    async def pause_abandoned(self, seconds: float) -> list[str]:
+        """Games in play whose people have all been away ``seconds`` or more are paused
+        (nobody plays their bots until a person is back): their ids, each told to the
+        other processes."""
+
+        async def work(connection) -> list[str]:
+            recent = (await connection.scalar(select(db_clock()))) - seconds
+            people = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON)
+            here = exists().where(
+                SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
+            )
+            paused = list(
+                (
+                    await connection.scalars(
+                        update(GameRow)
+                        .where(GameRow.status == PLAYING, ~GameRow.paused, people, ~here)
+                        .values(paused=True)
+                        .returning(GameRow.id)
+                    )
+                ).all()
+            )
+            if paused:
+                await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
+            await notify(connection, [(g, said_by(self.origin, {"paused": True})) for g in paused])
+            return paused
+
+        return await self._run(work)
+
+        return await self._run(work)
+
     async def _tell_seats(self, connection, game_id: str) -> list[list[Any]]:
         """Every seat's news as stored now, told to the other processes."""
         rows = await connection.execute(
@@ -537,20 +579,25 @@ class Store:
         await notify(connection, [(game_id, said_by(self.origin, {"seats": seats}))])
         return seats
 
-    async def renew_seen(self, seats: list[tuple[str, int]]) -> None:
-        """These (game, seat) have a socket open now: they are here."""
+    async def renew_seen(self, seats: list[tuple[str, int]]) -> set[str]:
+        """These (game, seat) have a socket open now: they are here (a paused game of
+        theirs goes on). The ids of the games that were paused."""
         if not seats:
-            return
+            return set()
 
-        async def work(connection) -> None:
+        async def work(connection) -> set[str]:
+            resumed = set()
             for game_id, seat in sorted(set(seats)):  # (in order: writers never cross)
                 await connection.execute(
                     update(SeatRow)
                     .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                     .values(seen=db_clock())
                 )
+                if await self._unpause(connection, game_id):
+                    resumed.add(game_id)
+            return resumed
 
-        await self._run(work)
+        return await self._run(work)
 
     async def give_to_bot(
         self, game_id: str, seat: int, voter: int, bot: str, away: float
@@ -808,7 +855,7 @@ class Store:
         held = exists().where(BotLease.game_id == GameRow.id, BotLease.expires >= db_clock())
         query = (
             select(GameRow.id)
-            .where(GameRow.status == PLAYING, bots, ~held)
+            .where(GameRow.status == PLAYING, ~GameRow.paused, bots, ~held)
             .order_by(GameRow.created)
             .limit(limit)
         )
@@ -917,6 +964,7 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
+        paused=bool(row["paused"]),
     )  # fmt: skip
 
 
@@ -931,6 +979,8 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
     if "rematch" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN rematch VARCHAR(32)"))
+    if "paused" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN paused BOOLEAN DEFAULT FALSE"))
     if "to_move" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:

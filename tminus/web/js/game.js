@@ -442,6 +442,9 @@ function renderBanner() {
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
+  } else if (view.paused) {
+    banner.classList.add("paused");
+    banner.textContent = "Paused: everyone left a while ago. It goes on, bots too, when a player comes back.";
   } else if (app.pending) {
     banner.textContent = `Sending “${app.pending.label}”…`;
   } else if (view.legal.length) {
