@@ -8,7 +8,14 @@ import time
 
 import httpx
 
-from .conftest import PHONE, create_game, horizontal_overflow, live_app, screenshot
+from .conftest import (
+    PHONE,
+    create_game,
+    horizontal_overflow,
+    live_app,
+    screenshot,
+    serious_accessibility_problems,
+)
 
 
 def seat_page(server, new_page, invite, viewport=None):
@@ -233,6 +240,7 @@ def test_the_others_let_a_bot_play_for_a_person_who_left(tmp_path, new_page):
         for page in (ada, bea):
             page.wait_for_selector("#chat li:has-text('Bea asks that')")
         assert "invited" in bea.inner_text("#seats .seat[data-seat='2'] .seat-kind")
+        assert serious_accessibility_problems(bea) == []  # (the form open)
         # Ada made the game: she decides alone.
         ada.click(".give-to-bot summary")
         ada.select_option("#left-seat", label="Cy")
@@ -272,6 +280,7 @@ def test_a_game_whose_people_all_left_pauses_and_goes_on_when_one_is_back(tmp_pa
         eve.goto(url + game["spectate"])
         eve.wait_for_selector("#banner.paused")  # (a second or so after Ada left)
         assert "Paused" in eve.inner_text("#banner")
+        assert serious_accessibility_problems(eve) == []
         assert httpx.get(summary).json()["paused"] is True
         ada = seat_page(url, new_page, game["invites"][0])
         ada.wait_for_selector("#status.playing")
