@@ -727,6 +727,14 @@ def serve(
         float,
         typer.Option(help="Seconds a game waits for its players before it expires (0: never)."),
     ] = LIMITS.waiting_expiry,
+    pause_after: Annotated[
+        float,
+        typer.Option(help="Seconds a game in play waits with all its people away, then pauses."),
+    ] = LIMITS.pause_after,
+    away_after: Annotated[
+        float,
+        typer.Option(help="Seconds a person has no socket before their seat may go to a bot."),
+    ] = LIMITS.away_after,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
@@ -748,10 +756,14 @@ def serve(
         messages_per_second=messages_per_second, message_burst=message_burst,
         send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
         replays_at_once=replays_at_once, busy_timeout=busy_timeout, bot_lease=bot_lease,
-        waiting_expiry=waiting_expiry,
+        waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
     )  # fmt: skip
     if bot_lease <= 0:
         raise fail("--bot-lease must be above 0 seconds")
+    if pause_after <= 0:
+        raise fail("--pause-after must be above 0 seconds")
+    if away_after <= 0:
+        raise fail("--away-after must be above 0 seconds")
     try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
         hold_sqlite(db)
         asyncio.run(Store(db, busy_timeout).check())

@@ -145,7 +145,7 @@ def check_messages(table, records, tokens):
             assert set(message) == {
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
-                "seed", "result", "rematch",
+                "seed", "result", "rematch", "paused",
             }  # fmt: skip
     assert len(records) == players + 1
     said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]

@@ -222,3 +222,33 @@ def play_some(clients: list[Client], moves: int, choice: int = 0) -> list[list[s
         states = [state_where(c, lambda m, n=number: m["move_number"] > n) for c in clients]
         state = states[0]
     return [c.log() for c in clients]
+
+
+def test_people_on_two_processes_vote_a_bot_into_the_seat_of_one_who_left(servers):
+    a, b = servers()
+    game = create(a, [PERSON, PERSON, PERSON], players=3)  # Ada (seat 0) never comes
+    bea, cy = sit(a, game, 1), sit(b, game, 2)
+    bea.send({"type": "start"})
+    state_where(cy, lambda m: m["status"] == "playing")
+    bea.send({"type": "bot", "seat": 0, "bot": "greedy"})  # one of two: not yet
+    cy.until(lambda m: m.get("type") == "chat" and "asks that" in m["messages"][0]["text"])
+    cy.send({"type": "bot", "seat": 0, "bot": "greedy"})  # two of two, on the other process
+    for client in (bea, cy):
+        state_where(client, lambda m: m["seats"][0]["kind"] == "bot")
+        told = lambda m: m.get("type") == "chat" and "left;" in m["messages"][0]["text"]  # noqa: E731
+        if not any(told(m) for m in client.messages):  # (said before the seat's state, or after)
+            client.until(told)
+    # The bot plays Ada's turns, whichever process plays it; the people play theirs.
+    deadline = time.monotonic() + 60
+    while not any(e["actor"] == 0 for e in a.get(f"/api/games/{game['id']}/export")["actions"]):
+        assert time.monotonic() < deadline, "the bot never played for Ada"
+        state = state_where(bea, lambda m: True)
+        mover = {1: bea, 2: cy}.get(state["to_move"])
+        if mover is not None:
+            mine = state_where(mover, lambda m, n=state["move_number"]: m["move_number"] >= n)
+            if mine["legal"]:
+                mover.send({"type": "move", "move_number": mine["move_number"],
+                            "action": mine["legal"][0]["action"]})  # fmt: skip
+        state_where(bea, lambda m, n=state["move_number"]: m["move_number"] > n)
+    for client in (bea, cy):
+        client.close()

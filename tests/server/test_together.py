@@ -174,3 +174,162 @@ def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client
         ws.send_json({"type": "start"})
         refused = ws.receive_json()
         assert refused["code"] == "bad_state" and "expired" in refused["message"]
+
+
+# -- a person who left: their seat given to a bot ------------------------------------------------
+def seat_kinds(client, game) -> list[str]:
+    return [s["kind"] for s in client.get(f"/api/games/{game['id']}").json()["seats"]]
+
+
+def table_talk(client, game) -> list[str]:
+    return [line["text"] for line in call(client, service(client).store.chat, game["id"], 100)]
+
+
+def until(ws, done):
+    """The messages a socket receives until one for which ``done`` holds (that one)."""
+    while not done(message := ws.receive_json()):
+        pass
+    return message
+
+
+def test_the_others_vote_a_bot_into_the_seat_of_a_person_who_left(client):
+    ada, bea, cy = ({"kind": "person", "name": n} for n in ("Ada", "Bea", "Cy"))
+    game = create(client, [ada, bea, cy], players=3)
+    start(client, game)  # Ada (who made it) started it and never came: she is away
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as bea_ws, client.websocket_connect(path) as cy_ws:
+        seated(client, bea_ws, game, 1)
+        seated(client, cy_ws, game, 2)
+        bea_ws.receive_json()  # Cy arrived
+        # Bea asks: one of the two people present is not more than half.
+        bea_ws.send_json({"type": "bot", "seat": 0, "bot": "greedy"})
+        asked = until(bea_ws, lambda m: m["type"] == "chat")["messages"][0]
+        assert asked["seat"] is None and "Bea asks that" in asked["text"]
+        assert "(1 of 2 present asked" in asked["text"]
+        assert seat_kinds(client, game) == ["person"] * 3
+        # Cy asks too: the seat is the bot's, the table says so, everyone sees it.
+        cy_ws.send_json({"type": "bot", "seat": 0, "bot": "greedy"})
+        given = until(cy_ws, lambda m: m["type"] == "state" and m["seats"][0]["kind"] == "bot")
+        assert given["seats"][0] == {
+            "seat": 0, "kind": "bot", "bot": "greedy", "name": "Ada", "joined": True
+        }  # fmt: skip
+        told = until(bea_ws, lambda m: m["type"] == "chat" and "left" in m["messages"][0]["text"])
+        assert told["messages"][0]["text"].startswith("Ada left; ")
+        assert told["messages"][0]["text"].endswith(" plays for them")
+        # The bot plays Ada's turns from now on (whose turn it is: as the game in memory has it).
+        assert client.get(f"/api/games/{game['id']}").json()["to_move"] == given["to_move"]
+        if given["to_move"] == 0:
+            until(cy_ws, lambda m: m["type"] == "state" and m["move_number"] > given["move_number"])
+    assert seat_kinds(client, game) == ["bot", "person", "person"]
+    assert table_talk(client, game)[-1].startswith("Ada left; ")
+    # Ada's link no longer opens the seat (it is the bot's), in memory or read anew.
+    service(client).tables.clear()
+    with client.websocket_connect(path) as ada_ws:
+        refused = seated(client, ada_ws, game, 0)
+        assert refused["code"] == "forbidden" and "is a bot" in refused["message"]
+
+
+def test_the_creator_gives_a_seat_to_a_bot_alone_and_refusals_change_nothing(client):
+    game = create(client, [PERSON, PERSON, PERSON], players=3)
+    start(client, game)
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
+        seated(client, ada, game, 0)
+        seated(client, bea, game, 1)
+        ada.receive_json()  # Bea arrived
+        with client.websocket_connect(path) as eve:
+            eve.send_json({"type": "hello"})
+            eve.receive_json()
+            eve.send_json({"type": "bot", "seat": 2, "bot": "greedy"})
+            assert eve.receive_json()["code"] == "forbidden"  # a spectator gives nothing
+        refusals = [
+            ({"type": "bot", "seat": 1, "bot": "greedy"}, "bad_state", "still here"),
+            ({"type": "bot", "seat": 0, "bot": "greedy"}, "forbidden", "your own seat"),
+            ({"type": "bot", "seat": 2, "bot": "nonsense"}, "bad_request", "no bot"),
+            ({"type": "bot", "seat": 9, "bot": "greedy"}, "bad_request", "no seat 9"),
+            ({"type": "bot", "seat": "2", "bot": "greedy"}, "bad_request", "malformed"),
+            ({"type": "bot", "seat": 2}, "bad_request", "malformed"),
+            ({"type": "bot", "seat": 2, "bot": "greedy", "x": 1}, "bad_request", "malformed"),
+        ]
+        for message, code, words in refusals:
+            ada.send_json(message)
+            answer = ada.receive_json()
+            assert answer["code"] == code and words in answer["message"], (message, answer)
+        assert seat_kinds(client, game) == ["person"] * 3 and table_talk(client, game) == []
+        ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})  # Ada made the game
+        until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
+        ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})
+        assert until(ada, lambda m: m["type"] == "error")["code"] == "bad_request"  # a bot now
+    assert seat_kinds(client, game) == ["person", "person", "bot"]
+
+
+def test_a_seat_goes_to_a_bot_only_after_its_person_has_been_away_long_enough(tmp_path):
+    with app_client(tmp_path / "games.db", away_after=3600) as client:
+        game = create(client, [PERSON, PERSON, PERSON], players=3)
+        path = f"/ws/games/{game['id']}"
+        with client.websocket_connect(path) as cy:
+            seated(client, cy, game, 2)  # Cy was here (and left): seen a moment ago
+        with client.websocket_connect(path) as ada:
+            seated(client, ada, game, 0)
+            start(client, game)
+            ada.receive_json()
+            ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})
+            refused = until(ada, lambda m: m["type"] == "error")
+            assert refused["code"] == "bad_state" and "3600 s" in refused["message"]
+            ada.send_json({"type": "bot", "seat": 1, "bot": "greedy"})  # Bea never came
+            until(ada, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "bot")
+
+
+def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path):
+    import time
+
+    with app_client(tmp_path / "games.db", away_after=0.3) as client:
+        game = create(client, [PERSON, PERSON, PERSON], players=3)
+        start(client, game)
+        path = f"/ws/games/{game['id']}"
+        with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
+            seated(client, ada, game, 0)
+            seated(client, bea, game, 1)
+            ada.receive_json()  # Bea arrived
+            time.sleep(0.8)  # over twice away_after: only the renewals keep Bea here
+            ada.send_json({"type": "bot", "seat": 1, "bot": "greedy"})
+            refused = ada.receive_json()
+            assert refused["code"] == "bad_state" and "still here" in refused["message"]
+            ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})  # Cy: away all along
+            until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
+
+
+def test_a_game_whose_people_all_left_is_paused_until_one_comes_back(tmp_path):
+    with app_client(tmp_path / "games.db", away_after=0.3) as client:  # (renewed every 0.1 s)
+        paused_until_one_comes_back(client)
+
+
+def paused_until_one_comes_back(client):
+    import time
+
+    game = create(client, [PERSON, GREEDY])
+    present = create(client, [PERSON, GREEDY])
+    waiting = create(client, [PERSON, PERSON])
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path) as ada:
+        seated(client, ada, game, 0)  # (bots-only and waiting games are never paused)
+    store = service(client).store
+    with client.websocket_connect(f"/ws/games/{present['id']}") as here:
+        seated(client, here, present, 0)
+        assert call(client, service(client).pause_abandoned, 3600.0) == []  # she just left
+        time.sleep(0.8)
+        assert call(client, service(client).pause_abandoned, 0.5) == [game["id"]]
+    assert client.get(f"/api/games/{game['id']}").json()["paused"] is True
+    assert client.get(f"/api/games/{waiting['id']}").json()["paused"] is False
+    # Its bots wait: nobody takes the game's lease, and no bot is to move.
+    assert game["id"] not in call(client, store.unleased, 10)
+    table = call(client, service(client).get, game["id"])
+    assert table.bot_to_move() is None
+    with client.websocket_connect(f"/ws/games/{game['id']}") as eve:
+        eve.send_json({"type": "hello"})  # a spectator does not wake it
+        assert eve.receive_json()["paused"] is True
+        with client.websocket_connect(path) as ada:
+            back = seated(client, ada, game, 0)
+            assert back["paused"] is False
+            until(eve, lambda m: m["type"] == "state" and m["paused"] is False)
+    assert client.get(f"/api/games/{game['id']}").json()["paused"] is False

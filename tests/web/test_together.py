@@ -4,10 +4,18 @@ browser context: my games, turn alerts, chat, rematch, hot-seat, abandoned games
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 
-from .conftest import PHONE, create_game, horizontal_overflow, live_app, screenshot
+from .conftest import (
+    PHONE,
+    create_game,
+    horizontal_overflow,
+    live_app,
+    screenshot,
+    serious_accessibility_problems,
+)
 
 
 def seat_page(server, new_page, invite, viewport=None):
@@ -215,3 +223,67 @@ def test_a_game_nobody_started_expires_and_its_page_says_so(tmp_path, new_page):
         bea.goto(url + game["invites"][1]["url"])
         bea.wait_for_selector("#status.expired")  # joining it later starts nothing
         assert httpx.get(f"{url}/api/games/{game['id']}").json()["status"] == "expired"
+
+
+def test_the_others_let_a_bot_play_for_a_person_who_left(tmp_path, new_page):
+    with live_app(tmp_path / "games.db", away_after=1.0) as url:
+        people = ["person:Ada", "person:Bea", "person:Cy"]
+        game = create_game(url, "four_way", {"players": 3}, people)
+        ada, bea = (seat_page(url, new_page, invite) for invite in game["invites"][:2])
+        ada.click("#start")  # Cy never came
+        bea.wait_for_selector("#status.playing")
+        # Bea asks alone: one of the two people here is not enough; the table says so.
+        bea.click(".give-to-bot summary")
+        bea.select_option("#left-seat", label="Cy")
+        bea.select_option("#left-bot", index=1)
+        bea.click("#give-to-bot")
+        for page in (ada, bea):
+            page.wait_for_selector("#chat li:has-text('Bea asks that')")
+        assert "invited" in bea.inner_text("#seats .seat[data-seat='2'] .seat-kind")
+        assert serious_accessibility_problems(bea) == []  # (the form open)
+        # Ada made the game: she decides alone.
+        ada.click(".give-to-bot summary")
+        ada.select_option("#left-seat", label="Cy")
+        ada.click("#give-to-bot")
+        for page in (ada, bea):
+            page.wait_for_selector("#chat li:has-text('Cy left;')")
+            page.wait_for_selector("#seats .seat[data-seat='2'] .seat-kind:has-text('bot')")
+        assert httpx.get(f"{url}/api/games/{game['id']}").json()["seats"][2]["kind"] == "bot"
+        # It plays Cy's turns: the people play theirs until the bot has moved for Cy.
+        export = f"{url}/api/games/{game['id']}/export"
+        deadline = time.monotonic() + 30
+        while not any(a["actor"] == 2 for a in httpx.get(export).json()["actions"]):
+            assert time.monotonic() < deadline, "the bot never played for Cy"
+            summary = httpx.get(f"{url}/api/games/{game['id']}").json()
+            page = {0: ada, 1: bea}.get(summary["to_move"])
+            if page is not None:
+                page.locator(".move:not([disabled])").first.click()
+                while (
+                    httpx.get(f"{url}/api/games/{game['id']}").json()["move_number"]
+                    == (summary["move_number"])
+                ):
+                    assert time.monotonic() < deadline, "the move was not made"
+                    time.sleep(0.05)
+            time.sleep(0.1)
+
+
+def test_a_game_whose_people_all_left_pauses_and_goes_on_when_one_is_back(tmp_path, new_page):
+    with live_app(tmp_path / "games.db", pause_after=1.0) as url:
+        game = create_game(url, "four_way", {"players": 2}, ["person:Ada", "bot:greedy"])
+        summary = f"{url}/api/games/{game['id']}"
+        ada = seat_page(url, new_page, game["invites"][0])
+        ada.wait_for_selector("#status.playing")
+        time.sleep(1.5)  # longer than --pause-after, with Ada's page open: not paused
+        assert httpx.get(summary).json()["paused"] is False
+        ada.close()
+        eve = new_page()
+        eve.goto(url + game["spectate"])
+        eve.wait_for_selector("#banner.paused")  # (a second or so after Ada left)
+        assert "Paused" in eve.inner_text("#banner")
+        assert serious_accessibility_problems(eve) == []
+        assert httpx.get(summary).json()["paused"] is True
+        ada = seat_page(url, new_page, game["invites"][0])
+        ada.wait_for_selector("#status.playing")
+        for page in (ada, eve):
+            page.wait_for_selector("#banner:not(.paused)")
+        assert httpx.get(summary).json()["paused"] is False

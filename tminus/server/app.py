@@ -46,6 +46,7 @@ from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
     Chat,
     CreateGame,
+    GiveToBot,
     Hello,
     Move,
     Ping,
@@ -220,6 +221,15 @@ class Hub:
                 self.rendered.popitem(last=False)
         return text
 
+    def present(self) -> list[tuple[str, int]]:
+        """(game, seat) of every seat with a socket open here (hot-seat: each one held)."""
+        return [
+            (game_id, seat)
+            for game_id, sockets in self.connections.items()
+            for connection in sockets
+            for seat in connection.held
+        ]
+
     def admit(self, client: str) -> str | None:
         """Count a new socket in, or say why it is refused."""
         limits = self.limits
@@ -298,9 +308,28 @@ def create_app(
                 log.warning("expiring waiting games: %s", error.message)
             await asyncio.sleep(every)
 
+    async def pause_abandoned_games() -> None:
+        """Now and then, the games in play whose people all left long ago are paused."""
+        while True:
+            try:
+                await service.pause_abandoned(limits.pause_after)
+            except GameError as error:
+                log.warning("pausing abandoned games: %s", error.message)
+            await asyncio.sleep(min(60.0, limits.pause_after / 4))
+
+    async def renew_presence() -> None:
+        """Now and then, the seats with a socket open here are marked as here in the store
+        (so every process knows who left: see ``GameService.give_to_bot``)."""
+        while True:
+            await asyncio.sleep(min(10.0, limits.away_after / 3, limits.pause_after / 3))
+            try:
+                await service.renew_seen(hub.present())
+            except GameError as error:
+                log.warning("renewing who is here: %s", error.message)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        expiring = None
+        expiring = presence = pausing = None
         hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
         try:
             await store.open()
@@ -317,10 +346,13 @@ def create_app(
             # Shared: the games whose bots nobody plays (any more) are taken over by sweeps.
             bots.start()
             expiring = asyncio.get_running_loop().create_task(expire_waiting_games())
+            presence = asyncio.get_running_loop().create_task(renew_presence())
+            pausing = asyncio.get_running_loop().create_task(pause_abandoned_games())
             yield
         finally:
-            if expiring is not None:
-                expiring.cancel()
+            for chore in (expiring, presence, pausing):
+                if chore is not None:
+                    chore.cancel()
             await bots.stop()
             await listener.stop()
             await store.close()
@@ -624,6 +656,7 @@ def create_app(
         if refusal:
             raise GameError("rate_limited", refusal)
         connection.seat, connection.token, connection.held = message.seat, message.token, held
+        await service.renew_seen([(table.id, seat) for seat in held])  # (a paused game goes on)
         changed = False
         for seat, token in held.items():
             name = message.name if seat == message.seat else None
@@ -656,6 +689,10 @@ def create_app(
             await service.join(table, seat, token, message.name)
         elif isinstance(message, Rematch):
             await service.rematch(table, seat, token)
+        elif isinstance(message, GiveToBot):
+            away = limits.away_after
+            if await service.give_to_bot(table, seat, token, message.seat, message.bot, away):
+                bots.changed(table)
         elif isinstance(message, Chat):
             wait = hub.talk.take(f"{table.id}:{seat}")
             if wait:

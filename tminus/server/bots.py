@@ -337,8 +337,9 @@ class BotPlayer:
         service.listen_absent(self.woken)
 
     def changed(self, table: Table) -> None:
-        if table.id in self.held and table.status != PLAYING:
-            self.leases.mine.pop(table.id, None)  # (its end deleted the lease: not lost)
+        if table.id in self.held and (table.status != PLAYING or table.record.paused):
+            # (Its end, or its pause, deleted the lease: not lost.)
+            self.leases.mine.pop(table.id, None)
             self._spawn(self.let_go(table.id))
             return
         task = self.tasks.get(table.id)

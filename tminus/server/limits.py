@@ -38,6 +38,8 @@ class Limits:
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
     bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
     waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires
+    pause_after: float = 3_600.0  # seconds a game in play waits with all its people away
+    away_after: float = 120.0  # seconds without a socket before a person's seat may go to a bot
 
     @classmethod
     def documented(cls) -> dict[str, object]:

@@ -3,7 +3,8 @@
 A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
 (``hello``: a seat and its token, or no seat for a spectator), so that tokens never
 appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign``,
-``name`` (the name shown for its seat) or ``chat`` (a line of table talk).
+``name`` (the name shown for its seat), ``chat`` (a line of table talk) or ``bot`` (let
+a bot play for a person who left).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
 messages (nothing changed).
 """
@@ -74,8 +75,17 @@ class Rematch(Message):
     type: Literal["rematch"]
 
 
+class GiveToBot(Message):
+    """Let a bot play for a person who left (away longer than the server's ``away_after``):
+    the game's creator decides, the others vote (a majority of the people present)."""
+
+    type: Literal["bot"]
+    seat: StrictInt
+    bot: str = Field(min_length=1, max_length=64)
+
+
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch | Switch,
+    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch | Switch | GiveToBot,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

@@ -56,6 +56,7 @@ from tminus.server.storage import (
     PLAYING,
     WAITING,
     ClaimLost,
+    Refusal,
     Save,
     Seat,
     Store,
@@ -182,8 +183,10 @@ class Table:
         return len(self.log)
 
     def bot_to_move(self) -> int | None:
+        """The bot's seat if a bot is to move now (never in a paused game)."""
         seat = self.state.current_player()
-        if self.status == PLAYING and seat >= 0 and self.record.seats[seat].kind == BOT:
+        playing = self.status == PLAYING and not self.record.paused
+        if playing and seat >= 0 and self.record.seats[seat].kind == BOT:
             return seat
         return None
 
@@ -336,6 +339,10 @@ class GameService:
         if "rematch" in news:
             table.record.rematch = news["rematch"]
             return True
+        if "paused" in news:
+            changed = table.record.paused != news["paused"]
+            table.record.paused = news["paused"]
+            return changed
         if "seats" in news:
             return self._take_seats(table, news["seats"])
         at = news.get("at", 0)
@@ -345,10 +352,13 @@ class GameService:
         return self._absorb(table, moves, news.get("status"), news.get("result"))
 
     def _take_seats(self, table: Table, seats: list[list[Any]]) -> bool:
+        """Seats as stored ([joined, name, kind, bot] each, see ``storage.seat_news``)."""
         changed = False
-        for entry, (joined, name) in zip(table.record.seats, seats, strict=False):
-            if (entry.joined, entry.name) != (joined, name):
-                entry.joined, entry.name = joined, name
+        for entry, news in zip(table.record.seats, seats, strict=False):
+            if seat_state(entry) != list(news):
+                entry.joined, entry.name, entry.kind, entry.bot = news
+                if entry.kind == BOT:
+                    entry.token_hash = None  # (given to a bot: its person's link is void)
                 changed = True
         return changed
 
@@ -368,6 +378,7 @@ class GameService:
             table.record.status = status
             table.record.result = result or table.record.result
             changed = True
+        table.record.to_move = to_move_of(table)
         return changed
 
     async def catch_up(self, table: Table) -> None:
@@ -381,7 +392,9 @@ class GameService:
         record = await self.store.load(table.id, actions=True, since=table.move_number)
         if record is None:
             return False
-        changed = self._take_seats(table, [(s.joined, s.name) for s in record.seats])
+        changed = self._take_seats(table, [seat_state(s) for s in record.seats])
+        if record.paused != table.record.paused:
+            table.record.paused, changed = record.paused, True
         if record.moves != table.move_number + len(record.actions):  # not a continuation
             return self._replace(table, await self.store.load(table.id)) or changed
         if record.status == BROKEN:
@@ -748,6 +761,60 @@ class GameService:
             self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
             await self._commit(table, draft)
 
+    # -- a person who left: their seat given to a bot ------------------------------------
+    async def renew_seen(self, seats: list[tuple[str, int]]) -> None:
+        """These (game, seat) have a socket open here now (see ``give_to_bot``): a paused
+        game of theirs goes on."""
+        for game_id in await self._store(self.store.renew_seen(seats)):
+            self._set_paused(game_id, False)
+
+    async def pause_abandoned(self, seconds: float) -> list[str]:
+        """Games in play whose people have all been away ``seconds`` or more are paused:
+        nobody plays their bots (the lease sweep skips them) until a person is back."""
+        paused = await self._store(self.store.pause_abandoned(seconds))
+        for game_id in paused:
+            self._set_paused(game_id, True)
+        return paused
+
+    def _set_paused(self, game_id: str, paused: bool) -> None:
+        table = self.tables.get(game_id)
+        if table is not None and table.record.paused != paused:
+            table.record.paused = paused
+            self._changed(table)
+
+    async def give_to_bot(
+        self, table: Table, voter: int, token: str, seat: Any, bot: str, away: float
+    ) -> bool:
+        """``voter`` asks that a bot plays for the person of ``seat``, away (no socket) for
+        ``away`` seconds or more: at once if ``voter`` made the game (seat 0), else once a
+        majority of the people present asked. The table says so. Whether it is the bot's."""
+        self.authorize(table, voter, token)
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise GameError("bad_request", f"a seat is a number, not {seat!r}")
+        if not 0 <= seat < (n := len(table.record.seats)):
+            raise GameError("bad_request", f"no seat {seat}: the game has {n}")
+        label = {level["spec"]: level["label"] for level in bot_levels(table.record.game)}.get(bot)
+        if label is None:
+            raise GameError("bad_request", f"no bot {bot!r} for {title_of(table.record.game)}")
+        names = self.names(table)
+        async with table.lock:
+            try:
+                given, votes, present, seats = await self._store(
+                    self.store.give_to_bot(table.id, seat, voter, bot, away)
+                )
+            except Refusal as refusal:
+                raise GameError(refusal.code, refusal.message) from None
+            self._take_seats(table, seats)
+        if given:
+            await self.tell(table, None, f"{names[seat]} left; {label} plays for them")
+            self._changed(table)
+        else:
+            await self.tell(
+                table, None, f"{names[voter]} asks that {label} plays for {names[seat]}, who "
+                f"left ({votes} of {present} present asked; more than half is needed)",
+            )  # fmt: skip
+        return given
+
     # -- play again ------------------------------------------------------------------------
     async def rematch(self, table: Table, seat: int, token: str) -> Table:
         """ "Play again": a new game with the same seats, names, bots and parameters, a new
@@ -865,6 +932,7 @@ class GameService:
         if draft.status is not None:
             table.record.status = draft.status
             table.record.result = draft.result or table.record.result
+        table.record.to_move = to_move_of(table)
         self._changed(table)
 
     @staticmethod
@@ -917,6 +985,7 @@ class GameService:
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
             "rematch": rematch_of(record),
+            "paused": record.paused,
         }
 
     def summary(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -945,6 +1014,7 @@ class GameService:
             "created": record.created.isoformat(),
             "listed": record.listed,
             "rematch": rematch_of(record),
+            "paused": record.paused,
             "to_move": record.to_move if record.status == PLAYING else None,
         }
 
@@ -1030,12 +1100,18 @@ class GameService:
 
 def is_behind(table: Table, other: Table) -> bool:
     """Whether ``other``, a copy of the same game, has seen a change ``table`` has not."""
-    seats = [(s.joined, s.name) for s in table.record.seats]
+    seats = [seat_state(s) for s in table.record.seats]
     return (
         other.move_number > table.move_number
         or (other.status != table.status and table.status != FINISHED)
-        or seats != [(s.joined, s.name) for s in other.record.seats]
+        or seats != [seat_state(s) for s in other.record.seats]
+        or other.record.paused != table.record.paused
     )
+
+
+def seat_state(seat: Seat) -> list[Any]:
+    """A seat as the other processes are told of it (``storage.seat_news``)."""
+    return [seat.joined, seat.name, seat.kind, seat.bot]
 
 
 def rematch_seat(seat: int, players: int) -> int:
@@ -1046,6 +1122,12 @@ def rematch_seat(seat: int, players: int) -> int:
 def whose_turn(state: State, status: str) -> int:
     """The seat to move in a game in play, else -1 (nobody's: chance, over, not started)."""
     return max(-1, state.current_player()) if status == PLAYING else -1
+
+
+def to_move_of(table: Table) -> int | None:
+    """The seat to move, as the store keeps it (None: nobody's)."""
+    turn = whose_turn(table.state, table.status)
+    return turn if turn >= 0 else None
 
 
 def unavailable(error: StoreError) -> GameError:

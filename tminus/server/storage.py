@@ -85,6 +85,14 @@ class StoreError(Exception):
     """The store cannot be used now (locked, unreachable, damaged); nothing was changed."""
 
 
+class Refusal(Exception):
+    """A change the store refused, checked under the game's lock: nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
 class ClaimLost(Exception):
     """Another writer claimed the same place in a game's log first (or changed the game's
     status since the change was worked out)."""
@@ -114,6 +122,8 @@ class GameRow(Base):
     listed: Mapped[bool] = mapped_column(default=False, index=True)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose turn it is
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
+    # In play, but its people all left long ago: its bots wait until one comes back.
+    paused: Mapped[bool] = mapped_column(default=False)
 
 
 class SeatRow(Base):
@@ -126,6 +136,11 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     joined: Mapped[bool] = mapped_column(default=False)
+    # When a socket of this seat was last open (seconds on the database's clock): renewed
+    # while one is, by whichever process holds it. A person long away may be given a bot.
+    seen: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Votes to give this (away) seat to a bot: {voter seat: bot spec}.
+    votes: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
 
 
 class ActionRow(Base):
@@ -251,6 +266,7 @@ class StoredGame:
     listed: bool = False
     to_move: int | None = None
     rematch: str | None = None  # the game that follows this one ("Play again")
+    paused: bool = False  # its people all left long ago: its bots wait for one to come back
 
 
 def async_url(url: str) -> str:
@@ -494,16 +510,14 @@ class Store:
     async def _write(self, batch: list[Save], connection) -> None:
         await write_saves(connection, batch, self.origin)
 
-    async def set_joined(
-        self, game_id: str, seat: int, name: str | None = None
-    ) -> list[tuple[bool, str]]:
-        """A person took their seat (and perhaps named it). Returns every seat's (joined,
-        name) as stored now, other processes' joins included, and tells the others."""
-        values: dict[str, Any] = {"joined": True}
+    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[list[Any]]:
+        """A person took their seat (and perhaps named it). Returns every seat's ``seat_news``
+        as stored now, other processes' joins included, and tells the others."""
+        values: dict[str, Any] = {"joined": True, "seen": db_clock()}
         if name:
             values["name"] = name
 
-        async def work(connection) -> list[tuple[bool, str]]:
+        async def work(connection) -> list[list[Any]]:
             # Joins of one game wait for each other: the last one sees everybody seated.
             await connection.execute(
                 select(GameRow.id).where(GameRow.id == game_id).with_for_update()
@@ -513,14 +527,123 @@ class Store:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(**values)
             )
-            seats = await connection.execute(
-                select(SeatRow.joined, SeatRow.name)
-                .where(SeatRow.game_id == game_id)
-                .order_by(SeatRow.seat)
+            return await self._tell_seats(connection, game_id)
+
+        return await self._run(work)
+
+    async def _unpause(self, connection, game_id: str) -> bool:
+        """A person is back: a paused game goes on (told to the other processes)."""
+        resumed = await connection.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.paused).values(paused=False)
+        )
+        if resumed.rowcount:
+            await notify(connection, [(game_id, said_by(self.origin, {"paused": False}))])
+        return bool(resumed.rowcount)
+
+    async def pause_abandoned(self, seconds: float) -> list[str]:
+        """Games in play whose people have all been away ``seconds`` or more are paused
+        (nobody plays their bots until a person is back): their ids, each told to the
+        other processes."""
+
+        async def work(connection) -> list[str]:
+            recent = (await connection.scalar(select(db_clock()))) - seconds
+            people = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON)
+            here = exists().where(
+                SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
             )
-            seats = [(bool(joined), name) for joined, name in seats]
-            await notify(connection, [(game_id, said_by(self.origin, {"seats": seats}))])
-            return seats
+            paused = list(
+                (
+                    await connection.scalars(
+                        update(GameRow)
+                        .where(GameRow.status == PLAYING, ~GameRow.paused, people, ~here)
+                        .values(paused=True)
+                        .returning(GameRow.id)
+                    )
+                ).all()
+            )
+            if paused:
+                await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
+            await notify(connection, [(g, said_by(self.origin, {"paused": True})) for g in paused])
+            return paused
+
+        return await self._run(work)
+
+        return await self._run(work)
+
+    async def _tell_seats(self, connection, game_id: str) -> list[list[Any]]:
+        """Every seat's news as stored now, told to the other processes."""
+        rows = await connection.execute(
+            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        )
+        seats = [seat_news(row) for row in rows.mappings()]
+        await notify(connection, [(game_id, said_by(self.origin, {"seats": seats}))])
+        return seats
+
+    async def renew_seen(self, seats: list[tuple[str, int]]) -> set[str]:
+        """These (game, seat) have a socket open now: they are here (a paused game of
+        theirs goes on). The ids of the games that were paused."""
+        if not seats:
+            return set()
+
+        async def work(connection) -> set[str]:
+            resumed = set()
+            for game_id, seat in sorted(set(seats)):  # (in order: writers never cross)
+                await connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                    .values(seen=db_clock())
+                )
+                if await self._unpause(connection, game_id):
+                    resumed.add(game_id)
+            return resumed
+
+        return await self._run(work)
+
+    async def give_to_bot(
+        self, game_id: str, seat: int, voter: int, bot: str, away: float
+    ) -> tuple[bool, int, int, list[list[Any]]]:
+        """``voter`` votes to give the seat of a person away ``away`` seconds or more to the
+        bot ``bot``. The seat is the bot's at once if ``voter`` made the game (seat 0) or a
+        majority of the other people present voted so. Returns (given, votes, present,
+        every seat's news); refuses (Refusal) a vote that cannot count."""
+
+        async def work(connection) -> tuple[bool, int, int, list[list[Any]]]:
+            status = await connection.scalar(
+                select(GameRow.status).where(GameRow.id == game_id).with_for_update()
+            )
+            if status != PLAYING:
+                raise Refusal("bad_state", "a seat is given to a bot only while the game is on")
+            clock = await connection.scalar(select(db_clock()))
+            seats = await connection.execute(select(SeatRow).where(SeatRow.game_id == game_id))
+            rows = {row["seat"]: row for row in seats.mappings()}
+            recent = clock - away
+            here = {s for s, r in rows.items() if r["kind"] == PERSON and (r["seen"] or 0) > recent}
+            target = rows.get(seat)
+            if target is None or target["kind"] != PERSON:
+                raise Refusal("bad_request", f"seat {seat} is not a person's: no bot is needed")
+            if seat == voter:
+                raise Refusal("forbidden", "you are here: your own seat is not given to a bot")
+            if seat in here:
+                raise Refusal(
+                    "bad_state",
+                    f"{target['name']} is still here (or was less than {away:g} s ago): a seat "
+                    "is given to a bot once its person has been away that long",
+                )
+            votes = {v: b for v, b in (target["votes"] or {}).items() if int(v) in here}
+            votes[str(voter)] = bot
+            present = len(here)
+            given = voter == 0 or 2 * len(votes) > present
+            values = (
+                {"kind": BOT, "bot": bot, "token_hash": None, "votes": None, "joined": True}
+                if given
+                else {"votes": votes}
+            )
+            await connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(**values)
+            )
+            return given, len(votes), present, await self._tell_seats(connection, game_id)
 
         return await self._run(work)
 
@@ -732,7 +855,7 @@ class Store:
         held = exists().where(BotLease.game_id == GameRow.id, BotLease.expires >= db_clock())
         query = (
             select(GameRow.id)
-            .where(GameRow.status == PLAYING, bots, ~held)
+            .where(GameRow.status == PLAYING, ~GameRow.paused, bots, ~held)
             .order_by(GameRow.created)
             .limit(limit)
         )
@@ -828,6 +951,12 @@ async def insert_game(game: StoredGame, connection) -> None:
     )  # fmt: skip
 
 
+def seat_news(row) -> list[Any]:
+    """What the other processes are told of a seat (a row's mapping): [joined, name, kind,
+    bot]."""
+    return [bool(row["joined"]), row["name"], row["kind"], row["bot"]]
+
+
 def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
     return StoredGame(
         id=row["id"], game=row["game"], params=dict(row["params"]),
@@ -835,6 +964,7 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
+        paused=bool(row["paused"]),
     )  # fmt: skip
 
 
@@ -849,11 +979,17 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
     if "rematch" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN rematch VARCHAR(32)"))
+    if "paused" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN paused BOOLEAN DEFAULT FALSE"))
     if "to_move" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}
+    if "seen" not in seat_columns:
+        connection.execute(text("ALTER TABLE seats ADD COLUMN seen FLOAT"))
+    if "votes" not in seat_columns:
+        connection.execute(text("ALTER TABLE seats ADD COLUMN votes JSON"))
     if "token_hash" not in seat_columns:
         connection.execute(text("ALTER TABLE seats ADD COLUMN token_hash VARCHAR(64)"))
     if "token" in seat_columns:  # plain tokens of old files: keep only their hashes

@@ -442,6 +442,9 @@ function renderBanner() {
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
+  } else if (view.paused) {
+    banner.classList.add("paused");
+    banner.textContent = "Paused: everyone left a while ago. It goes on, bots too, when a player comes back.";
   } else if (app.pending) {
     banner.textContent = `Sending “${app.pending.label}”…`;
   } else if (view.legal.length) {
@@ -499,6 +502,7 @@ function renderSeatActions() {
   const view = app.view;
   const actions = $("seat-actions");
   if (actions.contains(document.activeElement) && document.activeElement.id === "my-name") return; // typing
+  const giving = { open: $("left-seat")?.closest("details").open, seat: $("left-seat")?.value, bot: $("left-bot")?.value };
   actions.replaceChildren();
   const online = !app.offline;
   if (view.seat !== null && view.status === "waiting") {
@@ -527,6 +531,25 @@ function renderSeatActions() {
       if (confirm("Resign this game? The others win.")) send({ type: "resign" });
     } }, "Resign"));
   }
+  if (view.seat !== null && view.status === "playing") actions.append(giveToBotForm(view, online, giving));
+}
+
+// A person who left: the game's creator lets a bot play for them, or the others vote so (the
+// server refuses while that person is still here, and the table talk tells the votes).
+function giveToBotForm(view, online, before) {
+  const others = view.seats.filter((s) => s.kind === "person" && s.seat !== view.seat);
+  const levels = Object.entries(app.bots);
+  if (!others.length || !levels.length) return "";
+  const who = el("select", { id: "left-seat", "aria-label": "The player who left" },
+    ...others.map((s) => el("option", { value: s.seat }, s.name)));
+  const bot = el("select", { id: "left-bot", "aria-label": "The bot that plays for them" },
+    ...levels.map(([spec, label]) => el("option", { value: spec }, label)));
+  if (before.seat !== undefined) who.value = before.seat; // (as the reader left them)
+  if (before.bot !== undefined) bot.value = before.bot;
+  const give = () => send({ type: "bot", seat: Number(who.value), bot: bot.value });
+  return el("details", { class: "give-to-bot", open: before.open || null }, el("summary", {}, "A player left?"),
+    el("p", {}, "Let a bot play for them (the one who made the game decides; otherwise most of you must ask)."),
+    who, bot, el("button", { type: "button", id: "give-to-bot", disabled: !online, onclick: give }, "Let a bot play"));
 }
 
 function scrollLog() {
