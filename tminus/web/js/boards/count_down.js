@@ -74,27 +74,30 @@ function seatClass(seat) {
   return `seat-${seat}`;
 }
 
-// The legal moves by what they touch on the board.
+// The legal moves by what they touch on the board, read from each move's struct (cards by
+// name, seats as seats; the game's ActionSpace.struct).
 function classify(legal) {
   const m = { tray: [], track: {}, buyPhoto: null, saturn: null, parts: {}, photos: {}, missions: {}, money: [], offers: [] };
   for (const move of legal) {
-    const t = move.text;
-    let x;
-    if (t === "forward" || t === "backward") { m.track[t] = move; m.tray.push(move); }
-    else if ((x = t.match(/^buy photo (.+)$/))) { m.buyPhoto = move; m.tray.push(move); }
-    else if (t === "buy Saturn V") { m.saturn = move; m.tray.push(move); }
-    else if (t === "sell Saturn V") m.tray.push(move); // the whole rocket, to pay a debt
-    else if ((x = t.match(/^(sell|target) photo (.+)$/))) m.photos[`${x[1]}:${x[2]}`] = move;
-    else if ((x = t.match(/^(buy|sell|target) (.+)$/))) { // a rocket part
-      m.parts[`${x[1]}:${x[2]}`] = move;
-      if (x[1] === "buy") m.tray.push(move);
+    const s = move.struct;
+    switch (s.kind) {
+      case "forward": case "backward": m.track[s.kind] = move; m.tray.push(move); break;
+      case "buy photo": m.buyPhoto = move; m.tray.push(move); break;
+      case "buy Saturn V": m.saturn = move; m.tray.push(move); break;
+      case "buy part": m.parts[`buy:${s.part}`] = move; m.tray.push(move); break;
+      case "sell part": m.parts[`sell:${s.part}`] = move; break;
+      case "sell photo": m.photos[`sell:${s.photo}`] = move; break;
+      case "target": // what a mission hits: a photo card or a part
+        if (s.photo !== undefined) m.photos[`target:${s.photo}`] = move;
+        else m.parts[`target:${s.part}`] = move;
+        break;
+      case "ask for": m.photos[`ask:${s.seat}:${s.photo}`] = move; break;
+      case "demand": m.parts[`demand:${s.seat}:${s.part}`] = move; break;
+      case "mission": m.missions[s.agent] = move; break;
+      case "bid": case "ask": case "counter": m.money.push(move); break;
+      case "offer": m.offers.push(move); break;
+      default: m.tray.push(move); // sell Saturn V (to pay a debt), roll, pay, done, …
     }
-    else if ((x = t.match(/^ask seat (\d+) for (.+)$/))) m.photos[`ask:${x[1]}:${x[2]}`] = move;
-    else if ((x = t.match(/^demand (.+) from seat (\d+)$/))) m.parts[`demand:${x[2]}:${x[1]}`] = move;
-    else if ((x = t.match(/^mission (.+)$/))) m.missions[x[1]] = move;
-    else if ((x = t.match(/^(bid|ask|counter) (\d+)$/))) m.money.push({ ...move, amount: Number(x[2]) });
-    else if (t.startsWith("offer seat")) m.offers.push(move);
-    else m.tray.push(move);
   }
   return m;
 }
@@ -240,7 +243,7 @@ function track(obs, ctx, layout, moves) {
     };
     const move = targets[i];
     if (move) {
-      const word = move.text === "forward" ? "fwd ▶" : "◀ back";
+      const word = move.struct.kind === "forward" ? "fwd ▶" : "◀ back";
       play(move, `${move.text}: go to square ${i} (${label.title})`, svg("g", { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
         svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }), text(0, 4.5, word, "target-label", { "text-anchor": "middle" })));
     } else if (i === moverPos && sq.kind === "photo" && moves.buyPhoto) {
@@ -434,8 +437,13 @@ function inMeeting(view, ctx, moves) {
   return moves.offers.length > 0 && (view.seats.includes(ctx.seat) || view.seats.some((s) => s === mover || meeting.with.includes(s)));
 }
 
+// The name of what one side of an offer trades ({photo}, {part} or {money}: null).
+function traded(side) {
+  return side.photo ?? side.part ?? null;
+}
+
 function offersAbout(offers, name) {
-  return offers.filter((m) => { const x = m.text.match(/^offer seat \d+: (.+) for (.+)$/); return x && (x[1] === name || x[2] === name); });
+  return offers.filter((m) => traded(m.struct.give) === name || traded(m.struct.get) === name);
 }
 
 // ``node`` is marked as picked or pickable; ``button`` (the node, or a clear rect over it)
@@ -459,14 +467,13 @@ function selectable(node, name, moves, button = node) {
   button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(e); });
 }
 
-// "offer seat 2: Radar for 150" about Radar reads "sell for 150" in the tray.
+// Offering seat 2 Radar for 150 reads "sell for 150" in the tray, about Radar.
 function offerLabel(move, name, partners) {
-  const [, seat, give, get] = move.text.match(/^offer seat (\d+): (.+) for (.+)$/);
-  const number = /^\d+$/;
-  const what = give === name
-    ? (number.test(get) ? `sell for ${get}` : `swap for ${get}`)
-    : (number.test(give) ? `buy for ${give}` : `give ${give}`);
-  return partners > 1 ? `${what} → ${seatName(current.ctx.seats, Number(seat))}` : what;
+  const { seat, give, get } = move.struct;
+  const what = traded(give) === name
+    ? (traded(get) === null ? `sell for ${get.money}` : `swap for ${traded(get)}`)
+    : (traded(give) === null ? `buy for ${give.money}` : `give ${traded(give)}`);
+  return partners > 1 ? `${what} → ${seatName(current.ctx.seats, seat)}` : what;
 }
 
 // -- the middle band: the ball, the decision, the countdown, the leader ----------------------
@@ -644,9 +651,9 @@ function tray(g, obs, ctx, moves, x, y, width) {
     return true;
   };
   for (const move of moves.tray) {
-    const label = move.text === "forward" || move.text === "backward"
-      ? `${move.text === "forward" ? "▶" : "◀"} ${move.text} ${obs.roll}` : null;
-    const cls = ["accept", "count down", "start count"].includes(move.text) || move.text.startsWith("buy ") ? "go" : ["refuse", "decline", "end turn", "pass", "done"].includes(move.text) ? "stop" : "";
+    const { kind } = move.struct;
+    const label = kind === "forward" || kind === "backward" ? `${kind === "forward" ? "▶" : "◀"} ${kind} ${obs.roll}` : null;
+    const cls = ["accept", "count down", "start count"].includes(kind) || kind.startsWith("buy ") ? "go" : ["refuse", "decline", "end turn", "pass", "done"].includes(kind) ? "stop" : "";
     if (!add(move, label, cls)) break;
   }
   // Money amounts (ask, counter, bid): a few, lowest to highest; all are in the buttons.

@@ -12,18 +12,18 @@ const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4:
 const WIDE = { width: 814, top: 138, tray: 110, die: 64, nameChars: 13 };
 const NARROW = { width: 400, top: 132, tray: 112, die: 54, nameChars: 22 };
 
-// Which legal move a click on key k of my own row makes (a single flip first, else a pair).
+// Which legal move a click on key k of my own row makes (a single flip first, else a pair),
+// read from each move's struct: {kind: "flip", keys}, {kind: "attack", seat}, reset, pass.
 function movesByKey(legal) {
   const byKey = {};
   const attacks = {};
   let dice = null;
   for (const m of legal) {
-    let match;
-    if ((match = m.text.match(/^flip (\d+)$/))) byKey[match[1]] = m;
-    else if ((match = m.text.match(/^flip (\d+)\+(\d+)$/))) {
-      for (const k of [match[1], match[2]]) byKey[k] = byKey[k] || { ...m, pair: [Number(match[1]), Number(match[2])] };
-    } else if ((match = m.text.match(/^attack seat (\d+)$/))) attacks[match[1]] = m;
-    else if (m.text === "reset" || m.text === "pass") dice = m;
+    const { kind, keys, seat } = m.struct;
+    if (kind === "flip" && keys.length === 1) byKey[keys[0]] = m;
+    else if (kind === "flip") for (const k of keys) byKey[k] = byKey[k] || { ...m, pair: keys };
+    else if (kind === "attack") attacks[seat] = m;
+    else if (kind === "reset" || kind === "pass") dice = m;
   }
   return { byKey, attacks, dice };
 }
@@ -82,7 +82,7 @@ function header(obs, ctx, moves, L) {
     dieGroup.append(svg("text", { x: cx, y: 26 + size / 2 + 6, class: "caption", "text-anchor": "middle" }, "rolling…"));
   }
   if (moves.dice) {
-    const words = moves.dice.text === "reset" ? "Double six: tap the dice to reset" : "No key: tap the dice to pass";
+    const words = moves.dice.struct.kind === "reset" ? "Double six: tap the dice to reset" : "No key: tap the dice to pass";
     clickable(dieGroup, moves.dice, ctx.onMove, `${moves.dice.label || moves.dice.text} (the dice)`);
     if (narrow) g.append(svg("text", { x: cx, y: L.tray + 2, class: "hint", "text-anchor": "middle" }, words));
     else g.append(svg("text", { x: cx + hitW / 2 + 16, y: 72, class: "hint" }, words.replace("tap", "click")));

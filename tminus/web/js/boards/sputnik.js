@@ -14,16 +14,16 @@ const FLAME = "M-4,11 L0,21 L4,11 Z";
 let chosen = null; // the rocket (its cell name) you chose to fly, with several rockets
 let current = null;
 
-// "move c3", "help d4", "remove e5"; with several rockets "move d7-d6" (from d7 to d6).
-function sortMoves(legal, myCells) {
+// The moves by cell, read from each move's struct: {kind: "move"|"help", rocket, from, to}
+// (from: the cell of the rocket that flies) and {kind: "remove", cell}.
+function sortMoves(legal) {
   const moves = { byFrom: {}, remove: {} };
   for (const m of legal) {
-    let match;
-    if ((match = m.text.match(/^(move|help) (?:([a-z]\d+)-)?([a-z]\d+)$/))) {
-      const from = match[2] || myCells[0];
-      const targets = (moves.byFrom[from] = moves.byFrom[from] || {});
-      targets[match[3]] = { ...m, kind: match[1] };
-    } else if ((match = m.text.match(/^remove ([a-z]\d+)$/))) moves.remove[match[1]] = m;
+    const { kind } = m.struct;
+    if (kind === "move" || kind === "help") {
+      const targets = (moves.byFrom[m.struct.from] = moves.byFrom[m.struct.from] || {});
+      targets[m.struct.to] = m;
+    } else if (kind === "remove") moves.remove[m.struct.cell] = m;
   }
   return moves;
 }
@@ -151,11 +151,11 @@ function cellNode(obs, ctx, geo, cell, info) {
   const target = info.targets[cell.name];
   const removal = info.moves.remove[cell.name];
   if (target) {
-    g.classList.add("target", target.kind === "help" ? "help" : "step");
+    g.classList.add("target", target.struct.kind === "help" ? "help" : "step");
     const words = target.label || target.text;
-    const label = target.kind === "help" ? `${words} (your base comes to ${cell.name}, the rocket onto it)` : words;
+    const label = target.struct.kind === "help" ? `${words} (your base comes to ${cell.name}, the rocket onto it)` : words;
     pressable(g, label, () => { chosen = null; ctx.onMove(target.action); }, target.text);
-    if (target.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
+    if (target.struct.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
   } else if (removal) {
     g.classList.add("removable");
     pressable(g, removal.label || removal.text, () => ctx.onMove(removal.action), removal.text);
@@ -231,8 +231,7 @@ function render(obs, ctx) {
   const mover = playing && !ctx.ended ? obs.current_player : null;
   const rocketAt = {};
   for (const r of obs.rockets) if (r.cell !== null) rocketAt[r.cell] = r;
-  const myCells = obs.rockets.filter((r) => r.seat === ctx.seat && r.cell !== null).map((r) => r.cell);
-  const moves = sortMoves(ctx.legal || [], myCells);
+  const moves = sortMoves(ctx.legal || []);
   const choosable = Object.keys(moves.byFrom);
   if (!choosable.includes(chosen)) chosen = choosable[0] || null;
   const info = {

@@ -21,19 +21,19 @@ function playMove(node, move, ctx, label) {
   return pressable(node, label || move.label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text);
 }
 
-// The legal moves by kind: discards[value][count][pile], draws by pile name, declarations.
+// The legal moves by kind, read from each move's struct: discards[value][count][pile]
+// ({kind: "discard", value, count, pile}), draws by pile ({kind: "draw", from}), declarations
+// ({kind: "declare", call}).
 function sortMoves(legal) {
   const moves = { discards: {}, most: {}, draws: {}, declare: {} };
   for (const m of legal) {
-    let match;
-    if ((match = m.text.match(/^discard ([\d,]+) (left|right)$/))) {
-      const cards = match[1].split(",");
-      const value = Number(cards[0]);
-      const byCount = (moves.discards[value] = moves.discards[value] || {});
-      (byCount[cards.length] = byCount[cards.length] || {})[match[2]] = m;
-      moves.most[value] = Math.max(moves.most[value] || 0, cards.length);
-    } else if ((match = m.text.match(/^draw (left|right|pile)$/))) moves.draws[match[1]] = m;
-    else if (m.text === "countdown" || m.text === "blastoff") moves.declare[m.text] = m;
+    const s = m.struct;
+    if (s.kind === "discard") {
+      const byCount = (moves.discards[s.value] = moves.discards[s.value] || {});
+      (byCount[s.count] = byCount[s.count] || {})[s.pile] = m;
+      moves.most[s.value] = Math.max(moves.most[s.value] || 0, s.count);
+    } else if (s.kind === "draw") moves.draws[s.from] = m;
+    else if (s.kind === "declare") moves.declare[s.call] = m;
   }
   return moves;
 }
@@ -565,7 +565,7 @@ function redraw() {
 
 function render(obs, ctx) {
   const moves = sortMoves(ctx.legal || []);
-  const key = (ctx.legal || []).map((m) => m.text).join("|");
+  const key = (ctx.legal || []).map((m) => m.action).join("|");
   if (key !== pick.key || (pick.value !== null && !moves.discards[pick.value])) {
     pick.value = null; pick.count = 0; pick.key = key;
   }
