@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
@@ -125,12 +125,17 @@ class Game:
         return f"load_game({self.name!r}, {args})"
 
 
-class State:
+# The game a state belongs to: a game's state class names its game class
+# (``class SputnikState(TurnState[SputnikGame])``) so that ``state.game`` has that type.
+G = TypeVar("G", bound=Game)
+
+
+class State(Generic[G]):
     """A position of a game. Subclasses implement the underscored hooks."""
 
     # Empty, so that a subclass declaring its own slots carries no __dict__.
     __slots__ = ()
-    game: Game
+    game: G
     _history: list[int]
 
     # -- whose turn -----------------------------------------------------------------------
@@ -333,7 +338,7 @@ class State:
     def observation_tensor(self, seat: int) -> np.ndarray:
         raise NotImplementedError
 
-    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> Self:
         """A state consistent with all that ``seat`` has observed, hidden parts redrawn.
 
         Perfect-information games hide nothing, so this is a clone.
@@ -353,10 +358,10 @@ class State:
         seat called by ``names[seat]`` when names are given."""
         return str(self)
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         raise NotImplementedError
 
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict) -> Self:
         return self.clone()
 
     def __reduce__(self):
@@ -369,7 +374,7 @@ class State:
         raise NotImplementedError
 
 
-class TurnState(State):
+class TurnState(State[G]):
     """A state that keeps whose turn it is in ``_player`` (a seat, CHANCE or TERMINAL).
 
     The three questions about the turn are then one attribute read each: they sit on

@@ -158,7 +158,7 @@ class CountDownGame(Game):
         return board_layout(self.board)
 
 
-class CountDownState(TurnState):
+class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
         "_again",
         "_agents",

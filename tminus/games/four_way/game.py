@@ -106,7 +106,7 @@ class FourWayGame(Game):
         return moves
 
 
-class FourWayState(TurnState):
+class FourWayState(TurnState[FourWayGame]):
     __slots__ = (
         "_contenders",
         "_history",

@@ -147,7 +147,7 @@ class SputnikGame(Game):
         return [s for s in range(self.num_players) if self.side_of_seat[s] == side]
 
 
-class SputnikState(TurnState):
+class SputnikState(TurnState[SputnikGame]):
     __slots__ = (
         "_at",
         "_base",

@@ -102,7 +102,7 @@ class ThreeTwoOneGame(Game):
         return ThreeTwoOneState(self)
 
 
-class ThreeTwoOneState(TurnState):
+class ThreeTwoOneState(TurnState[ThreeTwoOneGame]):
     __slots__ = (
         "_deal_to",
         "_dealt",
@@ -131,6 +131,7 @@ class ThreeTwoOneState(TurnState):
         "_wins",
         "game",
     )  # fmt: skip
+    _starter: int  # the seat that started the round (set by the first deal)
 
     def __init__(self, game: ThreeTwoOneGame) -> None:
         self.game = game
@@ -394,7 +395,7 @@ class ThreeTwoOneState(TurnState):
         seats = range(self.game.num_players)
         hands = [self.hand(s) if s in playing else None for s in seats]
         shown_totals = [self._totals[s] if s in playing else None for s in seats]
-        if declaration == BLASTOFF:
+        if declaration == BLASTOFF and declarer is not None:
             # "they can discard their entire hand": no hand left, so no total to show.
             hands[declarer], shown_totals[declarer] = [], None
         self._last_round = {
