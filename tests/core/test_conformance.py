@@ -47,6 +47,7 @@ def test_a_correct_game_passes(toy):
         ("round_returns_out_of_bounds", "round_returns\\(\\) .* do not fit"),
         ("structs_collide", "have the same struct"),
         ("rounds_undeclared", "game_type.rounds is not set"),
+        ("position_drops_field", "set_up\\(position_dict\\(\\)\\) is another position"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):

@@ -21,6 +21,7 @@ BUGS = (
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
     "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
     "rounds_skip", "round_returns_out_of_bounds", "structs_collide", "rounds_undeclared",
+    "position_drops_field",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -49,28 +50,30 @@ class ToyGame(Game):
 
 
 class ToyState(State):
+    position_fields = ("cards", "scores", "turn", "rolled", "over", "stopped", "decisions")
+
     def __init__(self, game: ToyGame) -> None:
         self.game = game
         self._history: list[int] = []
-        self.cards: list[int] = []
-        self.scores = [1, 0] if game.bug == "hidden_param" else [0, 0]
-        self.turn = 0
-        self.rolled: int | None = None
-        self.over = False
-        self.stopped = False
-        self.decisions = 0
+        self._cards: list[int] = []
+        self._scores = [1, 0] if game.bug == "hidden_param" else [0, 0]
+        self._turn = 0
+        self._rolled: int | None = None
+        self._over = False
+        self._stopped = False
+        self._decisions = 0
 
     def current_player(self) -> int:
-        if self.over:
+        if self._over:
             return TERMINAL
-        if len(self.cards) < 2 or self.rolled is None:
+        if len(self._cards) < 2 or self._rolled is None:
             return CHANCE
-        return self.turn
+        return self._turn
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.current_player() != CHANCE:
             return []
-        if len(self.cards) < 2:
+        if len(self._cards) < 2:
             p = 0.3 if self.game.bug == "chance_sum" else 1 / 3
             return [(a, p) for a in range(3)]
         return [(a, 1 / 6) for a in range(6)]
@@ -85,43 +88,43 @@ class ToyState(State):
         return [ADD, STOP]
 
     def is_legal(self, action: int) -> bool:
-        if self.game.bug == "accepts_illegal" and not self.over:
+        if self.game.bug == "accepts_illegal" and not self._over:
             return True
         return super().is_legal(action)
 
     def apply_action(self, action: int) -> None:
         if self.game.bug == "illegal_mutates" and not self.is_legal(action):
-            self.scores[0] += 1
+            self._scores[0] += 1
         super().apply_action(action)
-        if self.game.bug == "rule_in_apply_action" and not self.over:
-            self.scores[1] += 1  # a rule outside _apply: apply_legal_action skips it
+        if self.game.bug == "rule_in_apply_action" and not self._over:
+            self._scores[1] += 1  # a rule outside _apply: apply_legal_action skips it
         if self.game.bug == "history_drops_action" and len(self._history) == 3:
             self._history.pop()
 
     def _apply(self, action: int) -> None:
-        if len(self.cards) < 2:
-            self.cards.append(action % 3 + 1)
+        if len(self._cards) < 2:
+            self._cards.append(action % 3 + 1)
             return
-        if self.rolled is None:
-            self.rolled = action % 6 + 1
+        if self._rolled is None:
+            self._rolled = action % 6 + 1
             return
         if self.game.bug == "nondeterministic_apply":
             self.game.counter += 1
-            self.scores[self.turn] += self.game.counter % 2
-        self.decisions += 1
+            self._scores[self._turn] += self.game.counter % 2
+        self._decisions += 1
         if action == STOP:
-            self.over = self.stopped = True
+            self._over = self._stopped = True
         else:
-            self.scores[self.turn] += self.rolled
-            if self.scores[self.turn] >= 6:
-                self.over = True
-        self.rolled = None
-        self.turn = 1 - self.turn
+            self._scores[self._turn] += self._rolled
+            if self._scores[self._turn] >= 6:
+                self._over = True
+        self._rolled = None
+        self._turn = 1 - self._turn
 
     def returns(self) -> list[float]:
-        if not self.over:
+        if not self._over:
             return [0.0, 0.0]
-        totals = [self.scores[s] + (self.cards[s] if self.stopped else 0) for s in range(2)]
+        totals = [self._scores[s] + (self._cards[s] if self._stopped else 0) for s in range(2)]
         if totals[0] == totals[1]:
             return [0.0, 0.0]
         win = 2.0 if self.game.bug == "returns_out_of_bounds" else 1.0
@@ -141,23 +144,23 @@ class ToyState(State):
         return {"kind": ("add", "stop")[action]}
 
     def action_to_string_for(self, seat: int | None, action: int) -> str:
-        dealing_to = len(self.cards)
+        dealing_to = len(self._cards)
         if dealing_to < 2 and seat != dealing_to and self.game.bug != "log_leaks":
             return f"a card to seat {dealing_to}"
         return self.action_to_string(action)
 
     def observation(self, seat: int) -> dict[str, Any]:
         self.check_seat(seat)
-        mine = self.cards[seat] if seat < len(self.cards) else None
+        mine = self._cards[seat] if seat < len(self._cards) else None
         obs = {"seat": seat, "card": mine, **self.public_observation()}
         if self.game.bug == "observation_leaks":
-            obs["cards"] = list(self.cards)
+            obs["cards"] = list(self._cards)
         return obs
 
     def public_observation(self) -> dict[str, Any]:
-        obs = {"scores": list(self.scores), "rolled": self.rolled, "over": self.over}
-        if self.game.bug == "public_leaks" and self.over is False and len(self.cards) == 2:
-            obs["card_sum"] = sum(self.cards)
+        obs = {"scores": list(self._scores), "rolled": self._rolled, "over": self._over}
+        if self.game.bug == "public_leaks" and self._over is False and len(self._cards) == 2:
+            obs["card_sum"] = sum(self._cards)
         return obs
 
     def observation_tensor(self, seat: int) -> np.ndarray:
@@ -166,24 +169,34 @@ class ToyState(State):
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> ToyState:
         copy = self.clone()
-        for other in range(len(self.cards)):
+        for other in range(len(self._cards)):
             if other != seat:
-                copy.cards[other] = int(rng.integers(1, 4))
+                copy._cards[other] = int(rng.integers(1, 4))
         return copy
+
+    def position_dict(self) -> dict[str, Any]:
+        position = super().position_dict()
+        if self.game.bug == "position_drops_field":
+            del position["scores"]
+        return position
+
+    def _check_position(self) -> None:
+        if len(self._cards) > 2 or any(card < 0 for card in self._cards):
+            raise ValueError(f"position field cards: {self._cards!r} are not two cards")
 
     def clone(self) -> ToyState:
         copy = type(self)(self.game)
         copy._history = list(self._history)
         shares = self.game.bug == "clone_shares_list"
-        copy.cards = self.cards if shares else list(self.cards)
-        copy.scores = self.scores if shares else list(self.scores)
-        copy.turn, copy.rolled = self.turn, self.rolled
-        copy.over, copy.stopped = self.over, self.stopped
-        copy.decisions = self.decisions
+        copy._cards = self._cards if shares else list(self._cards)
+        copy._scores = self._scores if shares else list(self._scores)
+        copy._turn, copy._rolled = self._turn, self._rolled
+        copy._over, copy._stopped = self._over, self._stopped
+        copy._decisions = self._decisions
         return copy
 
     def __str__(self) -> str:
-        return f"cards={self.cards} scores={self.scores} turn={self.turn} rolled={self.rolled}"
+        return f"cards={self._cards} scores={self._scores} turn={self._turn} rolled={self._rolled}"
 
 
 class RoundsToyGame(ToyGame):
@@ -206,11 +219,11 @@ class UndeclaredRoundsToyGame(RoundsToyGame):
 class RoundsToyState(ToyState):
     # Each add-or-stop is a "round", won by whoever leads after it.
     def rounds_finished(self) -> int:
-        decisions = self.decisions
+        decisions = self._decisions
         return decisions * 2 if self.game.bug == "rounds_skip" and decisions >= 3 else decisions
 
     def round_returns(self) -> list[float]:
         lead = 2.0 if self.game.bug == "round_returns_out_of_bounds" else 1.0
-        if self.scores[0] == self.scores[1]:
+        if self._scores[0] == self._scores[1]:
             return [0.0, 0.0]
-        return [lead, -1.0] if self.scores[0] > self.scores[1] else [-1.0, lead]
+        return [lead, -1.0] if self._scores[0] > self._scores[1] else [-1.0, lead]

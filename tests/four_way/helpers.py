@@ -30,5 +30,4 @@ def legal_strings(state: FourWayState) -> list[str]:
 def with_keys(state: FourWayState, *masks: int) -> FourWayState:
     """Set each seat's keys (10-bit masks) in a started game: positions that would take
     many rolls to reach, for checking solvers against the engine's own moves."""
-    state._keys = list(masks)
-    return state
+    return state.with_position({"keys": list(masks)})

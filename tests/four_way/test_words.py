@@ -31,7 +31,7 @@ def test_dice_lines_name_the_mover_and_explain_the_special_rolls():
     assert line(state, "dice 2,4") == "Ann rolls 2 and 4"
     assert line(state, "dice 5,6") == "Ann rolls 6 and 5: eleven"
     assert line(state, "dice 6,6") == "Ann rolls double six: every key must go back down"
-    with_keys(state, 0b0000001110, 0)  # keys 2, 3 and 4 up: 1 and 3 give nothing
+    state = with_keys(state, 0b0000001110, 0)  # keys 2, 3 and 4 up: 1 and 3 give nothing
     assert line(state, "dice 1,3") == "Ann rolls 1 and 3: no key can be flipped"
 
 

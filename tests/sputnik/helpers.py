@@ -71,7 +71,7 @@ def arrange(
     empty except the named galaxies, the rockets' cells and the bases that have not helped
     (rockets listed by number, ``None`` for one already out). Seat ``first`` is to move."""
     state = started(players, first, **params)
-    board, at, pos, base, unmoved = state.position()
+    board, at, pos, base, unmoved = (list(part) for part in state.position())
     game = state.game
     for c in range(len(board)):
         board[c] = EMPTY
@@ -93,5 +93,6 @@ def arrange(
         at[c] = rocket
         pos[rocket] = c
         unmoved[rocket] = c == game.start[rocket]
-    state.rebuild_masks()
-    return state
+    return state.with_position(
+        {"board": board, "at": at, "pos": pos, "base": base, "unmoved": unmoved}
+    )

@@ -49,8 +49,7 @@ def test_a_move_with_nothing_to_take_says_so():
     # Ann steps off her base: the only galaxies left are next to Bob's base, which his
     # rocket never left, so they are protected.
     state = arrange(2, ["d1", "d7"], galaxies="e1 d6 e6")
-    state._unmoved[0] = False
-    state.rebuild_masks()
+    state = state.with_position({"unmoved": [False, True]})
     assert line(state, "move e1") == "Ann moves to e1; no galaxy can be taken"
 
 

@@ -92,16 +92,15 @@ def test_the_draw_pile_is_the_only_draw_when_the_other_pile_is_empty():
     # Since a discard must go onto an empty pile, the other pile is never empty in play;
     # the rule is still there: the pile is emptied by hand here.
     state = play(started(), "discard 10 left")
-    state._piles[1] = []
+    state = state.with_position({"piles": [state.discard_piles()[0], []]})
     assert legal_strings(state) == ["draw pile"]
 
 
 def test_the_last_card_can_never_be_discarded():
     # Two cards of one number: only one may go (emptying the hand is Blastoff! only).
     state = started()
-    state._hands[0] = [0] * 11
-    state._hands[0][9] = 2
-    state._sizes[0], state._totals[0] = 2, 18
+    two_nines = [0] * 9 + [2, 0]
+    state = state.with_position({"hands": [two_nines, *state.position_dict()["hands"][1:]]})
     assert legal_strings(state) == ["discard 9 left", "discard 9 right", "blastoff"]
 
 
@@ -116,9 +115,8 @@ def test_reshuffle_turns_both_piles_but_their_tops_into_a_new_draw_pile():
     # their top cards, into a new draw pile." The draw pile is emptied here by hand.
     state = started(left=5, right=6)
     play(state, "discard 4,4,4 left")
-    state._piles = [[5, 1, 4, 4, 4], [6, 2, 2, 7]]
-    taken = state._draw
-    state._draw, state._draw_size = [0] * 11, 0
+    taken = state.position_dict()["draw"]
+    state = state.with_position({"piles": [[5, 1, 4, 4, 4], [6, 2, 2, 7]], "draw": [0] * 11})
     assert legal_strings(state) == ["draw right", "draw pile"]
     play(state, "draw pile")
     obs = state.observation(0)
@@ -143,9 +141,7 @@ def test_nothing_left_to_draw_ends_the_round_with_no_declarer():
     # "Nothing left to draw at all: the round ends with no declarer." Unreachable with 110
     # cards, so the piles are emptied by hand: the other pile is empty, the draw pile too,
     # and the pile discarded onto has only the cards just discarded as its top.
-    state = started()
-    state._draw, state._draw_size = [0] * 11, 0
-    state._piles = [[], []]
+    state = started().with_position({"draw": [0] * 11, "piles": [[], []]})
     play(state, "discard 10 left")
     last = state.observation(0)["last_round"]
     assert last["declarer"] is None and last["declaration"] == "nothing to draw"

@@ -193,8 +193,60 @@ def _deep_check(
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
     _check_action_structs(state, where)
+    _check_position_round_trip(game, state, where, rng)
     if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
+
+
+def _view(game: Game, state: State) -> tuple:
+    """All that a seat, a spectator or a program can ask of a state, history aside."""
+    seats = range(game.num_players)
+    return (
+        str(state),
+        state.current_player(),
+        state.legal_actions(),
+        state.chance_outcomes(),
+        [state.observation(seat) for seat in seats],
+        [state.observation_tensor(seat).tolist() for seat in seats],
+        state.public_observation(),
+        state.returns(),
+    )
+
+
+def _check_position_round_trip(game: Game, state: State, where: str, rng: random.Random) -> None:
+    """``game.set_up(state.position_dict())`` is the same position with the same future (one
+    move on, both agree), its position reads back the same, and a bad field is refused."""
+    before = _snapshot(state)
+    try:
+        position = json.loads(json.dumps(state.position_dict()))
+    except (TypeError, ValueError) as error:
+        raise ConformanceError(f"{where}: position_dict() is not JSON data: {error}") from error
+    try:
+        set_up = game.set_up(position)
+    except ValueError as error:
+        raise ConformanceError(f"{where}: set_up refused its own position: {error}") from error
+    if _view(game, set_up) != _view(game, state):
+        raise ConformanceError(f"{where}: set_up(position_dict()) is another position")
+    if set_up.position_dict() != position:
+        raise ConformanceError(f"{where}: a set-up position reads back differently")
+    if not state.is_terminal():
+        if state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng.random())
+        else:
+            action = rng.choice(state.legal_actions())
+        after, copy = state.clone(), set_up.clone()
+        after.apply_action(action)
+        copy.apply_action(action)
+        if _view(game, copy) != _view(game, after):
+            raise ConformanceError(f"{where}: a set-up position has another future")
+    try:
+        state.with_position({"no such field": 0})
+    except ValueError:
+        pass
+    else:
+        raise ConformanceError(f"{where}: with_position accepted an unknown field")
+    if _snapshot(state) != before:
+        raise ConformanceError(f"{where}: setting up a position changed the state it came from")
 
 
 def _check_action_structs(state: State, where: str) -> None:

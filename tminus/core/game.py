@@ -6,10 +6,11 @@ event is an explicit chance node, and a state holds no random generator.
 
 from __future__ import annotations
 
+import json
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
@@ -89,6 +90,12 @@ class Game:
     def new_initial_state(self) -> State:
         raise NotImplementedError
 
+    def set_up(self, position: Mapping[str, Any]) -> State:
+        """A state at ``position`` (a dict of the state's ``position_fields``; the fields left
+        out are those of the initial state): for tests, puzzles and analysis. A bad field:
+        ValueError naming it."""
+        return self.new_initial_state().with_position(position)
+
     def allies(self, seat: int) -> list[int]:
         """The seats that win together with ``seat``: itself alone unless ``game_type.teams``."""
         return [seat]
@@ -125,12 +132,17 @@ class Game:
         return f"load_game({self.name!r}, {args})"
 
 
-class State:
+# The game a state belongs to: a game's state class names its game class
+# (``class SputnikState(TurnState[SputnikGame])``) so that ``state.game`` has that type.
+G = TypeVar("G", bound=Game)
+
+
+class State(Generic[G]):
     """A position of a game. Subclasses implement the underscored hooks."""
 
     # Empty, so that a subclass declaring its own slots carries no __dict__.
     __slots__ = ()
-    game: Game
+    game: G
     _history: list[int]
 
     # -- whose turn -----------------------------------------------------------------------
@@ -322,6 +334,46 @@ class State:
         meetings: "Bob asks you to sell Radar (forced sale): ..."); None: nothing to ask."""
         return None
 
+    # -- positions --------------------------------------------------------------------------
+    # The fields that decide a state's future, by name (each kept in the slot ``_name``),
+    # in the engine's own terms (seats, card and cell indexes, phase numbers). Fields
+    # derived from them (caches, masks, sums) are not listed: ``_after_set_up`` remakes them.
+    position_fields: ClassVar[tuple[str, ...]] = ()
+
+    def position_dict(self) -> dict[str, Any]:
+        """This position as JSON-safe data: ``game.set_up(state.position_dict())`` is a state
+        with the same future. Its history is not part of it."""
+        if not self.position_fields:
+            raise NotImplementedError(f"{self.game.name} has no position fields")
+        return {name: _json_copy(getattr(self, "_" + name)) for name in self.position_fields}
+
+    def with_position(self, changes: Mapping[str, Any]) -> Self:
+        """A copy of this state with the named fields of its position replaced, validated
+        (unknown field, wrong type or an impossible position: ValueError, this state
+        unchanged). Its history starts there: it holds the moves made since the set-up, so
+        save it as its position (a save file or a pickle replays a history from the start)."""
+        unknown = sorted(set(changes) - set(self.position_fields))
+        if unknown:
+            fields = ", ".join(self.position_fields) or "none"
+            raise ValueError(f"no position field {', '.join(unknown)}; fields: {fields}")
+        copy = self.clone()
+        for name, value in changes.items():
+            old = getattr(self, "_" + name)
+            value = _json_copy(value)
+            if not _same_shape(old, value):
+                raise ValueError(f"position field {name}: {value!r} is not shaped like {old!r}")
+            setattr(copy, "_" + name, value)
+        copy._history.clear()  # a clone owns its history list
+        copy._check_position()
+        copy._after_set_up()
+        return copy
+
+    def _after_set_up(self) -> None:
+        """Remake what is derived from the position fields (caches, masks, sums)."""
+
+    def _check_position(self) -> None:
+        """ValueError naming the first field that makes the position impossible."""
+
     # -- views ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-safe view of what ``seat`` may know."""
@@ -334,7 +386,7 @@ class State:
     def observation_tensor(self, seat: int) -> np.ndarray:
         raise NotImplementedError
 
-    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> Self:
         """A state consistent with all that ``seat`` has observed, hidden parts redrawn.
 
         Perfect-information games hide nothing, so this is a clone.
@@ -354,10 +406,10 @@ class State:
         seat called by ``names[seat]`` when names are given."""
         return str(self)
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         raise NotImplementedError
 
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict) -> Self:
         return self.clone()
 
     def __reduce__(self):
@@ -370,7 +422,30 @@ class State:
         raise NotImplementedError
 
 
-class TurnState(State):
+def _json_copy(value: Any) -> Any:
+    """A deep copy as JSON would carry it (tuples become lists); TypeError if not JSON-safe."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"a position is JSON data, not {value!r}") from error
+
+
+def _same_shape(old: Any, new: Any) -> bool:
+    """Whether ``new`` can stand where ``old`` stood: the same JSON type (None stands for any
+    value of an optional field; an int for a float). What the values mean, each game's
+    ``_check_position`` checks."""
+    if old is None or new is None:
+        return True
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new)
+    if isinstance(old, (int, float)):
+        return isinstance(new, (int, float)) and (isinstance(new, int) or isinstance(old, float))
+    if isinstance(old, (list, tuple)):
+        return isinstance(new, list)
+    return isinstance(new, type(old))
+
+
+class TurnState(State[G]):
     """A state that keeps whose turn it is in ``_player`` (a seat, CHANCE or TERMINAL).
 
     The three questions about the turn are then one attribute read each: they sit on

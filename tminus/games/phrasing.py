@@ -8,12 +8,14 @@ server replaces later): they are used whole, never changed, pluralised or parsed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.markup import escape
 
 if TYPE_CHECKING:
     from tminus.core.game import State
+
+S = TypeVar("S", bound="State")
 
 # A player's move said both ways: (its button, its log line).
 Said = tuple[str, str]
@@ -93,7 +95,7 @@ def then(sentence: str, consequence: str | None) -> str:
     return f"{sentence}: {consequence}" if consequence else sentence
 
 
-def applied(state: State, action: int) -> State:
+def applied(state: S, action: int) -> S:
     """The state after ``action`` (on a copy): what followed, when the engine knows it now."""
     after = state.clone()
     after.apply_action(action)  # an illegal action: IllegalActionError, nothing changed

@@ -103,7 +103,7 @@ class Batch:
         agents = make_agents(lineup, game, seeds)
         keep = self.keep_history or self.facts
         result = play_game(game, agents, seeds, keep_history=keep, names=lineup)
-        if not self.facts:
+        if not self.facts or result.history is None:  # kept whenever facts are asked
             return result
         return replace(
             result,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def wilson_interval(
@@ -21,7 +22,7 @@ def wilson_interval(
     return (low, high)
 
 
-def percentile(sorted_values: list[float], q: float) -> float:
+def percentile(sorted_values: Sequence[float], q: float) -> float:
     """The q-quantile (0..1) of sorted values, by linear interpolation."""
     if not sorted_values:
         return float("nan")

@@ -124,7 +124,10 @@ def head_to_head(
                     continue
                 ri, rj = result.returns[i], result.returns[j]
                 table[a][b][0 if ri > rj else 1 if ri < rj else 2] += 1
-    return {a: {b: tuple(wld) for b, wld in row.items()} for a, row in table.items()}
+    return {
+        a: {b: (above, below, level) for b, (above, below, level) in row.items()}
+        for a, row in table.items()
+    }
 
 
 def tournament(

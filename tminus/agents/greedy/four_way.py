@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tminus.core.game import State
 from tminus.games.four_way import rules
 from tminus.games.four_way.game import (
     ATTACK,
@@ -11,6 +10,7 @@ from tminus.games.four_way.game import (
     SCORE_KEYS,
     SCORE_PAIRS,
     FourWayGame,
+    FourWayState,
 )
 
 
@@ -44,7 +44,7 @@ class FourWayGreedy:
             return list(SCORE_PAIRS[action - SCORE_KEYS])
         return []
 
-    def step(self, state: State) -> int:
+    def step(self, state: FourWayState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]  # pass, reset, or the only option
@@ -67,7 +67,7 @@ class FourWayGreedy:
         return sum(self._hardness[k] for k in self.keys_flipped(action))
 
     @staticmethod
-    def leader(state: State, opponents: list[int]) -> int:
+    def leader(state: FourWayState, opponents: list[int]) -> int:
         """The opponent with most keys up; on a tie, the one who plays soonest."""
         me, n = state.current_player(), state.game.num_players
         return max(opponents, key=lambda s: (len(state.keys_up(s)), -((s - me) % n)))

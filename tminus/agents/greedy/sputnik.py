@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tminus.core.game import State
-from tminus.games.sputnik.game import SputnikGame
+from tminus.games.sputnik.game import SputnikGame, SputnikState
 from tminus.games.sputnik.rules import BASE, GALAXY, NOBODY, OUT
 
 SAVE_HELP = 10.0  # how much a step must be worse before the base's help is used
@@ -24,7 +23,7 @@ class SputnikGreedy:
         self.game = game
         self._rng = np.random.default_rng(seed)
 
-    def step(self, state: State) -> int:
+    def step(self, state: SputnikState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -34,7 +33,7 @@ class SputnikGreedy:
         choices = [a for a, v in zip(legal, values, strict=True) if v == best]
         return choices[int(self._rng.integers(len(choices)))]
 
-    def free_around(self, state: State, cell: int, rocket: int) -> int:
+    def free_around(self, state: SputnikState, cell: int, rocket: int) -> int:
         """Steps a rocket standing on ``cell`` would have."""
         board, at, _, _, _ = state.position()
         return sum(
@@ -44,7 +43,7 @@ class SputnikGreedy:
             and (board[n] == GALAXY or board[n] == BASE + rocket)
         )
 
-    def move_value(self, state: State, action: int) -> float:
+    def move_value(self, state: SputnikState, action: int) -> float:
         game = self.game
         k, cell = divmod(action, game.cells)
         rocket = game.rockets_of[state.current_player()][k % game.rockets_per_player]
@@ -53,7 +52,7 @@ class SputnikGreedy:
             value -= SAVE_HELP
         return value
 
-    def removal_value(self, state: State, action: int) -> float:
+    def removal_value(self, state: SputnikState, action: int) -> float:
         game = self.game
         cell = action - game.remove_offset
         _, at, pos, _, _ = state.position()

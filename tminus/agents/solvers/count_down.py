@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tminus.games.count_down.data import Board
+    from tminus.games.count_down.data import BoardData
 
 TARGET = 25
 FACES = range(1, 13)
@@ -36,7 +36,7 @@ def uniform_ball() -> dict[int, Fraction]:
     return {face: Fraction(1, 12) for face in FACES}
 
 
-def ball_of_board(board: Board) -> dict[int, Fraction]:
+def ball_of_board(board: BoardData) -> dict[int, Fraction]:
     """The board's ball as exact probabilities of the faces it can show."""
     weights = board.spec.ball.weights
     total = sum(weights)
@@ -93,7 +93,7 @@ def solve_countdown(
     return CountdownSolution(value[1], thresholds, waiting_values)
 
 
-def solve_board_countdown(board: Board) -> CountdownSolution:
+def solve_board_countdown(board: BoardData) -> CountdownSolution:
     """The optimal rule for the countdown of a board: its ball, target, rolls, latest start."""
     ball = tuple(sorted(ball_of_board(board).items()))
     return _solve_cached(ball, board.countdown_target, board.countdown_rolls, board.latest_start)

@@ -16,7 +16,6 @@ from functools import cache
 
 import numpy as np
 
-from tminus.core.game import State
 from tminus.games.four_way.game import (
     ATTACK,
     DICE,
@@ -26,6 +25,7 @@ from tminus.games.four_way.game import (
     SCORE_KEYS,
     SCORE_MASKS,
     FourWayGame,
+    FourWayState,
     moves_for_roll,
 )
 from tminus.games.four_way.rules import ALL_KEYS_UP
@@ -132,13 +132,13 @@ class FourWaySolverAgent:
 
     def __init__(self, game: FourWayGame, seed: object = None) -> None:
         self.expected = solve(game.junior).expected
-        self.duel = None
+        self.duel: np.ndarray | None = None
         if game.num_players == 2:
             from tminus.agents.solvers.four_way_duel import solve as solve_duel
 
             self.duel = solve_duel(game.junior)
 
-    def step(self, state: State) -> int:
+    def step(self, state: FourWayState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -162,8 +162,10 @@ class FourWaySolverAgent:
                 return ATTACK + leader
         return best_flip if best_flip is not None else legal[0]
 
-    def chance_to_win(self, state: State, action: int) -> float:
+    def chance_to_win(self, state: FourWayState, action: int) -> float:
         """The mover's chance to win after ``action``, two players playing perfectly."""
+        if self.duel is None:
+            raise ValueError("the chance to win is solved for two players only")
         me = state.current_player()
         after = state.clone()
         after.apply_action(action)

@@ -94,9 +94,16 @@ class Policy:
     name: str
     choice: np.ndarray | None = None
 
+    def fixed_choice(self) -> np.ndarray:
+        """The option index taken on each roll and position, for a fixed policy."""
+        if self.choice is None:
+            raise ValueError(f"the {self.name} policy plays perfectly: it has no fixed choice")
+        return self.choice
+
     def chosen_targets(self, level: Level) -> list[np.ndarray]:
         """For a fixed policy: per roll, the one target it moves to from each position."""
-        return [np.choose(self.choice[r].take(level.here), level.targets[r]) for r in range(ROLLS)]
+        choice = self.fixed_choice()
+        return [np.choose(choice[r].take(level.here), level.targets[r]) for r in range(ROLLS)]
 
 
 PERFECT = Policy("perfect")
@@ -217,13 +224,13 @@ def simulate_duel(junior: bool, first: Policy, second: Policy, games: int, seed:
     rng = np.random.default_rng(seed)
     keys = np.zeros((2, games), dtype=np.int64)  # [side, game]
     winner = np.full(games, -1)
+    choices = (first.fixed_choice(), second.fixed_choice())
     mover = 0
     playing = np.arange(games)
     while len(playing):
-        policy = (first, second)[mover]
         mine, theirs = keys[mover, playing], keys[1 - mover, playing]
         rolls = rng.choice(ROLLS, size=len(playing), p=ROLL_PROBABILITIES)
-        taken = policy.choice[rolls, mine * MASKS + theirs].astype(np.int64)
+        taken = choices[mover][rolls, mine * MASKS + theirs].astype(np.int64)
         attack = taken == opts.attack
         flipped = opts.after[rolls, mine, np.minimum(taken, opts.attack - 1)]
         keys[mover, playing] = np.where(attack, mine, flipped)

@@ -28,8 +28,7 @@ from functools import cache
 
 from tminus.agents.greedy.sputnik import SputnikGreedy
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
-from tminus.core.game import State
-from tminus.games.sputnik.game import SputnikGame
+from tminus.games.sputnik.game import SputnikGame, SputnikState
 
 
 class OutOfBudget(Exception):
@@ -133,7 +132,10 @@ class SputnikSolverAgent:
     name = "solver"
 
     def __init__(
-        self, game: SputnikGame, seed: object = None, max_seconds: float | None = 5.0
+        self,
+        game: SputnikGame,
+        seed: int | list[int] | None = None,
+        max_seconds: float | None = 5.0,
     ) -> None:
         if game.num_players != 2 or game.rockets_per_player != 1:
             raise ValueError("the Sputnik solver plays 2-player games with one rocket each")
@@ -141,7 +143,7 @@ class SputnikSolverAgent:
         self.max_seconds = max_seconds
         self.fallback = SputnikGreedy(game, seed)
 
-    def step(self, state: State) -> int:
+    def step(self, state: SputnikState) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -152,7 +154,7 @@ class SputnikSolverAgent:
             action = None
         return self.fallback.step(state) if action is None else action
 
-    def winning_action(self, state: State) -> int | None:
+    def winning_action(self, state: SputnikState) -> int | None:
         """The move of a winning turn, or the removal that completes one (None: lost)."""
         solver = self.solver
         k = solver.kernel

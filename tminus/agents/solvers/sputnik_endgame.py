@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
-from tminus.core.game import State
+from tminus.games.sputnik.game import SputnikState
 
 DEFAULT_GALAXIES = 4  # the N of the cached table (N = 5 would take about 15 times longer)
 RADIUS = 3
@@ -255,7 +255,9 @@ def oracle_for(game: Any, table: EndgameTable | None = None) -> EndgameTable | W
     return table if table is not None and table.radius == radius else None
 
 
-def chance_to_win(oracle: EndgameTable | WholeBoard, state: State, seat: int) -> float | None:
+def chance_to_win(
+    oracle: EndgameTable | WholeBoard, state: SputnikState, seat: int
+) -> float | None:
     """``seat``'s chance to win (1 or 0) with perfect play by both; None: not covered."""
     if state.is_terminal():
         return 1.0 if seat in state.winners() else 0.0 if state.winners() else 0.5
@@ -293,20 +295,23 @@ class SputnikEndgameAgent:
         self.search = make_agent(spec, game, seed=seed)
         self.oracle = oracle_for(game)
 
-    def step(self, state: State) -> int:
+    def step(self, state: SputnikState) -> int:
         legal = state.legal_actions()
         if self.oracle is not None and len(legal) > 1:
-            action = self.winning_action(state, legal)
+            action = self.winning_action(self.oracle, state, legal)
             if action is not None:
                 return action
         return self.search.step(state)
 
-    def winning_action(self, state: State, legal: list[int]) -> int | None:
+    @staticmethod
+    def winning_action(
+        oracle: EndgameTable | WholeBoard, state: SputnikState, legal: list[int]
+    ) -> int | None:
         me = state.current_player()
         for action in legal:
             after = state.clone()
             after.apply_action(action)
-            if chance_to_win(self.oracle, after, me) == 1.0:
+            if chance_to_win(oracle, after, me) == 1.0:
                 return action
         return None
 
@@ -363,7 +368,9 @@ def main(arguments: list[str]) -> None:
         table = build(RADIUS, n, report)
         table.save(cache_path(RADIUS, n))
         print(f"saved {cache_path(RADIUS, n)}: {table.nbytes / 1e6:.1f} MB")
-    for name, value in bench_figures(RADIUS, n).items():
+    figures = bench_figures(RADIUS, n)
+    assert figures is not None  # built when missing
+    for name, value in figures.items():
         print(f"{name}: {value:,.2f}" if isinstance(value, float) else f"{name}: {value:,}")
 
 

@@ -187,11 +187,15 @@ class ActionSpace:
             return {"kind": "ask for", "seat": seat, "photo": photos[a]}
         if kind == DEMAND:
             return {"kind": "demand", "seat": seat, "part": parts[a], "price": c}
+        give: dict[str, str | int]
+        get: dict[str, str | int]
         if kind == SWAP:
             give, get = {"photo": photos[a]}, {"photo": photos[c]}
         else:
-            thing = {"photo": photos[a]} if kind in (SELL, BUY) else {"part": parts[a]}
-            money = {"money": c}
+            thing: dict[str, str | int] = (
+                {"photo": photos[a]} if kind in (SELL, BUY) else {"part": parts[a]}
+            )
+            money: dict[str, str | int] = {"money": c}
             give, get = (thing, money) if kind in (SELL, SELL_PART) else (money, thing)
         return {"kind": "offer", "seat": seat, "give": give, "get": get}
 

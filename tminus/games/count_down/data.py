@@ -11,7 +11,7 @@ import tomllib
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -147,8 +147,8 @@ class BoardSpec(_Model):
                 raise ValueError(f"track: need exactly one {kind!r} square for each centre 1-4")
         for i, square in enumerate(self.track):
             _check_square(i, square, photos, parts)
-        for i, card in enumerate(self.surprise_cards):
-            _check_surprise(i, card, photos, parts, self.track, step)
+        for i, surprise in enumerate(self.surprise_cards):
+            _check_surprise(i, surprise, photos, parts, self.track, step)
         return self
 
 
@@ -227,12 +227,12 @@ class BoardData:
         self.kinds = tuple(s.kind for s in spec.track)
         # arg[i]: the photo id, part id, centre index (0-3) or amount of square i.
         args = []
-        for s in spec.track:
-            if s.kind == "photo":
+        for s in spec.track:  # each square's field is there: _check_square saw to it
+            if s.kind == "photo" and s.photo is not None:
                 args.append(photo_index[s.photo])
-            elif s.kind == "part":
+            elif s.kind == "part" and s.part is not None:
                 args.append(part_index[s.part])
-            elif s.kind in ("ramp", "forbidden"):
+            elif s.kind in ("ramp", "forbidden") and s.centre is not None:
                 args.append(s.centre - 1)
             else:
                 args.append(s.amount or 0)
@@ -265,7 +265,7 @@ class BoardData:
 
 def _describe(spec_data: dict, loc: tuple) -> str:
     """'photo_cards[2] 'Astronauts'.value' from pydantic's ('photo_cards', 2, 'value')."""
-    out, node = "", spec_data
+    out, node = "", cast(Any, spec_data)
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"

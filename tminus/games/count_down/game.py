@@ -16,6 +16,7 @@ import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
+from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.count_down import (
     auction,
     countdown,
@@ -158,7 +159,7 @@ class CountDownGame(Game):
         return board_layout(self.board)
 
 
-class CountDownState(TurnState):
+class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
         "_again",
         "_agents",
@@ -216,6 +217,18 @@ class CountDownState(TurnState):
         "_units",
         "_winner",
         "game",
+    )  # fmt: skip
+    # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
+    # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
+    position_fields = (
+        "again", "agents", "ask", "auction_done", "bank", "bid_at", "bidders",
+        "capital_rolls", "centre", "contenders", "count_rolls", "count_sum", "count_waits",
+        "counter", "deal", "dealt", "debts", "draw_green", "first_round", "fz_owner",
+        "groups", "in_service", "last_surprise", "lot_high", "lot_price", "lots", "mission",
+        "money", "mover", "order", "part_stock", "partners", "parts", "phase",
+        "photo_stock", "photos", "pile", "player", "pos", "proposals_left", "roll",
+        "saturn_sets", "say", "seats_of", "skip", "surprise_queue", "surprise_unseen",
+        "tie_rolls", "turn_at", "turns", "winner",
     )  # fmt: skip
 
     def __init__(self, game: CountDownGame) -> None:
@@ -655,6 +668,24 @@ class CountDownState(TurnState):
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
         return render_state(self, seat, names)
+
+    def _after_set_up(self) -> None:
+        self._legal = self._meeting_list = None
+        self._units = self.game.units
+
+    def _check_position(self) -> None:
+        n = self.game.num_players
+        seats = range(n)
+        check_in("phase", self._phase, range(len(phases.NAMES)))
+        check_in("player", self._player, [CHANCE, TERMINAL, *seats])
+        check_in("mover", self._mover, range(-1, n))
+        for name in ("centre", "pos", "skip"):
+            check_length(name, getattr(self, "_" + name), n)
+        check_each_in("centre", self._centre, range(-1, 4))
+        check_each_in("pos", self._pos, range(-1, self.game.board.track_len))
+        for name in ("money", "photos", "parts", "agents", "saturn_sets", "seats_of"):
+            check_length(name, getattr(self, "_" + name), 4)
+        check_each_in("order", self._order, seats)
 
     def clone(self) -> CountDownState:
         """A copy sharing nothing mutable (the legal list is never modified: shared)."""

@@ -204,8 +204,9 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     return not s._parts[a][x] and s._parts[b][x] >= 2
 
 
-def propose(s: CountDownState, action: int, listed: Sequence[int]) -> None:
-    """The player with the say makes the proposal ``action``, one of the ``listed``."""
+def propose(s: CountDownState, action: int, listed: Sequence[int] | None) -> None:
+    """The player with the say makes the proposal ``action``, one of the ``listed`` (the
+    say's legal moves, kept for when the reply comes back; None when never listed)."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
     proposer = has_the_say(s)

@@ -12,6 +12,7 @@ import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
+from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.four_way import rules, words
 from tminus.games.four_way.actions import (
     ATTACK,
@@ -106,7 +107,7 @@ class FourWayGame(Game):
         return moves
 
 
-class FourWayState(TurnState):
+class FourWayState(TurnState[FourWayGame]):
     __slots__ = (
         "_contenders",
         "_history",
@@ -119,6 +120,10 @@ class FourWayState(TurnState):
         "_turns",
         "_winner",
         "game",
+    )  # fmt: skip
+    # The seat to play follows from the phase and the mover.
+    position_fields = (
+        "keys", "phase", "mover", "roll", "turns", "contenders", "rolloff", "winner",
     )  # fmt: skip
 
     def __init__(self, game: FourWayGame) -> None:
@@ -330,6 +335,29 @@ class FourWayState(TurnState):
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
         return render(self, seat, names)
+
+    def _after_set_up(self) -> None:
+        phase = self._phase
+        self._player = (
+            CHANCE if phase in (ROLL_OFF, ROLL) else self._mover if phase == MOVE else TERMINAL
+        )
+
+    def _check_position(self) -> None:
+        n = self.game.num_players
+        seats = range(n)
+        check_in("phase", self._phase, range(len(PHASES)))
+        check_length("keys", self._keys, n)
+        check_each_in("keys", self._keys, range(ALL_KEYS_UP + 1))
+        check_in("mover", self._mover, seats)
+        check_in("roll", self._roll, range(-1, len(DICE)))
+        if self._phase == MOVE and self._roll < 0:
+            raise ValueError("position field roll: a move needs the dice rolled")
+        check_each_in("contenders", self._contenders, seats)
+        if len(self._rolloff) > len(self._contenders):
+            raise ValueError("position field rolloff: more rolls than contenders")
+        check_each_in("rolloff", self._rolloff, range(1, 7))
+        check_in("winner", self._winner, range(-1, n))
+        check_in("turns", self._turns, range(self.game.max_turns + 1))
 
     def clone(self) -> FourWayState:
         copy = FourWayState.__new__(FourWayState)

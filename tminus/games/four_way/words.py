@@ -121,7 +121,7 @@ def made_from(state: FourWayState, key: int) -> str:
     if dice is None:
         return "no dice rolled"
     low, high = sorted(dice)
-    ways = [(low + high, f"{low} + {high}")]
+    ways: list[tuple[float, str]] = [(low + high, f"{low} + {high}")]
     if not state.game.junior:
         ways += [
             (high - low, f"{high} − {low}"),

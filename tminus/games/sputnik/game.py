@@ -20,6 +20,7 @@ import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionError, TurnState
 from tminus.core.params import Param
+from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.phrasing import check_viewer
 from tminus.games.sputnik import rules, words
 from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
@@ -147,7 +148,7 @@ class SputnikGame(Game):
         return [s for s in range(self.num_players) if self.side_of_seat[s] == side]
 
 
-class SputnikState(TurnState):
+class SputnikState(TurnState[SputnikGame]):
     __slots__ = (
         "_at",
         "_base",
@@ -164,6 +165,10 @@ class SputnikState(TurnState):
         "_unmoved",
         "_winner",
         "game",
+    )  # fmt: skip
+    # Cells and rockets by index, board contents as in ``rules``; the masks are remade.
+    position_fields = (
+        "board", "at", "pos", "base", "unmoved", "out", "turns", "winner", "phase", "player",
     )  # fmt: skip
 
     def __init__(self, game: SputnikGame) -> None:
@@ -558,6 +563,30 @@ class SputnikState(TurnState):
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
         return render(self, seat, names)
+
+    def _after_set_up(self) -> None:
+        self.rebuild_masks()
+
+    def _check_position(self) -> None:
+        game = self.game
+        cells, rockets = range(game.cells), range(game.num_rockets)
+        check_in("phase", self._phase, range(len(PHASES)))
+        check_length("board", self._board, game.cells)
+        check_each_in("board", self._board, range(BASE + game.num_rockets))
+        check_length("at", self._at, game.cells)
+        check_each_in("at", self._at, [NOBODY, *rockets])
+        for name, where in (("pos", self._pos), ("base", self._base)):
+            check_length(name, where, game.num_rockets)
+            check_each_in(name, where, [OUT, *cells])
+        for rocket, cell in enumerate(self._pos):
+            if cell != OUT and self._at[cell] != rocket:
+                raise ValueError(f"position field at: rocket {rocket} is on {cell}, not there")
+        check_length("unmoved", self._unmoved, game.num_rockets)
+        check_each_in("out", self._out, rockets)
+        check_in("turns", self._turns, range(game.max_turns + 1))
+        check_in("winner", self._winner, range(-1, game.num_players))
+        seats = range(game.num_players)
+        check_in("player", self._player, {LOT: [CHANCE], OVER: [TERMINAL]}.get(self._phase, seats))
 
     def clone(self) -> SputnikState:
         copy = SputnikState.__new__(SputnikState)

@@ -12,6 +12,7 @@ import numpy as np
 
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
+from tminus.core.positions import check_counts, check_each_in, check_in, check_length
 from tminus.games.three_two_one import rules, words
 from tminus.games.three_two_one.actions import (
     DECLARE_BLASTOFF,
@@ -102,7 +103,7 @@ class ThreeTwoOneGame(Game):
         return ThreeTwoOneState(self)
 
 
-class ThreeTwoOneState(TurnState):
+class ThreeTwoOneState(TurnState[ThreeTwoOneGame]):
     __slots__ = (
         "_deal_to",
         "_dealt",
@@ -130,6 +131,14 @@ class ThreeTwoOneState(TurnState):
         "_winners",
         "_wins",
         "game",
+    )  # fmt: skip
+    _starter: int  # the seat that started the round (set by the first deal)
+    # Hands, what others saw of them and the draw pile are counts of each value (0-10);
+    # the piles list card values, top last. Hand sizes and totals are remade from the hands.
+    position_fields = (
+        "scores", "wins", "round", "extra", "turns", "last_round", "winners", "playing",
+        "starter", "deal_to", "dealt", "hands", "known", "pile_drawn", "reshuffled", "draw",
+        "piles", "discarded_on", "mover", "phase", "player",
     )  # fmt: skip
 
     def __init__(self, game: ThreeTwoOneGame) -> None:
@@ -394,7 +403,7 @@ class ThreeTwoOneState(TurnState):
         seats = range(self.game.num_players)
         hands = [self.hand(s) if s in playing else None for s in seats]
         shown_totals = [self._totals[s] if s in playing else None for s in seats]
-        if declaration == BLASTOFF:
+        if declaration == BLASTOFF and declarer is not None:
             # "they can discard their entire hand": no hand left, so no total to show.
             hands[declarer], shown_totals[declarer] = [], None
         self._last_round = {
@@ -637,6 +646,33 @@ class ThreeTwoOneState(TurnState):
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
         return render(self, seat, names)
+
+    def _after_set_up(self) -> None:
+        self._sizes = [sum(hand) for hand in self._hands]
+        # A hand counts each value 0-10: the value is the index.
+        self._totals = [sum(v * count for v, count in enumerate(hand)) for hand in self._hands]
+        self._draw_size = sum(self._draw)
+
+    def _check_position(self) -> None:
+        n = self.game.num_players
+        seats = range(n)
+        check_in("phase", self._phase, range(len(PHASES)))
+        check_each_in("playing", self._playing, seats)
+        check_in("mover", self._mover, self._playing)
+        check_in("starter", self._starter, self._playing)
+        check_in("player", self._player, {OVER: [TERMINAL]}.get(self._phase, [CHANCE, *seats]))
+        for name in ("scores", "wins", "hands", "known", "pile_drawn"):
+            check_length(name, getattr(self, "_" + name), n)
+        for name in ("hands", "known", "pile_drawn"):
+            for counts in getattr(self, "_" + name):
+                check_counts(name, counts, len(VALUES))
+        check_counts("draw", self._draw, len(VALUES))
+        check_length("piles", self._piles, 2)
+        for pile in self._piles:
+            check_each_in("piles", pile, VALUES)
+        check_each_in("deal_to", self._deal_to, self._playing)
+        check_in("dealt", self._dealt, range(len(self._deal_to) + 1))
+        check_in("discarded_on", self._discarded_on, (-1, 0, 1))
 
     def clone(self) -> ThreeTwoOneState:
         copy = ThreeTwoOneState.__new__(ThreeTwoOneState)

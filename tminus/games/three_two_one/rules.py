@@ -108,6 +108,8 @@ def score_blastoff(totals: list[int], declarer: int) -> list[int]:
 
 def score_round(totals: list[int], declarer: int | None, declaration: str | None) -> list[int]:
     """Points for each player of the round, in the order of ``totals``."""
+    if declarer is None:  # the round ran out of cards: nobody declared
+        return score_plain(totals)
     if declaration == COUNTDOWN:
         return score_countdown(totals, declarer)
     if declaration == BLASTOFF:

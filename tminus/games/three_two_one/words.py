@@ -104,6 +104,7 @@ def deal(
 ) -> str:
     """ "Shuffle and deal": the card's value only for the player who gets it."""
     seat = state.next_recipient()
+    assert seat is not None, "a card is dealt only while dealing"
     if reveal or viewer == seat:
         return f"{names[seat]} is dealt {a_number(value)}"
     return f"A card is dealt to {names[seat]}"
