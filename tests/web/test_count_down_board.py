@@ -103,7 +103,10 @@ def draw_position(page, state, seat, names):
     legal = (
         []
         if seat is None
-        else [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        else [
+            {"action": a, "text": state.action_to_string(a), "struct": state.action_to_struct(a)}
+            for a in state.legal_actions()
+        ]
     )
     seats = [{"seat": s, "name": name, "kind": "person"} for s, name in enumerate(names)]
     page.evaluate(

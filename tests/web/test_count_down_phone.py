@@ -22,7 +22,10 @@ def draw_on_phone(page, state, seat):
     """Draw ``state`` as ``seat`` sees it in the page's board box, laid out for a phone
     (narrow) as the game page would; clicks are recorded in ``window.clicked``."""
     obs = state.observation(seat)
-    legal = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+    legal = [
+        {"action": a, "text": state.action_to_string(a), "struct": state.action_to_struct(a)}
+        for a in state.legal_actions()
+    ]
     seats = [{"seat": s, "name": name, "kind": "person"} for s, name in enumerate(NAMES)]
     page.evaluate(
         """async ([obs, legal, seats]) => {

@@ -41,7 +41,12 @@ def playout(game_name, until, seed=0, **params):
 
 def moves_with_labels(state, names):
     return [
-        {"action": a, "text": state.action_to_string(a), "label": f"[{state.move_label(a, names)}]"}
+        {
+            "action": a,
+            "text": state.action_to_string(a),
+            "label": f"[{state.move_label(a, names)}]",
+            "struct": state.action_to_struct(a),
+        }
         for a in state.legal_actions()
     ]
 
