@@ -226,6 +226,10 @@ def test_a_hot_seat_socket_is_sent_only_the_view_of_the_seat_it_plays_now(client
         last[2] = other.receive_json()
     device.send_json({"type": "switch", "seat": 2})
     assert device.receive_json()["code"] == "forbidden"  # not one of its seats
+    # Passed to seat 1 once whoever moves first: a game may end before seat 1's turn.
+    device.send_json({"type": "switch", "seat": 1})
+    received.append(device.receive_json())
+    assert received[-1]["seat"] == 1
     for _ in range(MAX_MOVES):
         state = received[-1]
         if state["status"] != "playing":
