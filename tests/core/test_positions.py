@@ -43,3 +43,16 @@ def test_with_position_copies_what_it_is_given():
     keys[0] = 0
     assert changed.position_dict()["keys"] == [3, 0]
     assert state.position_dict()["keys"] == [0, 0]
+
+
+def test_every_game_of_t_minus_declares_its_position():
+    # Positions are optional for games from outside (the conformance checker then skips the
+    # round trip), so that the four games keep theirs is checked here.
+    from tminus.core.registry import game_class
+
+    for name in ("count_down", "four_way", "sputnik", "three_two_one"):
+        state = game_class(name)().new_initial_state()
+        assert state.position_fields, name
+        assert game_class(name)().set_up(state.position_dict()).position_dict() == (
+            state.position_dict()
+        )

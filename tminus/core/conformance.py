@@ -193,7 +193,8 @@ def _deep_check(
     _check_replay(game, state, where)
     _check_observations(game, state, where, np_rng, tensor_shape)
     _check_action_structs(state, where)
-    _check_position_round_trip(game, state, where, rng)
+    if state.position_fields:  # positions are optional for a game from outside T-minus
+        _check_position_round_trip(game, state, where, rng)
     if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
 
