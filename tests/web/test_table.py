@@ -15,7 +15,7 @@ import pytest
 from tminus.agents.registry import make_agent
 from tminus.core.registry import load_game
 
-from .conftest import create_game, screenshot
+from .conftest import PHONE, create_game, screenshot, serious_accessibility_problems
 
 NAMES = ["Ada", "Bea", "Cy", "Dee"]
 LONG = "Maximilian Longname-Smith"  # 25 characters
@@ -96,11 +96,39 @@ def test_moves_on_the_board_are_named_in_the_servers_words(server, new_page):
     page = board_page(server, new_page, "four_way", 4)
     draw(page, "four_way", state.observation(seat), seat=seat, names=NAMES, legal=legal)
     shown = labels_on_board(page)
-    assert shown and all(label.startswith("[") for label in shown), shown
+    assert shown and all("[" in label and label.endswith("]") for label in shown), shown
     attacks = page.locator("#board .attack")
     assert attacks.count() >= 1
     dots = page.eval_on_selector_all(".four-way .seat-number", "ns => ns.map(n => n.textContent)")
     assert sorted(dots) == ["A", "B", "C", "D"]
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_an_attack_button_is_named_by_what_it_shows(server, new_page, narrow):
+    """The attack on an eleven shows short words; its accessible name begins with those words
+    (axe-core's label-content-name-mismatch) and then says whom, in the server's words."""
+    state = playout(
+        "four_way",
+        lambda s: any(s.action_to_struct(a)["kind"] == "attack" for a in s.legal_actions()),
+        players=4,
+    )
+    seat = state.current_player()
+    legal = moves_with_labels(state, NAMES)
+    page = board_page(server, new_page, "four_way", 4, PHONE if narrow else None)
+    draw(
+        page,
+        "four_way",
+        state.observation(seat),
+        seat=seat,
+        names=NAMES,
+        legal=legal,
+        narrow=narrow,
+    )
+    attack = page.locator("#board .attack").first
+    shown = attack.locator("text").text_content().removeprefix("⚔ ")
+    label = attack.get_attribute("aria-label")
+    assert label.startswith(shown) and "[Attack " in label, (shown, label)
+    assert serious_accessibility_problems(page) == []
 
 
 def test_a_refusal_names_the_player_not_a_seat_number(server, new_page):

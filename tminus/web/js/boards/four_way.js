@@ -133,11 +133,15 @@ function nameLine(obs, ctx, seat, x, y, L) {
   return { g, mine };
 }
 
-function attackButton(attack, ctx, name, x, y, width, height) {
+// The button sits in the rival's row, under their name, so it shows only the words; its
+// accessible name starts with those same words (voice control finds a button by what it
+// shows) and goes on with the server's words for the move, which name the rival.
+function attackButton(attack, ctx, x, y, width, height) {
+  const words = width > 200 ? "Eleven: knock down" : "11: knock down";
   const button = svg("g", { class: "attack", transform: `translate(${x},${y})` },
     svg("rect", { width, height, rx: height / 2 }),
-    svg("text", { x: width / 2, y: height / 2 + 5, "text-anchor": "middle" }, width > 200 ? `⚔ Eleven: knock down ${short(name, 14)}` : "⚔ 11: knock down"));
-  return clickable(button, attack, ctx.onMove, attack.label || attack.text);
+    svg("text", { x: width / 2, y: height / 2 + 5, "text-anchor": "middle" }, `⚔ ${words}`));
+  return clickable(button, attack, ctx.onMove, `${words} — ${attack.label || attack.text}`);
 }
 
 // -- the wide layout: a row of ten keys per player -------------------------------------------
@@ -153,7 +157,7 @@ function wideRow(obs, ctx, seat, y, moves) {
   g.append(nameLine(obs, ctx, seat, 36, 36, L).g);
   g.append(svg("text", { x: 58, y: 60, class: "small" }, `${mine ? "you · " : ""}${up.size} of 10 keys up`));
   const attack = moves.attacks[seat];
-  if (attack) g.append(attackButton(attack, ctx, seatName(ctx.seats, seat), 22, 66, 160, 30));
+  if (attack) g.append(attackButton(attack, ctx, 22, 66, 160, 30));
   const changed = changedKeys(obs, ctx, seat);
   for (let k = 1; k <= 10; k++) {
     const node = key(k, up.has(k), KEY_W, KEY_H, LEFT + (k - 1) * (KEY_W + GAP), 6, changed.has(k));
@@ -191,7 +195,7 @@ function narrowRow(obs, ctx, seat, y, moves) {
   } else {
     const left = (L.width - (10 * MINI_W + 9 * MINI_GAP)) / 2;
     for (let k = 1; k <= 10; k++) g.append(key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)));
-    if (attack) g.append(attackButton(attack, ctx, seatName(ctx.seats, seat), 20, 80, L.width - 40, 50));
+    if (attack) g.append(attackButton(attack, ctx, 20, 80, L.width - 40, 50));
   }
   return g;
 }
