@@ -308,3 +308,28 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path):
     hold_sqlite(url)  # (one process may hold it twice)
     release_sqlite(url)
     release_sqlite(url)
+
+
+async def test_a_bug_while_writing_fails_the_waiting_moves_and_the_next_move_is_written(
+    tmp_path, monkeypatch
+):
+    """An unexpected error in the group commit reaches every move waiting on it (none hangs)
+    and nothing is stored; the next move is written as usual."""
+    service = await new_service(tmp_path / "t.db")
+    table = await create(service, "four_way", {"players": 2}, seats("person", "person"))
+    await join_all(service, table)
+    moves_before = table.move_number
+    written = storage.write_saves
+
+    async def broken(connection, batch, origin=""):
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(storage, "write_saves", broken)
+    with pytest.raises(RuntimeError, match="planted"):
+        await asyncio.wait_for(step(service, table), timeout=10)
+    assert table.move_number == moves_before
+    assert len((await service.store.load(table.id)).actions) == moves_before
+    monkeypatch.setattr(storage, "write_saves", written)
+    await asyncio.wait_for(step(service, table), timeout=10)
+    assert len((await service.store.load(table.id)).actions) == table.move_number > moves_before
+    await service.store.close()
