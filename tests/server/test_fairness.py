@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sqlite3
 
 import numpy as np
 import pytest
@@ -12,9 +13,10 @@ from typer.testing import CliRunner
 
 from tminus.cli import app
 from tminus.core.playout import sample_chance
+from tminus.server import service as service_module
 from tminus.server.fairness import commitment, draw_chance, new_seed, verify_export
 
-from .helpers import create, join_all, new_service, play_out, seats
+from .helpers import create, join_all, new_service, play_out, seats, step
 
 
 async def finished(path):
@@ -39,16 +41,34 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 
 
 def test_a_chance_outcome_is_a_pure_function_of_seed_and_index():
+    """Rule 2, as the export states it: the first 8 bytes of SHA-256(seed ‖ index), 53 bits."""
     seed = new_seed()
     outcomes = [(a, 1 / 6) for a in range(6)]
     draws = [draw_chance(seed, i, outcomes) for i in range(200)]
     assert draws == [draw_chance(seed, i, outcomes) for i in range(200)]
+    key = bytes.fromhex(seed)
     expected = [
-        sample_chance(outcomes, np.random.default_rng([int(seed, 16), i]).random())
+        sample_chance(
+            outcomes,
+            (int(hashlib.sha256(key + i.to_bytes(8, "big")).hexdigest()[:16], 16) >> 11) / 2**53,
+        )
         for i in range(200)
     ]
     assert draws == expected
     assert set(draws) == set(range(6))  # and they do vary
+
+
+def test_rule_1_of_older_games_seeds_numpy_with_seed_and_index():
+    seed = new_seed()
+    outcomes = [(a, 1 / 6) for a in range(6)]
+    expected = [
+        sample_chance(outcomes, np.random.default_rng([int(seed, 16), i]).random())
+        for i in range(200)
+    ]
+    assert [draw_chance(seed, i, outcomes, rule=1) for i in range(200)] == expected
+    assert expected != [draw_chance(seed, i, outcomes) for i in range(200)]
+    with pytest.raises(ValueError, match="unknown draw rule 3"):
+        draw_chance(seed, 0, outcomes, rule=3)
 
 
 def test_every_chance_outcome_of_a_served_game_follows_from_its_seed(finished_export):
@@ -104,3 +124,40 @@ def test_the_verify_command(finished_export, tmp_path):
     assert result.exit_code == 1 and "the seed gives" in result.output
     result = runner.invoke(app, ["verify", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "cannot read" in result.output
+
+
+@pytest.mark.anyio
+async def test_a_game_stored_before_draw_rules_is_upgraded_to_rule_1_and_verifies(
+    tmp_path, monkeypatch
+):
+    """A database made before the draw_rule column: its games drew by rule 1 (NumPy). The
+    upgrade says so, the game goes on under rule 1, and its export verifies, also as an
+    older export that did not name its rule."""
+    path = tmp_path / "old.db"
+    monkeypatch.setattr(service_module, "DRAW_RULE", 1)  # a server from before rule 2
+    service = await new_service(path)
+    table = await create(service, "four_way", {"players": 2}, seats("person", "greedy"))
+    await join_all(service, table)
+    await step(service, table)
+    await service.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games DROP COLUMN draw_rule")
+    monkeypatch.setattr(service_module, "DRAW_RULE", 2)
+
+    service = await new_service(path)
+    table = await service.get(table.id)
+    assert table.record.draw_rule == 1
+    await play_out(service, table)
+    export = service.export(table)
+    await service.store.close()
+    assert export["draw_version"] == 1 and "numpy" in export["draw_rule"]
+    assert verify_export(export).ok
+    older = {k: v for k, v in export.items() if k != "draw_version"}
+    assert verify_export(older).ok
+    claimed = dict(export, draw_version=2)  # the wrong rule does not verify
+    assert "the seed gives" in verify_export(claimed).problems[0]
+    assert "unknown draw rule 9" in verify_export(dict(export, draw_version=9)).problems[0]
+
+
+def test_a_game_made_now_draws_by_rule_2(finished_export):
+    assert finished_export["draw_version"] == 2 and "SHA-256(seed" in finished_export["draw_rule"]

@@ -2,8 +2,11 @@
 
 At creation the server draws a 32-byte seed and publishes ``commitment(seed)``, its SHA-256.
 Chance outcome number ``index`` of the action log (the index counts every action, players'
-and chance's) is drawn with ``numpy.random.default_rng([seed as integer, index]).random()``
-falling on the outcomes in order (``sample_chance``). When the game ends the seed is
+and chance's) is drawn from a uniform number u in [0, 1) made of the seed and the index,
+falling on the outcomes in order (``sample_chance``). How u is made is the game's draw rule,
+stored with the game and named in its export: rule 2 (games made now) hashes the seed and
+the index with SHA-256, which any language can check and which costs a few microseconds;
+rule 1 (older games) seeded NumPy's generator with them. When the game ends the seed is
 revealed, and anyone can replay the log and check every chance outcome: ``verify_export``.
 """
 
@@ -14,8 +17,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tminus.core.game import IllegalActionError
 from tminus.core.playout import sample_chance
 from tminus.core.registry import load_game
@@ -23,11 +24,16 @@ from tminus.core.registry import load_game
 SEED_BYTES = 32
 EXPORT_FORMAT = "tminus-game-export"
 EXPORT_VERSION = 1
-DRAW_RULE = (
-    "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
+DRAW_RULES = {
+    1: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
     "log index i: u = numpy.random.default_rng([int.from_bytes(seed, 'big'), i]).random(), "
-    "the first outcome (sorted by action) whose cumulative probability exceeds u"
-)
+    "the first outcome (sorted by action) whose cumulative probability exceeds u",
+    2: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
+    "log index i: x = the first 8 bytes, big-endian, of SHA-256(seed ‖ i as 8 bytes "
+    "big-endian), u = (x >> 11) / 2**53, the first outcome (sorted by action) whose "
+    "cumulative probability exceeds u",
+}
+DRAW_RULE = 2  # the rule of games made now
 
 
 def new_seed() -> str:
@@ -40,10 +46,23 @@ def commitment(seed_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
 
 
-def draw_chance(seed_hex: str, index: int, outcomes: list[tuple[int, float]]) -> int:
+def draw_chance(
+    seed_hex: str, index: int, outcomes: list[tuple[int, float]], rule: int = DRAW_RULE
+) -> int:
     """The chance outcome at log position ``index``: a pure function of seed and index."""
-    u = np.random.default_rng([int(seed_hex, 16), index]).random()
-    return sample_chance(outcomes, float(u))
+    return sample_chance(outcomes, uniform(seed_hex, index, rule))
+
+
+def uniform(seed_hex: str, index: int, rule: int) -> float:
+    """The number in [0, 1) that draw rule ``rule`` makes of the seed and a log index."""
+    if rule == 2:
+        digest = hashlib.sha256(bytes.fromhex(seed_hex) + index.to_bytes(8, "big")).digest()
+        return (int.from_bytes(digest[:8], "big") >> 11) / 2**53
+    if rule == 1:
+        import numpy as np  # (only games made before rule 2 need it)
+
+        return float(np.random.default_rng([int(seed_hex, 16), index]).random())
+    raise ValueError(f"unknown draw rule {rule!r}; this T-minus knows {sorted(DRAW_RULES)}")
 
 
 @dataclass
@@ -82,6 +101,12 @@ def verify_export(export: dict[str, Any]) -> Verification:
             f"played under rules version {played}; checked under version {game.rules_version}, "
             "the rules installed here"
         )
+    rule = export.get("draw_version", 1)  # (exports before rule 2 did not say: rule 1)
+    if rule not in DRAW_RULES:
+        result.problems.append(
+            f"unknown draw rule {rule!r}; this T-minus knows {sorted(DRAW_RULES)}"
+        )
+        return result
     state = game.new_initial_state()
     for index, entry in enumerate(export.get("actions", [])):
         action = entry.get("action") if isinstance(entry, dict) else None
@@ -89,7 +114,7 @@ def verify_export(export: dict[str, Any]) -> Verification:
             result.problems.append(f"action {index}: the game was already over")
             break
         if state.is_chance_node():
-            expected = draw_chance(seed, index, state.chance_outcomes())
+            expected = draw_chance(seed, index, state.chance_outcomes(), rule)
             if action != expected:
                 result.problems.append(
                     f"action {index}: chance gave {action!r} but the seed gives {expected} "

@@ -39,6 +39,7 @@ from tminus.core.game import CHANCE, Game, State
 from tminus.core.registry import game_class, list_games, load_game
 from tminus.server.fairness import (
     DRAW_RULE,
+    DRAW_RULES,
     EXPORT_FORMAT,
     EXPORT_VERSION,
     commitment,
@@ -456,6 +457,7 @@ class GameService:
             id=secrets.token_hex(8), game=game_name, params=dict(game.params),
             rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
             status=WAITING, seats=made, actions=[], result=None, created=now(), listed=listed,
+            draw_rule=DRAW_RULE,
         )  # fmt: skip
         await self._store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -850,7 +852,7 @@ class GameService:
             id=secrets.token_hex(8), game=old.game, params=dict(old.params),
             rules_version=type(table.game).rules_version, commitment=commitment(seed),
             seed=seed, status=WAITING, seats=seats, actions=[], result=None, created=now(),
-            listed=old.listed,
+            listed=old.listed, draw_rule=DRAW_RULE,
         )  # fmt: skip
 
     # -- table talk ------------------------------------------------------------------------
@@ -896,7 +898,10 @@ class GameService:
         """Draw chance outcomes from the seed until a player must move or the game ends."""
         state = draft.state
         while state.current_player() == CHANCE:
-            outcome = draw_chance(table.record.seed, draft.move_number, state.chance_outcomes())
+            record = table.record
+            outcome = draw_chance(
+                record.seed, draft.move_number, state.chance_outcomes(), record.draw_rule
+            )
             self._apply(table, draft, outcome)
         if state.is_terminal() and table.status != FINISHED:
             reason = "turn cap" if state.ended_by_turn_cap() else "game over"
@@ -1055,7 +1060,8 @@ class GameService:
             "seats": [{k: v for k, v in s.items() if k != "joined"} for s in public_seats(record)],
             "commitment": record.commitment,
             "seed": record.seed if over else None,
-            "draw_rule": DRAW_RULE,
+            "draw_version": record.draw_rule,
+            "draw_rule": DRAW_RULES[record.draw_rule],
             "actions": actions,
         }
 

@@ -128,6 +128,8 @@ class GameRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
     # In play, but its people all left long ago: its bots wait until one comes back.
     paused: Mapped[bool] = mapped_column(default=False)
+    # How its chance outcomes are drawn from the seed (tminus.server.fairness.DRAW_RULES).
+    draw_rule: Mapped[int] = mapped_column(Integer, default=1)
 
 
 class SeatRow(Base):
@@ -271,6 +273,7 @@ class StoredGame:
     to_move: int | None = None
     rematch: str | None = None  # the game that follows this one ("Play again")
     paused: bool = False  # its people all left long ago: its bots wait for one to come back
+    draw_rule: int = 1  # how chance is drawn from the seed (fairness.DRAW_RULES)
 
 
 def async_url(url: str) -> str:
@@ -955,7 +958,7 @@ async def insert_game(game: StoredGame, connection) -> None:
                 "id": game.id, "game": game.game, "params": game.params,
                 "rules_version": game.rules_version, "commitment": game.commitment,
                 "seed": game.seed, "status": game.status, "result": None,
-                "created": game.created, "listed": game.listed,
+                "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
             }
         ],
     )  # fmt: skip
@@ -982,7 +985,7 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
-        paused=bool(row["paused"]),
+        paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1,
     )  # fmt: skip
 
 
@@ -1001,6 +1004,8 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN paused BOOLEAN DEFAULT FALSE"))
     if "to_move" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
+    if "draw_rule" not in columns:  # games made before there were rules drew by rule 1
+        connection.execute(text("ALTER TABLE games ADD COLUMN draw_rule INTEGER DEFAULT 1"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}
