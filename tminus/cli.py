@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tminus.agents.registry import make_agent
-from tminus.agents.solvers import SOLVERS
+from tminus.agents.solvers import solver_report
 from tminus.core.game import Game, IllegalActionError, State
 from tminus.core.params import coerce_param
 from tminus.core.playout import sample_chance
@@ -528,11 +528,11 @@ def report(
 @app.command()
 def solve(game: GameArg) -> None:
     """Print what the exact solvers know about a game."""
-    game_class_or_fail(game)
-    solver = SOLVERS.get(game)
-    if solver is None:
-        raise fail(f"no exact solver for {game} yet; solvers: {', '.join(sorted(SOLVERS))}")
-    console.print(Markdown(solver()))
+    try:
+        report = solver_report(game)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(Markdown(report))
 
 
 @app.command()
