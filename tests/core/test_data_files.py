@@ -17,20 +17,23 @@ def shipped(package: str, name: str) -> dict:
     return json.loads(files(package).joinpath(name).read_text(encoding="utf-8"))
 
 
-def deck_refused(change) -> str:
-    data = shipped("tminus.games.three_two_one", "deck.json")
+def refused(model, package: str, name: str, what: str, change) -> str:
+    """The message that refuses the shipped file ``name`` once ``change`` has spoilt it."""
+    data = shipped(package, name)
     change(data)
     with pytest.raises(ValueError) as error:
-        validated(DeckFile, data, "3-2-1 Countdown deck (deck.json)")
+        validated(model, data, f"{what} ({name})")
     return str(error.value)
+
+
+def deck_refused(change) -> str:
+    return refused(
+        DeckFile, "tminus.games.three_two_one", "deck.json", "3-2-1 Countdown deck", change
+    )
 
 
 def setup_refused(change) -> str:
-    data = shipped("tminus.games.sputnik", "setup.json")
-    change(data)
-    with pytest.raises(ValueError) as error:
-        validated(SetupFile, data, "Sputnik setup (setup.json)")
-    return str(error.value)
+    return refused(SetupFile, "tminus.games.sputnik", "setup.json", "Sputnik setup", change)
 
 
 def test_the_shipped_files_load_as_the_games_use_them():
