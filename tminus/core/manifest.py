@@ -91,6 +91,7 @@ class GameManifest:
                 raise ValueError(f"{self.name} manifest: {key} is a tuple of dotted paths")
             for index, path in enumerate(paths):
                 self._check_path(f"{key}[{index}]", path)
+            object.__setattr__(self, key, tuple(paths))
         if self.facts is not None:
             self._check_path("facts", self.facts)
         if self.evaluation is not None:
