@@ -43,12 +43,18 @@ def test_a_game_not_measured_here_gets_levels_by_its_agents():
     assert specs == ["random", "ismcts:simulations=100", "ismcts:simulations=400"]
 
 
-def test_the_levels_tournament_prints_every_level_with_intervals(monkeypatch):
-    import tminus.agents.levels as module
+def test_the_levels_tournament_prints_every_level_with_intervals():
+    from dataclasses import replace
+
+    from tminus.core.registry import manifest, register
 
     # The real budgets take seconds a move; the table's shape is the point here.
-    monkeypatch.setattr(module, "FOUR_WAY_HARD", "mcts:simulations=4")
-    result = levels_tournament("four_way", games=12, seed=1)
+    four_way = manifest("four_way")
+    register(replace(four_way, levels=replace(four_way.levels, hard="mcts:simulations=4")))
+    try:
+        result = levels_tournament("four_way", games=12, seed=1)
+    finally:
+        register(four_way)
     table = format_levels_table(result)
     lines = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert [line.split("|")[1].strip() for line in lines] == ["easy", "medium", "hard", "expert"]

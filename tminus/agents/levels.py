@@ -6,13 +6,9 @@ machine (2 shared cores): "hard" at most 0.5 s a move, "expert" at most 2 s, mea
 figures are in the README, "Levels"). Search counts, not clocks, fix the budgets, so that a
 level plays the same on any machine and a game replays from its seed.
 
-Choices where a game has several candidates:
-- Sputnik's expert is the winner of the head-to-head of ``alphabeta`` and ``mcts`` at the
-  expert budget (README, "Levels"); inside the endgame table it plays perfectly, once the
-  ``endgame`` agent (``tminus.agents.solvers.sputnik_endgame``) is registered.
-- 4-Way CountDown's expert with two players is the exact ``solver`` (the solved duel); with
-  three or four, MCTS at the expert budget.
-- Games with hidden cards search with ``ismcts`` (it never reads hidden cards).
+A game declares its calibrated hard and expert specs in its manifest (``Levels`` in
+``tminus/games/NAME/manifest.py``, with the reasons for its choices); easy is ``random``
+and medium ``greedy``. A game that declares none gets levels made from the agents it has.
 
 ``levels(game_name)`` has the shape of the server's ``bot_levels``: [{"spec", "label"}].
 ``levels_tournament`` plays every level against every other in every seat.
@@ -24,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tminus.agents.registry import list_agents
+from tminus.core.registry import game_class, manifest
 from tminus.sim.stats import wilson_interval
 
 HARD_SECONDS = 0.5
@@ -39,42 +36,22 @@ class Level:
     seconds: float | None  # the time a move it stays under here (None: instant)
 
 
-def _levels(hard: str, expert: str, expert_label: str = "Deep search (expert)") -> list[Level]:
+def level_table(game_name: str, players: int | None = None) -> list[Level]:
+    """The levels of ``game_name`` (with ``players``, when the expert depends on it)."""
+    declared = manifest(game_name).levels
+    if declared is None:
+        return generic_levels(game_name)
+    expert, label = declared.expert, declared.expert_label
+    if players is None:  # the game's default count
+        param = game_class(game_name).parameters.get("players")
+        players = param.default if param else 0
+    expert, label = declared.experts_by_players.get(players, (expert, label))
     return [
         Level("easy", "Random (easy)", "random", None),
         Level("medium", "Greedy (medium)", "greedy", None),
-        Level("hard", "Search (hard)", hard, HARD_SECONDS),
-        Level("expert", expert_label, expert, EXPERT_SECONDS),
+        Level("hard", "Search (hard)", declared.hard, HARD_SECONDS),
+        Level("expert", label, expert, EXPERT_SECONDS),
     ]
-
-
-# Calibrated on the development machine: see the README ("Levels") for the figures.
-SPUTNIK_HARD = "mcts:simulations=300"
-SPUTNIK_EXPERT_CANDIDATES = ("mcts:simulations=1200", "alphabeta:max_nodes=35000")
-SPUTNIK_EXPERT = "mcts:simulations=1200"  # the head-to-head: README, "Levels"
-FOUR_WAY_HARD = "mcts:simulations=800"
-FOUR_WAY_EXPERT_MANY = "mcts:simulations=3000"
-THREE_TWO_ONE = ("ismcts:simulations=100", "ismcts:simulations=400")
-COUNT_DOWN = ("ismcts:simulations=100", "ismcts:simulations=400")  # not yet timed: README
-
-
-def level_table(game_name: str, players: int | None = None) -> list[Level]:
-    """The levels of ``game_name`` (with ``players``, when the expert depends on it)."""
-    if game_name == "sputnik":
-        expert = SPUTNIK_EXPERT
-        if "endgame" in list_agents("sputnik"):  # perfect play inside the endgame table
-            search, _, options = SPUTNIK_EXPERT.partition(":")
-            expert = f"endgame:search={search}" + (f":{options}" if options else "")
-        return _levels(SPUTNIK_HARD, expert)
-    if game_name == "four_way":
-        if players in (None, 2):
-            return _levels(FOUR_WAY_HARD, "solver", "Solver (expert, perfect with two)")
-        return _levels(FOUR_WAY_HARD, FOUR_WAY_EXPERT_MANY)
-    if game_name == "three_two_one":
-        return _levels(*THREE_TWO_ONE)
-    if game_name == "count_down":
-        return _levels(*COUNT_DOWN)
-    return generic_levels(game_name)
 
 
 def generic_levels(game_name: str) -> list[Level]:

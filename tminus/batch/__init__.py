@@ -7,43 +7,32 @@
     env.returns(); env.history(0)  # replays in tminus.load_game("four_way", players=3)
 
 Bit-for-bit faithful to the reference engines (same action ids, legal actions, observation
-tensors and returns); chance is drawn inside from ``seed``.
+tensors and returns); chance is drawn inside from ``seed``. A game names its batch engines
+in its manifest (``GameManifest.batch``: backend -> class).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from tminus.batch.base import BatchEnv
+from tminus.core.manifest import resolve
+from tminus.core.registry import manifest, manifests
 
-BATCH_GAMES = {
-    "four_way": "tminus.batch.four_way:FourWayBatch",
-    "sputnik": "tminus.batch.sputnik:SputnikBatch",
-    "three_two_one": "tminus.batch.three_two_one:ThreeTwoOneBatch",
-}
-JAX_GAMES = {
-    "four_way": "tminus.batch.jax_four_way:FourWayJax",
-    "sputnik": "tminus.batch.jax_sputnik:SputnikJax",
-    "three_two_one": "tminus.batch.jax_three_two_one:ThreeTwoOneJax",
-}
 BACKENDS = ("numpy", "jax")
 
 
-def list_batch_games() -> list[str]:
-    return sorted(BATCH_GAMES)
+def list_batch_games(backend: str = "numpy") -> list[str]:
+    return [m.name for m in manifests() if backend in m.batch]
 
 
 def batch_class(name: str, backend: str = "numpy") -> type:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    table = BATCH_GAMES if backend == "numpy" else JAX_GAMES
-    if name not in table:
-        raise ValueError(
-            f"no {backend} batch engine for {name!r}; batch games: {', '.join(sorted(table))}"
-        )
-    module, cls = table[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    games = list_batch_games(backend)
+    if name not in games:
+        raise ValueError(f"no {backend} batch engine for {name!r}; batch games: {', '.join(games)}")
+    return resolve(manifest(name).batch[backend])
 
 
 def make(
@@ -54,4 +43,4 @@ def make(
     return batch_class(name, backend)(batch_size, seed=seed, **options)
 
 
-__all__ = ["BATCH_GAMES", "BatchEnv", "batch_class", "list_batch_games", "make"]
+__all__ = ["BatchEnv", "batch_class", "list_batch_games", "make"]

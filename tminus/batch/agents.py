@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from tminus.batch.base import BatchEnv
+from tminus.core.manifest import resolve
+from tminus.core.registry import manifest
 
 
 class BatchRandom:
@@ -28,25 +30,18 @@ class BatchRandom:
         return self.env.sample_legal(self.rng.random(self.env.batch_size))
 
 
-GREEDY = {
-    "four_way": "tminus.batch.greedy:FourWayBatchGreedy",
-    "sputnik": "tminus.batch.greedy:SputnikBatchGreedy",
-}
-
-
 def batch_agent_names(game: str) -> list[str]:
-    return ["random", *(["greedy"] if game in GREEDY else [])]
+    """Random, and the game's own vectorised agents (``GameManifest.batch_agents``)."""
+    return ["random", *manifest(game).batch_agents]
 
 
 def make_batch_agent(name: str, env: BatchEnv, seed: Any = None):
     """A vectorised agent by name for ``env``; ValueError naming those that exist."""
     if name == "random":
         return BatchRandom(env, seed)
-    if name == "greedy" and env.name in GREEDY:
-        import importlib
-
-        module, cls = GREEDY[env.name].split(":")
-        return getattr(importlib.import_module(module), cls)(env, seed)
+    path = manifest(env.name).batch_agents.get(name)
+    if path is not None:
+        return resolve(path)(env, seed)
     raise ValueError(
         f"no vectorised agent {name!r} for {env.name}; "
         f"vectorised agents: {', '.join(batch_agent_names(env.name))}"

@@ -103,7 +103,7 @@ class TMinusEnv(gymnasium.Env):
 
 def register_all() -> list[str]:
     """Register ``tminus/<game>-v0`` with Gymnasium for every game (idempotent)."""
-    from tminus.batch import BATCH_GAMES
+    from tminus.batch import list_batch_games
     from tminus.core.registry import list_games
 
     ids = []
@@ -112,7 +112,9 @@ def register_all() -> list[str]:
         if env_id not in gymnasium.registry:
             # gymnasium.make_vec runs the games of a batch engine where there is one.
             vector = (
-                "tminus.interop.gymnasium_vector:TMinusVectorEnv" if name in BATCH_GAMES else None
+                "tminus.interop.gymnasium_vector:TMinusVectorEnv"
+                if name in list_batch_games()
+                else None
             )
             gymnasium.register(
                 id=env_id,

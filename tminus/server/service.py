@@ -36,7 +36,7 @@ from typing import Any
 
 from tminus.agents.levels import levels
 from tminus.core.game import CHANCE, Game, State
-from tminus.core.registry import game_class, list_games, load_game
+from tminus.core.registry import game_class, list_games, load_game, manifest
 from tminus.server.fairness import (
     DRAW_RULE,
     DRAW_RULES,
@@ -137,6 +137,9 @@ def catalog() -> list[dict[str, Any]]:
                 "rules_version": cls.rules_version,
                 "params": params,
                 "bots": bot_levels(name),
+                # From the game's manifest: the lobby's line, the board script's URL.
+                "description": manifest(name).description,
+                "board": manifest(name).board,
             }
         )
     return games

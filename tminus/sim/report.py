@@ -1,7 +1,8 @@
 """HTML reports with matplotlib figures: who wins, from which seat, how long games take.
 
 A report is one self-contained HTML file (figures inlined as PNG), so it can be mailed
-or archived as it is. Per-game figures are registered in ``GAME_FIGURES``.
+or archived as it is. A game names its own figures in its manifest
+(``GameManifest.figures``): functions of the results that return a ``Figure`` or None.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tminus.core.registry import game_class
+from tminus.core.manifest import resolve
+from tminus.core.registry import game_class, manifest
 from tminus.sim.runner import GameResult
 from tminus.sim.stats import wilson_interval
 from tminus.sim.tournament import Rating
@@ -305,13 +307,6 @@ def sputnik_isolated_first(results: Sequence[GameResult]) -> Figure | None:
     )
 
 
-GAME_FIGURES: dict[str, Callable[[Sequence[GameResult]], Figure | None]] = {
-    "four_way": four_way_turns_to_finish,
-    "count_down": count_down_ready,
-    "sputnik": sputnik_isolated_first,
-}
-
-
 def build_report(
     game: str,
     params: dict,
@@ -325,9 +320,9 @@ def build_report(
     figures = [win_rate_by_position(results, players), game_lengths(results)]
     if ratings:
         figures.append(ratings_figure(ratings))
-    extra = GAME_FIGURES.get(game)
-    if extra is not None and (figure := extra(results)) is not None:
-        figures.append(figure)
+    for path in manifest(game).figures:
+        if (figure := resolve(path)(results)) is not None:
+            figures.append(figure)
     rows = "".join(
         f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in summary_rows
     )

@@ -1,20 +1,21 @@
-"""Position evaluations for search agents, one module per game.
+"""Position evaluations for search agents, one module per game, named in its manifest
+(``GameManifest.evaluation``).
 
-A module ``tminus.agents.evaluation.GAME`` provides ``evaluate(state, seat) -> float`` (how
-good the position is for ``seat``: positive is good, within about +-1000) and may provide
+Such a module provides ``evaluate(state, seat) -> float`` (how good the position is for
+``seat``: positive is good, within about +-1000) and may provide
 ``order_actions(state, actions) -> list[int]`` (the most promising actions first).
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
+
+from tminus.core.manifest import resolve
+from tminus.core.registry import manifest
 
 
 def evaluation_module(game_name: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"{__name__}.{game_name}")
-    except ModuleNotFoundError:
-        raise ValueError(
-            f"no evaluation for {game_name}: searching agents cannot play it"
-        ) from None
+    path = manifest(game_name).evaluation
+    if path is None:
+        raise ValueError(f"no evaluation for {game_name}: searching agents cannot play it")
+    return resolve(path)

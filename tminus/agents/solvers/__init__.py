@@ -1,34 +1,25 @@
 """Exact solvers and the agents that play their solutions.
 
-``SOLVERS`` maps a game to a function that returns its solver's findings as Markdown
-(imported on demand: solving can take a few seconds, Sputnik's a few minutes).
+A game names its solvers in its manifest (``GameManifest.solvers``): functions that return
+their findings as Markdown, imported on demand (solving can take a few seconds, Sputnik's
+a few minutes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from tminus.core.manifest import resolve
+from tminus.core.registry import manifest, manifests
 
 
-def _four_way() -> str:
-    from tminus.agents.solvers import four_way, four_way_duel
-
-    return four_way.report() + "\n\n" + four_way_duel.report()
+def games_with_solvers() -> list[str]:
+    return [m.name for m in manifests() if m.solvers]
 
 
-def _count_down() -> str:
-    from tminus.agents.solvers.count_down import report
-
-    return report()
-
-
-def _sputnik() -> str:
-    from tminus.agents.solvers.sputnik import report
-
-    return report()
-
-
-SOLVERS: dict[str, Callable[[], str]] = {
-    "four_way": _four_way,
-    "count_down": _count_down,
-    "sputnik": _sputnik,
-}
+def solver_report(game_name: str) -> str:
+    """What the exact solvers of a game found (Markdown); ValueError when it has none."""
+    solvers = manifest(game_name).solvers
+    if not solvers:
+        raise ValueError(
+            f"no exact solver for {game_name} yet; solvers: {', '.join(games_with_solvers())}"
+        )
+    return "\n\n".join(resolve(path)() for path in solvers)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tminus.games.count_down import phases, turns
+from tminus.games.count_down import phases
 from tminus.games.count_down.ledger import BANK, transfer
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def start_auction(s: CountDownState) -> None:
     if s._lots:
         begin_lot(s)
     else:
-        turns.start_next_turn(s)
+        s.start_next_turn()  # the state's (turns.py starts auctions: no import)
 
 
 def opening_price(s: CountDownState, photo: int) -> int:
@@ -109,4 +109,4 @@ def end_lot(s: CountDownState) -> None:
     if s._lots:
         begin_lot(s)
     else:
-        turns.start_next_turn(s)
+        s.start_next_turn()

@@ -11,9 +11,11 @@ import tomllib
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
+
+from tminus.games.data_files import DataModel, validated
 
 DEFAULT_BOARD = "default"
 CENTRES = (1, 2, 3, 4)
@@ -28,11 +30,7 @@ SURPRISE_KINDS = (
 )  # fmt: skip
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RulesSpec(_Model):
+class RulesSpec(DataModel):
     money_step: int = Field(gt=0)
     capital_per_pip: int = Field(gt=0)
     saturn_price: int = Field(ge=0)
@@ -48,7 +46,7 @@ class RulesSpec(_Model):
     offer_price_steps: list[float] = Field(min_length=1, max_length=6)
 
 
-class BallSpec(_Model):
+class BallSpec(DataModel):
     weights: list[int] = Field(min_length=BALL_FACES, max_length=BALL_FACES)
 
     @model_validator(mode="after")
@@ -58,24 +56,24 @@ class BallSpec(_Model):
         return self
 
 
-class PartSpec(_Model):
+class PartSpec(DataModel):
     name: str = Field(min_length=1)
     price: int = Field(ge=0)
 
 
-class PhotoSpec(_Model):
+class PhotoSpec(DataModel):
     name: str = Field(min_length=1)
     value: int = Field(gt=0)
     copies: int = Field(ge=1, le=20)
     astronaut: bool = False
 
 
-class ControlSpec(_Model):
+class ControlSpec(DataModel):
     centre: int = Field(ge=1, le=4)
     photos: list[str]
 
 
-class SquareSpec(_Model):
+class SquareSpec(DataModel):
     kind: Literal[SQUARE_KINDS]  # type: ignore[valid-type]
     centre: int | None = Field(default=None, ge=1, le=4)
     photo: str | None = None
@@ -83,7 +81,7 @@ class SquareSpec(_Model):
     amount: int | None = Field(default=None, ge=0)
 
 
-class SurpriseSpec(_Model):
+class SurpriseSpec(DataModel):
     name: str = Field(min_length=1)
     kind: Literal[SURPRISE_KINDS]  # type: ignore[valid-type]
     amount: int = 0
@@ -92,14 +90,14 @@ class SurpriseSpec(_Model):
     square: int | None = None
 
 
-class AgentSpec(_Model):
+class AgentSpec(DataModel):
     name: str = Field(min_length=1)
     colour: Literal["green", "red"]
     kind: Literal["photo", "part", "turn"]
     copies: int = Field(ge=1, le=20)
 
 
-class BoardSpec(_Model):
+class BoardSpec(DataModel):
     rules: RulesSpec
     ball: BallSpec
     parts: list[PartSpec] = Field(min_length=4, max_length=4)
@@ -263,35 +261,9 @@ class BoardData:
         self.max_value = max(self.photo_values)
 
 
-def _describe(spec_data: dict, loc: tuple) -> str:
-    """'photo_cards[2] 'Astronauts'.value' from pydantic's ('photo_cards', 2, 'value')."""
-    out, node = "", cast(Any, spec_data)
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-            try:
-                node = node[part]
-                if isinstance(node, dict) and "name" in node:
-                    out += f" {node['name']!r}"
-            except (IndexError, KeyError, TypeError):
-                node = None
-        else:
-            out += f".{part}" if out else str(part)
-            node = node.get(part) if isinstance(node, dict) else None
-    return out or "board"
-
-
 def parse_board(data: dict, source: str = "<board>") -> BoardData:
     """Validate a board given as a dict (parsed TOML); ValueError naming entry and problem."""
-    try:
-        spec = BoardSpec.model_validate(data)
-    except ValidationError as error:
-        problems = []
-        for e in error.errors():
-            message = e["msg"].removeprefix("Value error, ")
-            problems.append(f"{_describe(data, e['loc'])}: {message}")
-        raise ValueError(f"bad Count Down board {source}: " + "; ".join(problems)) from None
-    return BoardData(spec, source)
+    return BoardData(validated(BoardSpec, data, f"Count Down board {source}"), source)
 
 
 @lru_cache(maxsize=16)

@@ -8,21 +8,46 @@ columns are a-g (q = -3..3) and the rows 1-7 (r = -3..3), so the centre is ``d4`
 
 from __future__ import annotations
 
-import json
 import string
 from functools import cache
-from importlib import resources
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from tminus.games.data_files import DataModel, read_json
 
 # The six neighbours of a hex cell in axial coordinates.
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 MAX_RADIUS = (len(string.ascii_lowercase) - 1) // 2
 
 
+CORNERS = range(6)  # numbered clockwise from the top-left corner of the hexagon
+
+
+class SetupFile(DataModel):
+    """``setup.json``, the setup table (reconstructed: RULINGS.md)."""
+
+    # The corners that hold the bases, by the number of bases in play, clockwise; base j of
+    # the list belongs to seat j mod players.
+    corners_in_play: dict[int, list[Annotated[int, Field(ge=0, le=5)]]]
+    colours: list[Annotated[str, Field(min_length=1)]]  # the seats' colours, seat 0 first
+
+    @model_validator(mode="after")
+    def _one_base_a_corner(self) -> SetupFile:
+        if sorted(self.corners_in_play) != list(range(2, len(CORNERS) + 1)):
+            raise ValueError("corners_in_play: one entry for each number of bases 2 to 6")
+        for bases, corners in self.corners_in_play.items():
+            if len(corners) != bases or corners != sorted(set(corners)):
+                raise ValueError(f"corners_in_play.{bases}: {bases} corners, clockwise, none twice")
+        if len(self.colours) != len(CORNERS) or len(set(self.colours)) != len(CORNERS):
+            raise ValueError("colours: six different colours, one a base")
+        return self
+
+
 @cache
-def setup_data() -> dict:
+def setup_data() -> SetupFile:
     """The setup table (which corners hold bases, seat colours) from ``setup.json``."""
-    text = resources.files(__package__).joinpath("setup.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return read_json(__package__, "setup.json", SetupFile, "Sputnik setup")
 
 
 class HexBoard:
@@ -79,5 +104,5 @@ def hex_board(radius: int) -> HexBoard:
 
 def base_corners(board: HexBoard, bases: int) -> list[int]:
     """The cells of the bases in play, clockwise ("according to the number of players")."""
-    corners = setup_data()["corners_in_play"][str(bases)]
+    corners = setup_data().corners_in_play[bases]
     return [board.corners[c] for c in corners]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def colour(seat: int) -> str:
-    colours = setup_data()["colours"]
+    colours = setup_data().colours
     return colours[seat % len(colours)]
 
 

@@ -6,10 +6,8 @@ The state machine that calls these is in ``game.py``; the deck is data in ``deck
 
 from __future__ import annotations
 
-import json
-from importlib.resources import files
+from tminus.games.three_two_one.deck import load_deck
 
-VALUES = range(11)
 COUNTDOWN_LIMIT = 5  # "if the face value of a player's hand totals 5 or less"
 POINTS_BY_RANK = (3, 2, 1)  # "The lowest hand total gets 3 points, the second-lowest 2, ..."
 COUNTDOWN_BONUS = 1  # "they get 3 points + 1 bonus point"
@@ -21,15 +19,8 @@ MAX_EXTRA_ROUNDS = 5  # extra rounds for tied leaders: at most 5, then they shar
 COUNTDOWN = "countdown"
 BLASTOFF = "blastoff"
 
-
-def _load_data() -> tuple[tuple[int, ...], dict[int, int]]:
-    data = json.loads(files(__package__).joinpath("deck.json").read_text(encoding="utf-8"))
-    cards = tuple(data["cards"][str(v)] for v in VALUES)
-    hand_sizes = {int(players): size for players, size in data["hand_size"].items()}
-    return cards, hand_sizes
-
-
-DECK, HAND_SIZES = _load_data()
+DECK, HAND_SIZES = load_deck()
+VALUES = range(len(DECK))  # the card values, 0 to 10
 DECK_SIZE = sum(DECK)
 MIN_PLAYERS, MAX_PLAYERS = min(HAND_SIZES), max(HAND_SIZES)
 

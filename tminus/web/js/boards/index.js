@@ -1,12 +1,25 @@
-// Boards by game name. A game without its own board gets the generic one, which shows the
-// observation readably; the moves are always listed as buttons beside any board.
-import countDown from "./count_down.js";
-import fourWay from "./four_way.js";
+// Boards by game name. Each game's manifest names its board script (the catalog's `board`:
+// an ES module whose default export draws the game), so no list of games is kept here. A
+// game without a board of its own gets the generic one, which shows the observation
+// readably; the moves are always listed as buttons beside any board.
+import { api } from "../util.js";
 import generic from "./generic.js";
-import sputnik from "./sputnik.js";
-import threeTwoOne from "./three_two_one.js";
 
-const BOARDS = { four_way: fourWay, three_two_one: threeTwoOne, sputnik, count_down: countDown };
+const BOARDS = {};
+
+// Every game's board is loaded before the page's own script runs (it imports this module).
+try {
+  const games = await api("/api/catalog");
+  await Promise.all(games.filter((g) => g.board).map(async (g) => {
+    try {
+      BOARDS[g.name] = (await import(g.board)).default;
+    } catch (error) {
+      console.error(`the board of ${g.name} did not load (${g.board}): the generic board shows it`, error);
+    }
+  }));
+} catch (error) {
+  console.error("the catalog did not load: every game shows the generic board", error);
+}
 
 export function boardFor(game) {
   return BOARDS[game] || generic;

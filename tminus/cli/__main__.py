@@ -1,0 +1,5 @@
+"""``python -m tminus.cli ...``: the `tminus` command."""
+
+from tminus.cli import main
+
+main()

@@ -1,0 +1,155 @@
+"""The online table: `serve` starts the server, `verify` checks an exported game."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from tminus.cli.common import console, fail
+from tminus.server.limits import Limits
+
+LIMITS = Limits()  # the server's defaults (plain Python: no web extra needed to read them)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(
+            help="Database URL: a SQLite file (default; one process) or postgresql://... "
+            "(any number of processes, on any machines)."
+        ),
+    ] = "sqlite:///tminus.db",
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    max_body: Annotated[int, typer.Option(help="Bytes in an HTTP request body.")] = LIMITS.max_body,
+    creates_per_minute: Annotated[
+        float, typer.Option(help="Games one address may create a minute (0: no limit).")
+    ] = LIMITS.creates_per_minute,
+    max_bot_games: Annotated[
+        int, typer.Option(help="Games whose bots think at once, server-wide.")
+    ] = LIMITS.max_bot_games,
+    max_search_bots: Annotated[
+        int, typer.Option(help="Search bots among them, server-wide.")
+    ] = LIMITS.max_search_bots,
+    bot_budget: Annotated[
+        float, typer.Option(help="CPU seconds a bot may spend on one move.")
+    ] = LIMITS.bot_budget,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes bots think in (0: one fewer than the cores).")
+    ] = LIMITS.bot_workers,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets open at once from one address.")
+    ] = LIMITS.sockets_per_client,
+    max_sockets: Annotated[int, typer.Option(help="WebSockets open at once.")] = LIMITS.max_sockets,
+    sockets_per_game: Annotated[
+        int, typer.Option(help="WebSockets on one game.")
+    ] = LIMITS.sockets_per_game,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a new socket has to say hello.")
+    ] = LIMITS.hello_timeout,
+    messages_per_second: Annotated[
+        float, typer.Option(help="Messages one socket may send a second.")
+    ] = LIMITS.messages_per_second,
+    message_burst: Annotated[int, typer.Option(help="... and at once.")] = LIMITS.message_burst,
+    send_queue: Annotated[
+        int, typer.Option(help="Messages queued for a socket before it is closed.")
+    ] = LIMITS.send_queue,
+    send_timeout: Annotated[
+        float, typer.Option(help="Seconds a message may take to reach a socket.")
+    ] = LIMITS.send_timeout,
+    cache_size: Annotated[
+        int, typer.Option(help="Idle games kept in memory (others rebuilt when asked for).")
+    ] = LIMITS.cache_size,
+    replays_at_once: Annotated[
+        int, typer.Option(help="Replays built at once.")
+    ] = LIMITS.replays_at_once,
+    busy_timeout: Annotated[
+        float, typer.Option(help="Seconds a write waits for a locked SQLite file.")
+    ] = LIMITS.busy_timeout,
+    bot_lease: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a process keeps a game's bots unless it renews (then others may)."
+        ),
+    ] = LIMITS.bot_lease,
+    waiting_expiry: Annotated[
+        float,
+        typer.Option(help="Seconds a game waits for its players before it expires (0: never)."),
+    ] = LIMITS.waiting_expiry,
+    pause_after: Annotated[
+        float,
+        typer.Option(help="Seconds a game in play waits with all its people away, then pauses."),
+    ] = LIMITS.pause_after,
+    away_after: Annotated[
+        float,
+        typer.Option(help="Seconds a person has no socket before their seat may go to a bot."),
+    ] = LIMITS.away_after,
+) -> None:
+    """Play in the browser: start the server (needs the web extra) and print its address."""
+    try:
+        import asyncio
+
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from tminus.server.app import create_app
+        from tminus.server.serving import PipelinedMessages, PipelinedUpgrade
+        from tminus.server.storage import Store, StoreError, hold_sqlite
+    except ImportError:
+        raise fail('the server needs the web extra: pip install "tminus[web]"') from None
+    limits = Limits(
+        max_body=max_body, creates_per_minute=creates_per_minute, max_bot_games=max_bot_games,
+        max_search_bots=max_search_bots, bot_budget=bot_budget, bot_workers=bot_workers,
+        sockets_per_client=sockets_per_client, max_sockets=max_sockets,
+        sockets_per_game=sockets_per_game, hello_timeout=hello_timeout,
+        messages_per_second=messages_per_second, message_burst=message_burst,
+        send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
+        replays_at_once=replays_at_once, busy_timeout=busy_timeout, bot_lease=bot_lease,
+        waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
+    )  # fmt: skip
+    if bot_lease <= 0:
+        raise fail("--bot-lease must be above 0 seconds")
+    if pause_after <= 0:
+        raise fail("--pause-after must be above 0 seconds")
+    if away_after <= 0:
+        raise fail("--away-after must be above 0 seconds")
+    try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
+        hold_sqlite(db)
+        asyncio.run(Store(db, busy_timeout).check())
+    except StoreError as error:
+        raise fail(str(error)) from None
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
+    console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
+    uvicorn.run(
+        create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
+        ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
+    )  # fmt: skip
+
+
+def verify(
+    export: Annotated[str, typer.Argument(help="A game exported from the server (JSON).")],
+) -> None:
+    """Check a finished online game: the seed's commitment and every chance outcome."""
+    from tminus.server.fairness import verify_export
+
+    try:
+        with open(export, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, json.JSONDecodeError) as error:
+        raise fail(f"cannot read {export}: {error}") from None
+    result = verify_export(data)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    if not result.ok:
+        for problem in result.problems:
+            console.print(f"[bold red]✗[/] {problem}")
+        raise typer.Exit(code=1)
+    console.print(
+        f"[bold green]✓ verified[/]: the seed matches its commitment and all "
+        f"{result.chance_checked} chance outcomes follow from it ({result.moves_checked} moves "
+        "replayed)."
+    )

@@ -1,0 +1,257 @@
+"""Many games between agents: `simulate`, `tournament` and `report`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from itertools import cycle, islice
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from tminus.agents.registry import make_agent
+from tminus.cli.common import (
+    GameArg,
+    JsonOpt,
+    ParamOpt,
+    PlayersOpt,
+    SeedOpt,
+    build_game,
+    console,
+    fail,
+    game_class_or_fail,
+    split_names,
+)
+from tminus.core.game import Game
+from tminus.core.registry import game_class
+from tminus.sim.simulate import SimulationSummary
+from tminus.sim.simulate import simulate as run_simulation
+from tminus.sim.tournament import TournamentResult
+from tminus.sim.tournament import tournament as run_tournament
+
+BackendOpt = Annotated[
+    str, typer.Option(help="local (a process pool on this machine) or ray (a Ray cluster).")
+]
+WorkersOpt = Annotated[
+    int | None, typer.Option(help="Local processes (default: all cores; 1 plays in-process).")
+]
+AddressOpt = Annotated[
+    str | None, typer.Option(help="Ray cluster address (default: start Ray locally).")
+]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", min=1, help="How many games.")]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How many games are played, from which seed, and where: what `simulate`,
+    `tournament` and `report` share, handed to ``tminus.sim`` in one piece."""
+
+    games: int
+    seed: int = 0
+    backend: str = "local"  # local processes, or ray
+    workers: int | None = None  # local processes (None: all cores; 1: in this process)
+    address: str | None = None  # a Ray cluster's
+    facts: bool = False  # also what the game's report figures need (``tminus.sim.facts``)
+
+    def simulate(self, game: Game, seats: list[str], progress: Progress) -> SimulationSummary:
+        """The agent of each seat plays every game in that seat."""
+        return run_simulation(game, seats, progress=advance(progress), **asdict(self))
+
+    def tournament(self, game: Game, agents: list[str], progress: Progress) -> TournamentResult:
+        """Every agent in every seat."""
+        return run_tournament(game, agents, progress=advance(progress), **asdict(self))
+
+
+def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
+    """The game and the agent spec of every seat (cycled from the list given)."""
+    names = split_names(agents)
+    if not names:
+        raise fail("name at least one agent, e.g. --agents greedy,random")
+    if players is None and len(names) > 1 and "players" in game_class_or_fail(game).parameters:
+        players = len(names)
+    the_game = build_game(game, players, param)
+    for spec in set(names):
+        try:
+            make_agent(spec, the_game, seed=0)
+        except ValueError as error:
+            raise fail(str(error)) from None
+    return the_game, names
+
+
+def progress_bar(label: str, total: int, hidden: bool) -> Progress:
+    bar = Progress(
+        "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=hidden,
+    )  # fmt: skip
+    bar.add_task(label, total=total)
+    return bar
+
+
+def advance(bar: Progress):
+    return lambda k: bar.advance(bar.task_ids[0], k)
+
+
+def simulate(
+    game: GameArg,
+    games: GamesOpt = 1000,
+    agents: Annotated[
+        str, typer.Option(help="Agents by seat, comma-separated (cycled to fill the seats).")
+    ] = "random",
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    batch: Annotated[
+        bool, typer.Option(help="Play thousands at a time on the batch engine (random, greedy).")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many games between agents and report win rates and game lengths."""
+    the_game, names = seat_agents(game, agents, players, param)
+    seats = list(islice(cycle(names), the_game.num_players))
+    options = RunOptions(games, seed, backend, workers, address)
+    with progress_bar(game, games, as_json) as bar:
+        try:
+            if batch:
+                from tminus.batch.simulate import simulate_batch
+
+                summary = simulate_batch(the_game, seats, games, seed, progress=advance(bar))
+            else:
+                summary = options.simulate(the_game, seats, bar)
+        except ValueError as error:
+            raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(summary.to_dict(), indent=2))
+        return
+    table = Table(title=f"{game_class(game).title}: {games} games, seed {seed}")
+    for column in ("seat", "agent", "wins", "win rate", "95% interval"):
+        table.add_column(column, justify="right")
+    for s in summary.seats:
+        low, high = s.interval
+        table.add_row(
+            str(s.seat), s.agent, str(s.wins), f"{s.win_rate:.1%}", f"{low:.1%} – {high:.1%}"
+        )
+    console.print(table)
+    console.print(
+        f"moves per game: mean {summary.length_mean:.1f}, median {summary.length_median:.0f}, "
+        f"95th percentile {summary.length_p95:.0f}"
+    )
+    console.print(f"draws: {summary.draws} (turn cap reached: {summary.turn_cap_draws})")
+
+
+def tournament(
+    game: GameArg,
+    agents: Annotated[str, typer.Option(help="The agents, comma-separated.")],
+    games: GamesOpt = 1000,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every agent in every seat: openskill ratings and a head-to-head table."""
+    if players is None and "players" in game_class_or_fail(game).parameters:
+        players = game_class(game).parameters["players"].default
+    the_game, names = seat_agents(game, agents, players, param)
+    options = RunOptions(games, seed, backend, workers, address)
+    with progress_bar(game, games, as_json) as bar:
+        try:
+            result = options.tournament(the_game, names, bar)
+        except ValueError as error:
+            raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    print_tournament(result)
+
+
+def print_tournament(result) -> None:
+    ranking = Table(title=f"{game_class(result.game).title}: {result.games} games, ranking")
+    for column in ("rank", "agent", "mu ± sigma", "mu - 3 sigma", "games", "win rate"):
+        ranking.add_column(column, justify="right")
+    for rank, r in enumerate(result.ratings, 1):
+        ranking.add_row(
+            str(rank), r.agent, f"{r.mu:.2f} ± {r.sigma:.2f}", f"{r.ordinal:.2f}",
+            str(r.games), f"{r.win_rate:.1%}",
+        )  # fmt: skip
+    console.print(ranking)
+    grid = Table(title="head to head: row finished above / below / level with column")
+    grid.add_column("")
+    for name in result.agents:
+        grid.add_column(name, justify="right")
+    for a in result.agents:
+        cells = []
+        for b in result.agents:
+            w, lo, d = result.head_to_head[a].get(b, (0, 0, 0)) if a != b else (0, 0, 0)
+            cells.append("—" if a == b else f"{w} / {lo} / {d}")
+        grid.add_row(a, *cells)
+    console.print(grid)
+
+
+def report(
+    game: GameArg,
+    agents: Annotated[str, typer.Option(help="Agents, comma-separated.")] = "greedy,random",
+    games: GamesOpt = 1000,
+    out: Annotated[str, typer.Option(help="Where to write the HTML page.")] = "report.html",
+    as_tournament: Annotated[
+        bool, typer.Option("--tournament", help="Every agent in every seat, with ratings.")
+    ] = False,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+) -> None:
+    """Run a simulation or tournament and write an HTML report with figures."""
+    from tminus.sim.report import build_report
+
+    try:  # before the games are played, not after
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise fail("reports need matplotlib: pip install 'tminus[analysis]'") from None
+    the_game, names = seat_agents(game, agents, players, param)
+    title = f"{game_class(game).title}: {', '.join(names)}"
+    # The per-game figures need facts read off each game's history (tminus.sim.facts).
+    options = RunOptions(games, seed, backend, workers, address, facts=True)
+    with progress_bar(game, games, False) as bar:
+        try:
+            if as_tournament:
+                result = options.tournament(the_game, names, bar)
+                results, ratings = result.results, result.ratings
+                rows = [
+                    (f"#{i} {r.agent}", f"mu {r.mu:.2f} ± {r.sigma:.2f}, won {r.win_rate:.1%}")
+                    for i, r in enumerate(ratings, 1)
+                ]
+            else:
+                seats = list(islice(cycle(names), the_game.num_players))
+                summary = options.simulate(the_game, seats, bar)
+                results, ratings = summary.results, None
+                rows = []
+                for s in summary.seats:
+                    low, high = s.interval
+                    rows.append(
+                        (
+                            f"seat {s.seat}: {s.agent}",
+                            f"won {s.win_rate:.1%} ({low:.1%}–{high:.1%})",
+                        )
+                    )
+        except ValueError as error:
+            raise fail(str(error)) from None
+    lengths = sorted(r.moves for r in results)
+    rows.append(("median moves per game", str(lengths[len(lengths) // 2])))
+    rows.append(("turn-cap draws", str(sum(r.turn_cap for r in results))))
+    rows.append(("seed", str(seed)))
+    try:
+        page = build_report(game, dict(the_game.params), results, title, rows, ratings)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    console.print(f"report written to [bold]{out}[/]")

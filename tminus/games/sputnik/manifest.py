@@ -1,0 +1,32 @@
+"""Sputnik in T-minus: everything beyond the engine, in one place (read by the registries;
+see ``tminus.core.manifest``). Nothing named here is imported until used."""
+
+from tminus.core.manifest import GameManifest, Levels
+
+MANIFEST = GameManifest(
+    name="sputnik",
+    game="tminus.games.sputnik.game:SputnikGame",
+    description="Fly your rocket and take away galaxies to trap the others: the last rocket "
+    "flying wins. 2–6 players.",
+    agents={
+        "greedy": "tminus.agents.greedy.sputnik:SputnikGreedy",
+        "alphabeta": "tminus.agents.search.alphabeta:AlphaBetaAgent",
+        # Perfect inside the solved endgame table (two players, radius 3), its search
+        # elsewhere.
+        "endgame": "tminus.agents.solvers.sputnik_endgame:SputnikEndgameAgent",
+    },
+    evaluation="tminus.agents.evaluation.sputnik",
+    solvers=("tminus.agents.solvers.sputnik:report",),
+    facts="tminus.games.sputnik.analysis:facts",
+    figures=("tminus.sim.report:sputnik_isolated_first",),
+    # Calibrated on the development machine (README, "Levels"): the expert is the winner
+    # of the head-to-head of mcts:simulations=1200 and alphabeta:max_nodes=35000, playing
+    # perfectly inside the endgame table.
+    levels=Levels(hard="mcts:simulations=300", expert="endgame:search=mcts:simulations=1200"),
+    board="/static/js/boards/sputnik.js",
+    batch={
+        "numpy": "tminus.batch.sputnik:SputnikBatch",
+        "jax": "tminus.batch.jax_sputnik:SputnikJax",
+    },
+    batch_agents={"greedy": "tminus.batch.greedy:SputnikBatchGreedy"},
+)
