@@ -561,7 +561,7 @@ function band(obs, ctx, layout, moves) {
   g.append(text(lx + 12, 104, `surprises: ${stock.surprise_unseen} unseen`, "small-text"));
   // Middle: what is happening, and the decision tray.
   const mx = 96, my = 92;
-  const info = happening(obs, ctx, layout);
+  const info = happening(obs, ctx);
   info.forEach((line, k) => g.append(text(mx, my + 6 + k * 18, line, k ? "small-text" : "info-text")));
   const right = countdown(g, obs, layout, ctx, bw) || lx; // the tray stops where they start
   const trayY = ctx.narrow ? BAND_H - pillHeight(ctx) - 6 : BAND_H - 44; // clear of the info lines
@@ -578,7 +578,7 @@ function result(obs, ctx) {
   return obs.phase === "over" ? "The turn cap was reached: a draw" : "The game has ended";
 }
 
-function happening(obs, ctx, layout) {
+function happening(obs, ctx) {
   const lines = [];
   const name = (s) => (s === ctx.seat ? "you" : seatName(ctx.seats, s));
   if (obs.deal) {
