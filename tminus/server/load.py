@@ -80,7 +80,10 @@ async def play_games(
     seats = [{"kind": PERSON} if s == PERSON else {"kind": "bot", "bot": s} for s in lineup]
     params = {"players": len(lineup)} if len(lineup) != 2 else {}
     body = {"game": game, "params": params, "seats": seats}
-    async with httpx.AsyncClient(base_url=url) as client:
+    # A game outlasts the server's keep-alive (uvicorn: 5 s), so the next create must not
+    # reuse a connection the server may be closing at that moment: keep them 1 s at most.
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    async with httpx.AsyncClient(base_url=url, limits=limits) as client:
         while deadline.left() > 0:
             try:
                 response = await client.post("/api/games", json=body, timeout=deadline.left())
