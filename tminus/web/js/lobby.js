@@ -5,14 +5,6 @@ import { heldSeats, holdHotSeats, holdSeat, keepInvites, myGameIds, rememberName
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
 
-// One line about each game, for a player choosing (the catalog's own line when it has one).
-const DESCRIPTIONS = {
-  four_way: "Roll two dice, make a number and flip that key up: the first with all ten keys up wins. 2–4 players.",
-  three_two_one: "Discard and draw to bring your hand down to five or less, then call Countdown! 2–8 players.",
-  sputnik: "Fly your rocket and take away galaxies to trap the others: the last rocket flying wins. 2–6 players.",
-  count_down: "Build a rocket, collect your photo cards and win the countdown to fly to the Moon. 2–6 players.",
-};
-
 // Parameters in words; a parameter not listed here shows its own help text as its label.
 const PARAM_LABELS = {
   players: "Players",
@@ -27,8 +19,9 @@ const PARAM_LABELS = {
 
 const CHOICE_WORDS = { true: "yes", false: "no", adult: "adult", junior: "junior" };
 
+// One line about each game, for a player choosing: its manifest's line, from the catalog.
 function description(game) {
-  return game.description || DESCRIPTIONS[game.name] || (game.information === "imperfect" ? "Hidden cards." : "Open information.");
+  return game.description || (game.information === "imperfect" ? "Hidden cards." : "Open information.");
 }
 
 function paramLabel(name, p) {
