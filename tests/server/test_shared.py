@@ -333,3 +333,21 @@ async def test_a_bug_while_writing_fails_the_waiting_moves_and_the_next_move_is_
     await asyncio.wait_for(step(service, table), timeout=10)
     assert len((await service.store.load(table.id)).actions) == table.move_number > moves_before
     await service.store.close()
+
+
+async def test_a_pause_and_a_return_are_news_to_the_other_process(tmp_path, notices):
+    """A game paused by one process is paused in the other's copy; a person back on the
+    other process resumes it, and the first process hears that."""
+    here, there, mine, theirs = await two_copies(tmp_path)
+    notices.clear()
+    assert await here.pause_abandoned(-1.0) == [mine.id]  # (everyone away: any time is long)
+    assert mine.record.paused
+    await heard(there, mine.id, [payload for _, payload in notices])
+    assert theirs.record.paused
+    notices.clear()
+    await there.renew_seen([(mine.id, 0)])  # Ada opens the game on the other process
+    assert not theirs.record.paused
+    await heard(here, mine.id, [payload for _, payload in notices])
+    assert not mine.record.paused
+    await here.store.close()
+    await there.store.close()

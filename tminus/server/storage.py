@@ -580,8 +580,6 @@ class Store:
 
         return await self._run(work)
 
-        return await self._run(work)
-
     async def _tell_seats(self, connection, game_id: str) -> list[list[Any]]:
         """Every seat's news as stored now, told to the other processes."""
         rows = await connection.execute(
