@@ -408,3 +408,20 @@ def test_the_lobby_speaks_words_and_remembers_my_name(server, new_page):
     page.reload()
     page.wait_for_selector(".game-card")
     assert page.input_value("#your-name") == "Ada Lovelace"
+
+
+def test_a_sputnik_player_who_is_out_keeps_readable_words(server, new_page):
+    """An eliminated player's line is struck through, not faded: axe finds no contrast
+    problem (the whole line at 45 % opacity failed it)."""
+
+    def someone_is_out(s) -> bool:
+        rockets = s.observation(0)["rockets"]
+        return any(all(r["cell"] is None for r in rockets if r["seat"] == p) for p in range(3))
+
+    state = playout("sputnik", someone_is_out, players=3)
+    seat = state.current_player()
+    page = board_page(server, new_page, "sputnik", 3)
+    draw(page, "sputnik", state.observation(seat), seat=seat, names=NAMES[:3],
+         legal=moves_with_labels(state, NAMES[:3]))  # fmt: skip
+    assert page.locator(".sputnik-panel .player.out").count() == 1
+    assert serious_accessibility_problems(page) == []
