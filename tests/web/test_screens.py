@@ -76,3 +76,60 @@ def test_the_lobby_fits_a_phone_and_reads_well(server, new_page):
     assert horizontal_overflow(page) <= 0
     assert serious_accessibility_problems(page) == []
     screenshot(page, "lobby-phone-390x844")
+
+
+# -- boards through a whole game: what the screens above meet only by chance ------------------
+def positions_through_a_game(game: str, players: int, count: int, seed: int = 0) -> list:
+    """``count`` positions spread through a random game (seeded): early, middle and late
+    decisions, so attacks, draws from piles, players out and the end game are met."""
+    import random
+
+    from tminus.agents.registry import make_agent
+    from tminus.core.registry import load_game
+
+    played = load_game(game, players=players)
+    rng = random.Random(seed)
+    bots = [make_agent("random", played, seed=seed + k) for k in range(players)]
+    state = played.new_initial_state()
+    decisions = []  # the log's length at each decision
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        decisions.append(len(state.history()))
+        state.apply_action(bots[state.current_player()].step(state))
+    step = max(1, len(decisions) // count)
+    history = state.history()
+    return [replay(played, history[:at]) for at in decisions[step // 2 :: step][:count]]
+
+
+def replay(game, actions):
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("narrow", [False, True], ids=["desktop", "phone"])
+@pytest.mark.parametrize("game", list_games())
+def test_each_board_passes_axe_at_positions_through_a_game(server, new_page, game, narrow):
+    """Found by such a sweep: the 4-Way attack button and 3-2-1's cards and piles named in
+    words that did not contain the words they show; a faded Sputnik player out."""
+    from .test_table import board_page, draw
+
+    players = TABLES[game]["players"]
+    names = [LONG_NAME, "Greedy (medium) 2", "Bea", "Cy"][:players]
+    page = board_page(server, new_page, game, players, PHONE if narrow else None)
+    problems = set()
+    for state in positions_through_a_game(game, players, count=4):
+        seat = state.current_player()
+        legal = [
+            {"action": a, "text": state.action_to_string(a), "label": state.move_label(a, names),
+             "struct": state.action_to_struct(a)}
+            for a in state.legal_actions()
+        ]  # fmt: skip
+        draw(page, game, state.observation(seat), seat=seat, names=names, legal=legal,
+             narrow=narrow)  # fmt: skip
+        problems.update(serious_accessibility_problems(page))
+    assert sorted(problems) == []

@@ -109,7 +109,7 @@ def test_a_person_plays_three_two_one_on_the_table_to_the_end(server, new_page):
     assert page.locator(f"{TTT} .opponent .card.back").count() == 36
     # A pick lifts the cards and offers exactly the legal discards of that number.
     first = page.locator(f"{TTT} .group .card.playable").first
-    first.focus()
+    first.get_by_role("button").focus()  # (the clear shape over the card is its button)
     page.keyboard.press("Enter")  # the keyboard picks too
     page.wait_for_selector(f"{TTT} .card.lifted")
     offered = sorted(moves_on(page, f"{TTT} .offer"))

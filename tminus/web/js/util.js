@@ -88,17 +88,25 @@ export function titleCase(text) {
 
 // A board element that acts like a button: clickable, focusable, Enter or Space to press,
 // labelled for screen readers; data-move carries the move string when it plays one.
-export function pressable(node, label, handler, move) {
+// ``hit`` (optional): a shape laid over the element that is the button itself, so that the
+// words drawn on the element (a card's corner numbers, a pile's count) stay outside it: a
+// button's name must contain the words it shows (WCAG 2.5.3), and these are decoration.
+export function pressable(node, label, handler, move, hit = null) {
   node.classList.add("playable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
   if (move) node.dataset.move = move;
+  const button = hit || node;
+  if (hit) {
+    hit.classList.add("press");
+    node.append(hit); // on top of everything drawn so far: it takes the clicks
+  }
+  button.setAttribute("role", "button");
+  button.setAttribute("tabindex", "0");
+  button.setAttribute("aria-label", label);
   // Its name is the label: the text drawn inside (a card's corners, a badge) is decoration,
   // hidden from screen readers once the board is built.
   queueMicrotask(() => node.querySelectorAll("text").forEach((t) => t.setAttribute("aria-hidden", "true")));
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
+  button.addEventListener("click", handler);
+  button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
   return node;
 }
 
@@ -106,9 +114,10 @@ export function pressable(node, label, handler, move) {
 // another one does not press its parent too).
 // Its label for people is the server's words for the move (``label``), unless the board says
 // more about where it is; programs (and tests) read data-move.
-export function clickable(node, move, onMove, label) {
-  pressable(node, label || move.label || move.text, () => onMove(move.action), move.text);
-  node.addEventListener("click", (e) => e.stopPropagation());
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") e.stopPropagation(); });
+export function clickable(node, move, onMove, label, hit = null) {
+  pressable(node, label || move.label || move.text, () => onMove(move.action), move.text, hit);
+  const button = hit || node;
+  button.addEventListener("click", (e) => e.stopPropagation());
+  button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") e.stopPropagation(); });
   return node;
 }

@@ -293,8 +293,10 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
     const held = view.parts[part.name] || 0;
     const top = y - shape.h;
     const node = svg("g", { class: `part ${held ? "held" : "missing"} ${seat >= 0 ? seatClass(seat) : ""}`, "data-part": part.name });
-    // What a finger hits: as wide as the widest stage, so that the capsule is not a sliver.
-    node.append(svg("rect", { x: -PART_HIT_W / 2, y: top, width: PART_HIT_W, height: shape.h, class: "hit" }));
+    // What a finger hits: as wide as the widest stage, so that the capsule is not a sliver;
+    // laid over the part (last), it is the button, and the stage number drawn on the part
+    // stays outside its name.
+    const hit = svg("rect", { x: -PART_HIT_W / 2, y: top, width: PART_HIT_W, height: shape.h, class: "hit" });
     node.append(svg("title", {}, `${part.name}: ${held ? `held${held > 1 ? " ×" + held : ""}` : "missing"} (price ${part.price})`));
     if (k === 3) node.append(svg("path", { d: `M${-shape.w / 2},${y} L${-shape.w / 2 + 4},${top + 16} Q0,${top - 10} ${shape.w / 2 - 4},${top + 16} L${shape.w / 2},${y} Z`, class: "body" }));
     else node.append(svg("rect", { x: -shape.w / 2, y: top, width: shape.w, height: shape.h, rx: 4, class: "body" }));
@@ -307,8 +309,11 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
       target && moves.parts[`target:${part.name}`], ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`])];
     const move = options.find(Boolean);
     const reachable = big(Math.min(PART_HIT_W, shape.h));
-    if (move && reachable) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`);
-    else if (!move && reachable && inMeeting(view, ctx, moves)) selectable(node, part.name, moves);
+    if (move && reachable) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`, hit);
+    else {
+      node.append(hit);
+      if (reachable && inMeeting(view, ctx, moves)) selectable(node, part.name, moves, hit);
+    }
     g.append(node);
     y = top;
   });

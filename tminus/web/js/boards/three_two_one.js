@@ -17,8 +17,15 @@ const PILES = ["left", "right"];
 const pick = { value: null, count: 0, key: "" };
 let current = null; // the last render's arguments and root, to redraw after a pick
 
-function playMove(node, move, ctx, label) {
-  return pressable(node, label || move.label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text);
+// ``hit``: the shape over ``node`` that is the button (see pressable); the words drawn on a
+// pile or an offer are then decoration outside it.
+function playMove(node, move, ctx, label, hit = null) {
+  return pressable(node, label || move.label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text, hit);
+}
+
+// A clear shape the size of the area, to lay over it as its button.
+function cover(x, y, width, height, rx = 12) {
+  return svg("rect", { x, y, width, height, rx });
 }
 
 // The legal moves by kind, read from each move's struct: discards[value][count][pile]
@@ -184,7 +191,7 @@ function drawPile(obs, ctx, moves, x, y) {
   for (let i = layers; i >= 0; i--) g.append(cardBack(x + i * 2, y - i * 2));
   g.append(text(x + CARD_W / 2, y + CARD_H + 28, `${obs.draw_pile_size} cards`, "pile-count", "middle"));
   const move = moves.draws.pile;
-  if (move) playMove(g, move, ctx, "draw pile (a card unseen)");
+  if (move) playMove(g, move, ctx, "draw pile (a card unseen)", cover(x - 30, y - 30, CARD_W + 60, CARD_H + 66));
   return g;
 }
 
@@ -194,6 +201,7 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
   const g = svg("g", { class: `pile discard-pile ${obs.discarded_on === name ? "just-discarded" : ""} ${marks.discarded.has(index) ? "last" : ""} ${marks.drawnFrom.has(index) ? "drawn-from" : ""}`, "data-pile": name });
   // The whole pile area takes the click, the cards below the top included.
   const hx = index === 0 ? x - 160 : x - 30;
+  const area = () => cover(hx, y - 30, CARD_W + 190, CARD_H + 66);
   g.append(svg("rect", { x: hx, y: y - 30, width: CARD_W + 190, height: CARD_H + 66, rx: 12, class: "hit" }));
   g.append(text(x + CARD_W / 2, y - 14, `${name.toUpperCase()} PILE`, "pile-label", "middle"));
   if (!pile.length) {
@@ -211,7 +219,7 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
   const under = pile.slice(-6, -1).reverse();
   if (W < 1000) { // a phone: the cards below in a row under the pile
     under.forEach((v, i) => g.append(cardFace(x - 16 + i * 20, y + CARD_H + 40, v, 18, 25, { class: "card face under" })));
-    return pileMoves(g, obs, ctx, moves, name, x, y, pile);
+    return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
   }
   const side = index === 0 ? -1 : 1;
   under.forEach((v, i) => {
@@ -219,17 +227,17 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
     g.append(cardFace(ux, y + 30, v, 20, 28, { class: "card face under", opacity: 1 - i * 0.15 }));
   });
   if (under.length) g.append(text(index === 0 ? x - 34 : x + CARD_W + 32, y + 20, "below:", "tiny", side < 0 ? "end" : "start"));
-  return pileMoves(g, obs, ctx, moves, name, x, y, pile);
+  return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
 }
 
 // A draw from this pile, or the picked cards discarded onto it.
-function pileMoves(g, obs, ctx, moves, name, x, y, pile) {
+function pileMoves(g, obs, ctx, moves, name, x, y, pile, area) {
   const draw = moves.draws[name];
   const discard = pick.value !== null && (moves.discards[pick.value] || {})[pick.count] && moves.discards[pick.value][pick.count][name];
-  if (draw) playMove(g, draw, ctx, `${draw.text} (take the ${pile[pile.length - 1]})`);
+  if (draw) playMove(g, draw, ctx, `${draw.text} (take the ${pile[pile.length - 1]})`, area());
   else if (discard) {
-    playMove(g, discard, ctx);
     g.append(text(x + CARD_W / 2, y - 32, `▼ discard ${pick.count > 1 ? "them" : "it"} here`, "drop-hint", "middle"));
+    playMove(g, discard, ctx, null, area());
   }
   return g;
 }
@@ -278,7 +286,7 @@ function myHand(obs, ctx, moves, y) {
           pick.value = same ? null : group.value;
           pick.count = same ? 0 : count;
           redraw();
-        });
+        }, undefined, cover(0, 0, CARD_W, CARD_H, CARD_W * 0.12));
       }
       gg.append(card);
     }
@@ -320,7 +328,7 @@ function offers(obs, ctx, moves, y) {
     const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
     const b = svg("g", { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${x},0)` },
       svg("rect", { width: bw, height: 30, rx: 15 }), text(bw / 2, 20, short(label, 14), "offer-text", "middle"));
-    g.append(playMove(b, o.move, ctx));
+    g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, 30, 15)));
     x += bw + gap;
   }
   return g;
@@ -436,7 +444,7 @@ function narrowOffers(obs, ctx, moves, y) {
     const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
     const b = svg("g", { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${6 + (i % perRow) * (bw + gap)},${Math.floor(i / perRow) * (bh + gap)})` },
       svg("rect", { width: bw, height: bh, rx: 14 }), text(bw / 2, 31, short(label, 13), "offer-text", "middle"));
-    g.append(playMove(b, o.move, ctx));
+    g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, bh, 14)));
   });
   g.height = Math.ceil(options.length / perRow) * (bh + gap);
   return g;
