@@ -607,7 +607,7 @@ class GameService:
                 f"replay under the rules installed now ({rules_version_of(record.game)}): "
                 f"{type(error).__name__}: {error}"
             ) from error
-        table.log, table.taken = draft.entries, draft.taken
+        table.state, table.log, table.taken = draft.state, draft.entries, draft.taken
         record.actions, record.actors, record.notes = [], [], []  # the log holds them now
         return table
 
