@@ -14,7 +14,7 @@ from tminus.server.service import GameError, put_names
 from tminus.server.takeback import TAKE_BACK
 from tminus.server.undo import may_ask
 
-from .helpers import create, join_all, new_service, play_out, seats, step, token
+from .helpers import join_all, new_service, play_out, seats, step, token
 
 pytestmark = pytest.mark.anyio
 
@@ -187,8 +187,9 @@ async def test_with_a_bot_take_backs_are_off_unless_turned_on_and_then_the_bot_a
     await ask(service, on, 0)  # nobody to wait for: the bot accepts at once
     assert on.state.history() == history[:-1] and on.log[-1].action == TAKE_BACK
     bot = on.record.seats[1].name
+    move = put_names(on.log[-2].seen[-1], ["Player 1", bot])
     assert talk(on)[-2:] == [
-        f"Player 1 asks to take back their move: “{put_names(on.log[-2].seen[-1], ['Player 1', bot])}”",
+        f"Player 1 asks to take back their move: “{move}”",
         f"{bot} accepts: the move is taken back",
     ]
     assert (await service.store.load(on.id)).take_back["answer"] == "accepted"
@@ -229,8 +230,8 @@ async def test_the_export_verify_and_replay_of_a_game_with_take_backs_are_exact(
     assert result.taken_back == 2 and "taken back" in result.notes[0]
     # A take-back the log does not allow is caught: one of a chance outcome, or forged.
     chance = next(i for i, e in enumerate(export["actions"]) if e["actor"] == -1 and i > 4)
-    forged = {**export, "actions": [*export["actions"][: chance + 1],
-                                    {"index": chance + 1, "actor": 0, "take_back": True}]}  # fmt: skip
+    forgery = {"index": chance + 1, "actor": 0, "take_back": True}
+    forged = {**export, "actions": [*export["actions"][: chance + 1], forgery]}
     assert "take-back of a chance outcome" in verify_export(forged).problems[0]
     # The replay steps through the take-backs: the step after one is the step before the move.
     frames = list(service.replay_frames(table))
