@@ -123,6 +123,14 @@ def test_records_are_read_from_exports_and_saves_and_bad_ones_refused():
         "actions": [{"index": i, "action": a} for i, a in enumerate(history)],
     }
     assert read_record(export).names == ["Ada", "Bo"]
+    # A move taken back (as the server exports it) and its take-back are not in the game.
+    undone = dict(export, actions=[*export["actions"]])
+    seat = game.new_initial_state().current_player()
+    undone["actions"][1:1] = [
+        {"index": 1, "actor": seat, "action": history[1], "taken_back": True},
+        {"index": 2, "actor": seat, "take_back": True},
+    ]
+    assert read_record(undone).history == history
     export["actions"][3] = {"index": 3, "text": "hidden"}
     with pytest.raises(ValueError, match="no action id"):
         read_record(export)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,11 +24,15 @@ from tminus.core.registry import (
 )
 from tminus.server.app import create_app
 from tminus.server.limits import Limits
+from tminus.server.takeback import TAKE_BACK, play_row
 
 from .secret_game import WORDS, SecretGame
 
 MAX_MOVES = 400
 CHAT_AT = {2: "good luck", 9: "<b>nice</b>", 20: "well played"}  # move: a line of table talk
+# From these moves on, the first move that may be taken back is asked about by its player;
+# the others accept (True) or refuse.
+TAKE_BACK_FROM = [(1, True), (4, False), (7, True), (12, True), (30, True)]
 
 
 @pytest.fixture
@@ -66,6 +71,7 @@ def play_recorded(client, game_name, params, seed):
         told = [None] if viewer is None else viewers[: viewers.index(viewer) + 1]
         for other in told:
             records[other].append(sockets[other].receive_text())
+    take_backs = list(TAKE_BACK_FROM)
     for turn in range(MAX_MOVES):
         last = {v: last_state(records[v]) for v in viewers}
         if last[None]["status"] != "playing":
@@ -81,6 +87,9 @@ def play_recorded(client, game_name, params, seed):
         )
         for viewer in viewers:
             records[viewer].append(sockets[viewer].receive_text())
+        asker = last_state(records[None])["may_take_back"]
+        if take_backs and turn >= take_backs[0][0] and asker is not None:
+            take_back_recorded(sockets, records, viewers, asker, take_backs.pop(0)[1])
     if last_state(records[None])["status"] == "finished":  # play again: everyone is told
         sockets[0].send_json({"type": "rematch"})
         for viewer in viewers:
@@ -91,8 +100,30 @@ def play_recorded(client, game_name, params, seed):
     return table, records, tokens
 
 
+def take_back_recorded(sockets, records, viewers, asker, accept):
+    """``asker`` asks to take back its move, and the other seats answer (all accept, or
+    the first refuses): each step is a state and a line of table talk, to everyone."""
+    number = last_state(records[None])["move_number"]
+    steps = [(asker, {"type": "take_back", "move_number": number})]
+    others = [v for v in viewers if v is not None and v != asker]
+    answer = {"type": "take_back_answer", "move_number": number, "accept": accept}
+    steps += [(other, answer) for other in (others if accept else others[:1])]
+    for seat, message in steps:
+        sockets[seat].send_json(message)
+        for viewer in viewers:
+            records[viewer].extend(sockets[viewer].receive_text() for _ in range(2))
+    taken = last_state(records[None])["move_number"] == number + 1
+    assert taken == accept
+
+
 def last_state(texts):
     return next(m for m in map(json.loads, reversed(texts)) if m["type"] == "state")
+
+
+TABLE_LINE = re.compile(
+    r".+ (asks to take back their move: “.+”|accepts: the move is taken back"
+    r"|accepts \(waiting for .+\)|refuses: the move stands)"
+)
 
 
 def check_chat(message, tokens, seed):
@@ -100,20 +131,25 @@ def check_chat(message, tokens, seed):
     assert set(message) <= {"type", "messages", "history"}
     for line in message["messages"]:
         assert set(line) == {"index", "seat", "text", "at"}
-        assert line["text"] in CHAT_AT.values()
+        if line["seat"] is None:  # the table's own: a take-back asked for and answered
+            assert TABLE_LINE.fullmatch(line["text"]), line["text"]
+        else:
+            assert line["text"] in CHAT_AT.values()
     text = json.dumps(message)
     assert seed not in text and not any(token in text for token in tokens.values())
 
 
 def check_messages(table, records, tokens):
-    """Each message holds exactly the seat's view, recomputed here by replaying the log."""
-    history = table.state.history()
+    """Each message holds exactly the seat's view, recomputed here by replaying the log (its
+    rows: actions and take-backs)."""
+    rows = [entry.action for entry in table.log]
     players = table.game.num_players
     for viewer, texts in records.items():
         log: list[str] = []
         # Messages come in move order: replay the log along with them.
         state = table.game.new_initial_state()
         expected_log: list[str] = []
+        standing: list[tuple[int, str]] = []  # (actor, line as this viewer reads it)
         for text in texts:
             message = json.loads(text)
             if message["type"] == "chat":
@@ -123,9 +159,13 @@ def check_messages(table, records, tokens):
             number = message["move_number"]
             assert number >= len(expected_log)
             names = [seat["name"] for seat in message["seats"]]
-            for action in history[len(expected_log) : number]:
-                expected_log.append(state.narrate(action, names, viewer))
-                state.apply_action(action)
+            for action in rows[len(expected_log) : number]:
+                if action == TAKE_BACK:
+                    expected_log.append(f"Taken back: {standing.pop()[1]}")
+                else:
+                    standing.append((state.current_player(), state.narrate(action, names, viewer)))
+                    expected_log.append(standing[-1][1])
+                state = play_row(table.game, state, action)
             if viewer is None:
                 assert message["observation"] == state.public_observation()
             else:
@@ -133,6 +173,9 @@ def check_messages(table, records, tokens):
             del log[message["log_from"] :]
             log.extend(entry["text"] for entry in message["log"])
             assert log == expected_log
+            request = message["take_back"]
+            if request is not None:  # the move asked about, as this viewer saw it
+                assert (request["seat"], request["move"]) == standing[-1]
             legal = [m["action"] for m in message["legal"]]
             mine = viewer is not None and state.current_player() == viewer
             assert legal == (
@@ -145,11 +188,12 @@ def check_messages(table, records, tokens):
             assert set(message) == {
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
-                "seed", "result", "rematch", "paused",
+                "seed", "result", "rematch", "paused", "undo", "may_take_back", "take_back",
             }  # fmt: skip
     assert len(records) == players + 1
     said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]
-    assert [m["messages"][0]["text"] for m in said] == list(CHAT_AT.values())[: len(said)]
+    talk = [m["messages"][0]["text"] for m in said if m["messages"][0]["seat"] is not None]
+    assert talk == list(CHAT_AT.values())[: len(talk)]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -186,6 +230,9 @@ def test_registered_hidden_information_games_leak_nothing(client, game_name, see
     params = configurations[seed % len(configurations)]
     table, records, tokens = play_recorded(client, game_name, params, seed)
     check_messages(table, records, tokens)
+    # (Long games: a move was taken back, and a take-back refused, in each.)
+    assert TAKE_BACK in [entry.action for entry in table.log]
+    assert any("refuses: the move stands" in text for text in records[None])
 
 
 def test_an_unfinished_game_exports_only_what_a_spectator_sees(client):

@@ -39,6 +39,8 @@ def read_record(data: Any) -> GameRecord:
         raise ValueError("the export has no list of actions")
     history = []
     for index, entry in enumerate(entries):
+        if isinstance(entry, dict) and (entry.get("take_back") or entry.get("taken_back")):
+            continue  # a move taken back, and its take-back: the game as it stands skips both
         action = entry.get("action") if isinstance(entry, dict) else None
         if isinstance(action, bool) or not isinstance(action, int):
             raise ValueError(

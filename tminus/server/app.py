@@ -55,6 +55,8 @@ from tminus.server.protocol import (
     Resign,
     Start,
     Switch,
+    TakeBack,
+    TakeBackAnswer,
     client_message,
     error,
 )
@@ -429,7 +431,7 @@ def create_app(
             )
         seats = [seat.model_dump() for seat in body.seats]
         admit_bots(seats)
-        created = await service.create(body.game, body.params, seats, body.listed)
+        created = await service.create(body.game, body.params, seats, body.listed, body.undo)
         table = created.table
         bots.changed(table)
         return {
@@ -549,7 +551,8 @@ def create_app(
         export = await service.export_broken(game_id)
         result = await asyncio.to_thread(verify_export, export)
         return {"ok": result.ok, "chance_checked": result.chance_checked,
-                "moves_checked": result.moves_checked, "problems": result.problems}  # fmt: skip
+                "moves_checked": result.moves_checked, "taken_back": result.taken_back,
+                "problems": result.problems}  # fmt: skip
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
@@ -693,6 +696,13 @@ def create_app(
             away = limits.away_after
             if await service.give_to_bot(table, seat, token, message.seat, message.bot, away):
                 bots.changed(table)
+        elif isinstance(message, TakeBack):
+            seat, token = held(connection, message.seat)
+            await service.take_back(table, seat, token, message.move_number)
+        elif isinstance(message, TakeBackAnswer):
+            seat, token = held(connection, message.seat)
+            number, accept = message.move_number, message.accept
+            await service.answer_take_back(table, seat, token, number, accept)
         elif isinstance(message, Chat):
             wait = hub.talk.take(f"{table.id}:{seat}")
             if wait:
@@ -702,11 +712,18 @@ def create_app(
                 )
             await service.say(table, seat, token, message.text)
 
-    def switch(connection: Connection, table: Table, seat: int) -> None:
-        """Hot-seat: the socket now plays (and sees) another seat its hello named."""
+    def held(connection: Connection, seat: int | None) -> tuple[int, str]:
+        """The seat a message speaks for, with its token: the one the socket plays now, or
+        (hot-seat) another its hello named."""
+        if seat is None:
+            return connection.seat, connection.token
         if seat not in connection.held:
             raise GameError("forbidden", "this device does not hold that seat (not in its hello)")
-        connection.seat, connection.token = seat, connection.held[seat]
+        return seat, connection.held[seat]
+
+    def switch(connection: Connection, table: Table, seat: int) -> None:
+        """Hot-seat: the socket now plays (and sees) another seat its hello named."""
+        connection.seat, connection.token = held(connection, seat)
         connection.sent = 0  # the whole log, as that seat reads it
         connection.push_state(table)
 

@@ -1,13 +1,15 @@
 """Fair randomness: chance outcomes drawn from a secret seed committed to in advance.
 
 At creation the server draws a 32-byte seed and publishes ``commitment(seed)``, its SHA-256.
-Chance outcome number ``index`` of the action log (the index counts every action, players'
-and chance's) is drawn from a uniform number u in [0, 1) made of the seed and the index,
-falling on the outcomes in order (``sample_chance``). How u is made is the game's draw rule,
-stored with the game and named in its export: rule 2 (games made now) hashes the seed and
-the index with SHA-256, which any language can check and which costs a few microseconds;
-rule 1 (older games) seeded NumPy's generator with them. When the game ends the seed is
-revealed, and anyone can replay the log and check every chance outcome: ``verify_export``.
+Chance outcome number ``index`` of the standing actions (the index counts every action that
+stands, players' and chance's: a move taken back and its take-back do not count, see
+``tminus.server.takeback``) is drawn from a uniform number u in [0, 1) made of the seed and
+the index, falling on the outcomes in order (``sample_chance``). How u is made is the game's
+draw rule, stored with the game and named in its export: rule 2 (games made now) hashes the
+seed and the index with SHA-256, which any language can check and which costs a few
+microseconds; rule 1 (older games) seeded NumPy's generator with them. When the game ends the
+seed is revealed, and anyone can replay the log and check every chance outcome:
+``verify_export``.
 """
 
 from __future__ import annotations
@@ -20,18 +22,21 @@ from typing import Any
 from tminus.core.game import IllegalActionError
 from tminus.core.playout import sample_chance
 from tminus.core.registry import load_game
+from tminus.server.takeback import without_last
 
 SEED_BYTES = 32
 EXPORT_FORMAT = "tminus-game-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: an action may be a take-back ("take_back": true) of the last move
 DRAW_RULES = {
-    1: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
-    "log index i: u = numpy.random.default_rng([int.from_bytes(seed, 'big'), i]).random(), "
+    1: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome with "
+    "i standing actions before it (a move taken back and its take-back do not count): "
+    "u = numpy.random.default_rng([int.from_bytes(seed, 'big'), i]).random(), "
     "the first outcome (sorted by action) whose cumulative probability exceeds u",
-    2: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome at "
-    "log index i: x = the first 8 bytes, big-endian, of SHA-256(seed ‖ i as 8 bytes "
-    "big-endian), u = (x >> 11) / 2**53, the first outcome (sorted by action) whose "
-    "cumulative probability exceeds u",
+    2: "seed: 32 bytes (hex); commitment: SHA-256 of those bytes (hex); the chance outcome with "
+    "i standing actions before it (a move taken back and its take-back do not count): "
+    "x = the first 8 bytes, big-endian, of SHA-256(seed ‖ i as 8 bytes big-endian), "
+    "u = (x >> 11) / 2**53, the first outcome (sorted by action) whose cumulative "
+    "probability exceeds u",
 }
 DRAW_RULE = 2  # the rule of games made now
 
@@ -70,6 +75,7 @@ class Verification:
     ok: bool
     chance_checked: int = 0
     moves_checked: int = 0
+    taken_back: int = 0  # moves taken back (by agreement) on the way
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth knowing, not a failure
 
@@ -108,13 +114,24 @@ def verify_export(export: dict[str, Any]) -> Verification:
         )
         return result
     state = game.new_initial_state()
+    actors: list[int] = []  # who made each standing action (-1: chance)
     for index, entry in enumerate(export.get("actions", [])):
         action = entry.get("action") if isinstance(entry, dict) else None
         if state.is_terminal():
             result.problems.append(f"action {index}: the game was already over")
             break
+        if isinstance(entry, dict) and entry.get("take_back"):
+            problem = take_back_problem(entry.get("actor"), actors)
+            if problem:
+                result.problems.append(f"action {index}: {problem}")
+                break
+            state = without_last(game, state)
+            actors.pop()
+            result.taken_back += 1
+            continue
+        actors.append(state.current_player())
         if state.is_chance_node():
-            expected = draw_chance(seed, index, state.chance_outcomes(), rule)
+            expected = draw_chance(seed, len(actors) - 1, state.chance_outcomes(), rule)
             if action != expected:
                 result.problems.append(
                     f"action {index}: chance gave {action!r} but the seed gives {expected} "
@@ -129,5 +146,22 @@ def verify_export(export: dict[str, Any]) -> Verification:
         except IllegalActionError as error:
             result.problems.append(f"action {index}: {error}")
             break
+    if result.taken_back:
+        result.notes.append(
+            f"{result.taken_back} move(s) taken back by agreement; each chance outcome was "
+            "checked at its place among the actions that stand"
+        )
     result.ok = not result.problems
     return result
+
+
+def take_back_problem(actor: Any, actors: list[int]) -> str | None:
+    """Why a take-back by ``actor`` cannot follow the standing actions made by ``actors``:
+    only a player's own last decision is taken back, never a chance outcome."""
+    if not actors:
+        return "a take-back with nothing to take back"
+    if actors[-1] < 0:
+        return "a take-back of a chance outcome (only a player's own move is taken back)"
+    if actor != actors[-1]:
+        return f"a take-back by seat {actor!r} of seat {actors[-1]}'s move"
+    return None

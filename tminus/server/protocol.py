@@ -3,8 +3,9 @@
 A socket is opened at ``/ws/games/{id}`` and says who it is in its first message
 (``hello``: a seat and its token, or no seat for a spectator), so that tokens never
 appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign``,
-``name`` (the name shown for its seat), ``chat`` (a line of table talk) or ``bot`` (let
-a bot play for a person who left).
+``name`` (the name shown for its seat), ``chat`` (a line of table talk), ``bot`` (let
+a bot play for a person who left), ``take_back`` (ask to take back one's last move) or
+``take_back_answer`` (accept or refuse another's).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
 messages (nothing changed).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 
 class Message(BaseModel):
@@ -84,8 +85,38 @@ class GiveToBot(Message):
     bot: str = Field(min_length=1, max_length=64)
 
 
+class TakeBack(Message):
+    """Ask to take back one's last move, for the position after ``move_number`` rows of the
+    log (the state's ``move_number``). ``seat``: on a hot-seat device, the seat asking (one
+    its hello named; by default the one it plays now)."""
+
+    type: Literal["take_back"]
+    move_number: StrictInt
+    seat: StrictInt | None = None
+
+
+class TakeBackAnswer(Message):
+    """Accept or refuse the take-back asked for (the state's ``take_back``)."""
+
+    type: Literal["take_back_answer"]
+    move_number: StrictInt
+    accept: StrictBool
+    seat: StrictInt | None = None
+
+
 ClientMessage = Annotated[
-    Hello | Move | Start | Resign | Ping | Rename | Chat | Rematch | Switch | GiveToBot,
+    Hello
+    | Move
+    | Start
+    | Resign
+    | Ping
+    | Rename
+    | Chat
+    | Rematch
+    | Switch
+    | GiveToBot
+    | TakeBack
+    | TakeBackAnswer,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
@@ -102,6 +133,8 @@ class CreateGame(Message):
     params: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
     listed: bool = False  # in the lobby's public list while in play (else: by link only)
+    # Take-backs allowed (None: in a game of persons only; bots then accept at once).
+    undo: bool | None = None
 
 
 def error(code: str, message: str) -> dict[str, str]:

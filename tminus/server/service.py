@@ -32,6 +32,7 @@ import secrets
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from tminus.agents.levels import levels
@@ -65,6 +66,19 @@ from tminus.server.storage import (
     StoreError,
     now,
     token_hash,
+)
+from tminus.server.takeback import TAKE_BACK, last_standing, play_row, taken_back, without_last
+from tminus.server.undo import (
+    answer_words,
+    ask,
+    asked_words,
+    check_answer,
+    default_undo,
+    may_ask,
+    open_request,
+    store_answer,
+    store_ask,
+    waiting_for,
 )
 
 log = logging.getLogger("tminus.server")
@@ -153,6 +167,7 @@ class LogEntry:
     text: str  # the full truth, for people: shown to no one before the end
     seen: list[str]  # how each seat saw it, then (last) how a spectator saw it
     note: str | None = None  # said before it (a bot that fell back on a random move)
+    takes_back: int | None = None  # a take-back row: the index of the entry it undid
     # (All narrated with seat marks for names: see ``put_names``.)
 
 
@@ -172,6 +187,7 @@ class Table:
     news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
     hearing: asyncio.Task | None = None  # applies the news, one at a time
     chat: list[dict[str, Any]] | None = None  # the last lines of table talk (None: not read)
+    taken: int = 0  # rows of the log that do not stand: moves taken back and take-backs
 
     @property
     def id(self) -> str:
@@ -205,10 +221,16 @@ class Draft:
     entries: list[LogEntry] = field(default_factory=list)
     status: str | None = None
     result: dict[str, Any] | None = None
+    taken: int = 0  # rows that do not stand (see ``Table.taken``)
 
     @property
     def move_number(self) -> int:
         return self.start + len(self.entries)
+
+    @property
+    def standing(self) -> int:
+        """How many actions stand: the index of the next chance outcome's draw."""
+        return self.move_number - self.taken
 
 
 @dataclass
@@ -349,6 +371,10 @@ class GameService:
             return changed
         if "seats" in news:
             return self._take_seats(table, news["seats"])
+        if "take_back" in news:
+            changed = table.record.take_back != news["take_back"]
+            table.record.take_back = news["take_back"]
+            return changed
         at = news.get("at", 0)
         if news.get("reload") or at > table.move_number:  # a gap: read what was missed
             return await self._catch_up(table)
@@ -374,7 +400,7 @@ class GameService:
             draft = self._draft(table)
             for action, note in moves:
                 self._apply(table, draft, action, note)
-            table.state = draft.state
+            table.state, table.taken = draft.state, draft.taken
             table.log.extend(draft.entries)
             table.record.moves = table.move_number
         changed = bool(moves)
@@ -399,6 +425,8 @@ class GameService:
         changed = self._take_seats(table, [seat_state(s) for s in record.seats])
         if record.paused != table.record.paused:
             table.record.paused, changed = record.paused, True
+        if record.take_back != table.record.take_back:
+            table.record.take_back, changed = record.take_back, True
         if record.moves != table.move_number + len(record.actions):  # not a continuation
             return self._replace(table, await self.store.load(table.id)) or changed
         if record.status == BROKEN:
@@ -418,8 +446,8 @@ class GameService:
         except Unreplayable as error:
             table.record.status, table.record.problem = BROKEN, str(error)
             return True
-        table.record, table.game, table.state, table.log = (
-            fresh.record, fresh.game, fresh.state, fresh.log
+        table.record, table.game, table.state, table.log, table.taken = (
+            fresh.record, fresh.game, fresh.state, fresh.log, fresh.taken
         )  # fmt: skip
         return True
 
@@ -440,9 +468,11 @@ class GameService:
         params: dict[str, Any],
         seats: list[dict[str, Any]],
         listed: bool = False,
+        undo: bool | None = None,
     ) -> Created:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
-        ``listed``: shown in the lobby's public list while in play (else by link only)."""
+        ``listed``: shown in the lobby's public list while in play (else by link only);
+        ``undo``: take-backs allowed (None: in a game of persons only, see ``undo``)."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
@@ -461,6 +491,7 @@ class GameService:
             rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
             status=WAITING, seats=made, actions=[], result=None, created=now(), listed=listed,
             draw_rule=DRAW_RULE,
+            undo=default_undo(s.kind for s in made) if undo is None else undo,
         )  # fmt: skip
         await self._store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -581,7 +612,7 @@ class GameService:
                 f"replay under the rules installed now ({rules_version_of(record.game)}): "
                 f"{type(error).__name__}: {error}"
             ) from error
-        table.log = draft.entries
+        table.state, table.log, table.taken = draft.state, draft.entries, draft.taken
         record.actions, record.actors, record.notes = [], [], []  # the log holds them now
         return table
 
@@ -820,6 +851,67 @@ class GameService:
             )  # fmt: skip
         return given
 
+    # -- undo: a move taken back if the others agree (``tminus.server.undo``) ----------------
+    async def take_back(self, table: Table, seat: int, token: str, move_number: Any) -> None:
+        """``seat`` asks to take back its last move, for the position after ``move_number``
+        rows of the log. The other people answer (``answer_take_back``); with nobody to ask
+        (bots accept at once) the move is taken back now. The table talk says so."""
+        self.authorize(table, seat, token)
+        async with table.lock:
+            try:
+                request = ask(table, seat, move_number)
+                draft = None
+                if not waiting_for(table, request):
+                    draft = self._draft(table)
+                    self._apply(table, draft, TAKE_BACK)
+                save = draft and self._save_of(table, draft)
+                work = partial(store_ask, self.store.origin, table.id, request, save)
+                request = await self._claim(table, self.store.transaction(work))
+            except Refusal as refusal:
+                raise GameError(refusal.code, refusal.message) from None
+            move = last_standing(reversed(table.log))
+            self._settled(table, request, draft)
+        names = self.names(table)
+        await self.tell(table, None, asked_words(names[seat], said(move, move.seen[-1], names)))
+        if draft:
+            bots = " and ".join(names[s.seat] for s in table.record.seats if s.seat != seat)
+            await self.tell(table, None, answer_words(bots, True, True, []))
+
+    def _settled(self, table: Table, request: dict[str, Any], draft: Draft | None) -> None:
+        """A request as stored, and the take-back (``draft``) if it was committed."""
+        table.record.take_back = request
+        if draft is None:
+            self._changed(table)
+        else:
+            self._put(table, draft)
+
+    async def answer_take_back(
+        self, table: Table, seat: int, token: str, move_number: Any, accept: bool
+    ) -> bool:
+        """``seat`` answers the take-back asked for: once all the other people accepted, the
+        move is taken back (its row claims its place in the log like a move); one refusal
+        ends the request. The table talk says so. Whether the move was taken back."""
+        self.authorize(table, seat, token)
+        async with table.lock:
+            try:
+                request = check_answer(table, seat, move_number)
+                draft = save = None
+                if accept:  # (if it is the last yes, as the store knows it: the take-back)
+                    draft = self._draft(table)
+                    self._apply(table, draft, TAKE_BACK)
+                    save = self._save_of(table, draft)
+                work = partial(
+                    store_answer, self.store.origin, table.id, seat, request["at"], accept, save
+                )
+                request, done = await self._claim(table, self.store.transaction(work))
+            except Refusal as refusal:
+                raise GameError(refusal.code, refusal.message) from None
+            self._settled(table, request, draft if done else None)
+        names = self.names(table)
+        waiting = [names[s] for s in waiting_for(table, request)]
+        await self.tell(table, None, answer_words(names[seat], accept, done, waiting))
+        return done
+
     # -- play again ------------------------------------------------------------------------
     async def rematch(self, table: Table, seat: int, token: str) -> Table:
         """ "Play again": a new game with the same seats, names, bots and parameters, a new
@@ -855,7 +947,7 @@ class GameService:
             id=secrets.token_hex(8), game=old.game, params=dict(old.params),
             rules_version=type(table.game).rules_version, commitment=commitment(seed),
             seed=seed, status=WAITING, seats=seats, actions=[], result=None, created=now(),
-            listed=old.listed, draw_rule=DRAW_RULE,
+            listed=old.listed, draw_rule=DRAW_RULE, undo=old.undo,
         )  # fmt: skip
 
     # -- table talk ------------------------------------------------------------------------
@@ -882,9 +974,11 @@ class GameService:
     # -- drafts: worked out on a copy, committed, then put in memory ------------------------
     @staticmethod
     def _draft(table: Table) -> Draft:
-        return Draft(table.state.clone(), table.move_number, table.status)
+        return Draft(table.state.clone(), table.move_number, table.status, taken=table.taken)
 
     def _apply(self, table: Table, draft: Draft, action: int, note: str | None = None) -> None:
+        if action == TAKE_BACK:
+            return self._take_back(table, draft, note)
         state = draft.state
         actor = state.current_player()
         marks = seat_marks(table.game.num_players)
@@ -903,7 +997,7 @@ class GameService:
         while state.current_player() == CHANCE:
             record = table.record
             outcome = draw_chance(
-                record.seed, draft.move_number, state.chance_outcomes(), record.draw_rule
+                record.seed, draft.standing, state.chance_outcomes(), record.draw_rule
             )
             self._apply(table, draft, outcome)
         if state.is_terminal() and table.status != FINISHED:
@@ -916,17 +1010,43 @@ class GameService:
         draft.status = FINISHED
         draft.result = result
 
+    def _take_back(self, table: Table, draft: Draft, note: str | None = None) -> None:
+        """A take-back row: the last standing decision is undone (see ``takeback``); the log
+        says so, to each seat as that seat saw the move."""
+        undone = last_standing(itertools.chain(reversed(draft.entries), reversed(table.log)))
+        if undone is None or undone.actor < 0:
+            raise ValueError("a take-back follows no decision of a player")
+        draft.state = without_last(table.game, draft.state)
+        draft.entries.append(
+            LogEntry(
+                draft.move_number, undone.actor, TAKE_BACK, f"Taken back: {undone.text}",
+                [f"Taken back: {seen}" for seen in undone.seen], note, takes_back=undone.index,
+            )
+        )  # fmt: skip
+        draft.taken += 2  # (the move, and this row)
+
     async def _commit(self, table: Table, draft: Draft) -> None:
         """Commit the draft (its log rows claim their places), then put it in memory."""
         if not draft.entries and draft.status is None:
             return
+        await self._claim(table, self.store.save(self._save_of(table, draft)))
+        self._put(table, draft)
+
+    @staticmethod
+    def _save_of(table: Table, draft: Draft) -> Save:
+        """What the store commits of a draft."""
         rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
         save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
         turn = whose_turn(draft.state, draft.status or table.status)
         if turn != whose_turn(table.state, table.status):
             save.to_move = turn
+        return save
+
+    async def _claim(self, table: Table, work):
+        """Await a write that claims places in the log. A claim lost to another writer is a
+        ``stale`` error (nothing changed), and the copy is brought up to date."""
         try:
-            await self._store(self.store.save(save))
+            return await self._store(work)
         except ClaimLost:
             # The store is ahead of this copy: those watching get the game as stored.
             if await self._store(self._catch_up(table)):
@@ -934,7 +1054,10 @@ class GameService:
             raise GameError(
                 "stale", "stale move: another move was accepted first; here is the game now"
             ) from None
-        table.state = draft.state
+
+    def _put(self, table: Table, draft: Draft) -> None:
+        """A committed draft, put in memory; those watching are told."""
+        table.state, table.taken = draft.state, draft.taken
         table.log.extend(draft.entries)
         table.record.moves = table.move_number
         if draft.status is not None:
@@ -984,16 +1107,16 @@ class GameService:
             "observation": state.public_observation() if seat is None else state.observation(seat),
             "legal": legal,
             "log_from": log_from,
-            "log": [
-                {"index": e.index, "actor": e.actor, "text": said(e, e.seen[viewer], names)}
-                for e in table.log[log_from:]
-            ],
+            "log": [log_line(e, said(e, e.seen[viewer], names)) for e in table.log[log_from:]],
             "seats": public_seats(record),
             "commitment": record.commitment,
             "seed": record.seed if record.status == FINISHED else None,
             "result": record.result,
             "rematch": rematch_of(record),
             "paused": record.paused,
+            "undo": record.undo,
+            "may_take_back": may_ask(table),
+            "take_back": take_back_view(table, viewer, names),
         }
 
     def summary(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -1024,6 +1147,7 @@ class GameService:
             "rematch": rematch_of(record),
             "paused": record.paused,
             "to_move": record.to_move if record.status == PLAYING else None,
+            "undo": record.undo,
         }
 
     def export(self, table: Table | StoredGame) -> dict[str, Any]:
@@ -1036,19 +1160,18 @@ class GameService:
         if isinstance(table, Table):
             # Before the end only what a spectator may see: no action ids (a card dealt is
             # an id), the spectator's strings.
+            undone = taken_back((e.index, e.action) for e in table.log)
             actions = [
-                {"index": e.index, "actor": e.actor, "action": e.action,
-                 "text": said(e, e.text, names)}
-                if over
-                else {"index": e.index, "actor": e.actor, "text": said(e, e.seen[-1], names)}
+                exported(e.index, e.actor, e.action, over, said(e, told, names), undone)
                 for e in table.log
-            ]  # fmt: skip
+                for told in [e.text if over else e.seen[-1]]
+            ]
         else:
+            rows = list(enumerate(zip(record.actions, record.actors, strict=True)))
+            undone = taken_back((index, action) for index, (action, _) in rows)
             actions = [
-                {"index": index, "actor": actor, "action": action}
-                for index, (action, actor) in enumerate(
-                    zip(record.actions, record.actors, strict=True)
-                )
+                exported(index, actor, action, True, None, undone)
+                for index, (action, actor) in rows
             ]
         return {
             "format": EXPORT_FORMAT,
@@ -1094,7 +1217,7 @@ class GameService:
             for index in range(stop):
                 entry = log[index - 1] if index else None
                 if entry is not None:
-                    state.apply_action(entry.action)
+                    state = play_row(table.game, state, entry.action)
                 if index >= start:
                     yield {
                         "index": None if entry is None else entry.index,
@@ -1115,6 +1238,7 @@ def is_behind(table: Table, other: Table) -> bool:
         or (other.status != table.status and table.status != FINISHED)
         or seats != [seat_state(s) for s in other.record.seats]
         or other.record.paused != table.record.paused
+        or other.record.take_back != table.record.take_back
     )
 
 
@@ -1173,6 +1297,46 @@ def said(entry: LogEntry, text: str, names: list[str]) -> str:
     """A log line as people read it: the note first, if any, and names put in."""
     line = f"{entry.note} {text}" if entry.note else text
     return put_names(line, names)
+
+
+def log_line(entry: LogEntry, text: str) -> dict[str, Any]:
+    """A line of the log as a seat is sent it (a take-back names the line it undid)."""
+    line = {"index": entry.index, "actor": entry.actor, "text": text}
+    if entry.takes_back is not None:
+        line["takes_back"] = entry.takes_back
+    return line
+
+
+def exported(
+    index: int, actor: int, action: int, with_id: bool, text: str | None, undone: set[int]
+) -> dict[str, Any]:
+    """An entry of an export: the action's id ``with_id`` (not before the end: a card dealt is
+    an id); a take-back row says ``take_back``, and a move it undid ``taken_back``."""
+    entry: dict[str, Any] = {"index": index, "actor": actor}
+    if action == TAKE_BACK:
+        entry["take_back"] = True
+    elif with_id:
+        entry["action"] = action
+    if text is not None:
+        entry["text"] = text
+    if index in undone:
+        entry["taken_back"] = True
+    return entry
+
+
+def take_back_view(table: Table, viewer: int, names: list[str]) -> dict[str, Any] | None:
+    """The take-back asked for now, if any, its move told as ``viewer`` saw it."""
+    request = open_request(table)
+    if request is None:
+        return None
+    move = last_standing(reversed(table.log))
+    return {
+        "seat": request["seat"],
+        "index": move.index,
+        "move": said(move, move.seen[viewer], names),
+        "accepted": request["accepted"],
+        "waiting": waiting_for(table, request),
+    }
 
 
 def rematch_of(record: StoredGame) -> dict[str, Any] | None:

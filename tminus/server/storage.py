@@ -130,6 +130,10 @@ class GameRow(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     # How its chance outcomes are drawn from the seed (tminus.server.fairness.DRAW_RULES).
     draw_rule: Mapped[int] = mapped_column(Integer, default=1)
+    # Whether a player may ask to take back a move (``tminus.server.undo``), and the last
+    # such request: {"seat", "at" (the log's length then), "accepted": [seats], "answer"}.
+    undo: Mapped[bool] = mapped_column(default=False)
+    take_back: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -154,6 +158,7 @@ class ActionRow(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # (-1, ``tminus.server.takeback.TAKE_BACK``: the last standing decision is taken back.)
     action: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)  # the player, or -1 for chance
     # Said in the log before the action (a bot that fell back on a random move).
@@ -274,6 +279,8 @@ class StoredGame:
     rematch: str | None = None  # the game that follows this one ("Play again")
     paused: bool = False  # its people all left long ago: its bots wait for one to come back
     draw_rule: int = 1  # how chance is drawn from the seed (fairness.DRAW_RULES)
+    undo: bool = False  # a player may ask to take back a move
+    take_back: dict[str, Any] | None = None  # the last such request (see ``GameRow``)
 
 
 def async_url(url: str) -> str:
@@ -446,6 +453,11 @@ class Store:
             raise unavailable(error, self.url) from None
         except OSError as error:
             raise StoreError(f"the game store cannot be used: {error}") from None
+
+    async def transaction(self, work, *, write: bool = True):
+        """``work(connection)`` in one transaction, as every method here runs (for the
+        server's other modules: take-backs, ``tminus.server.undo``)."""
+        return await self._run(work, write=write)
 
     async def create(self, game: StoredGame) -> None:
         await self._run(partial(insert_game, game))
@@ -957,6 +969,7 @@ async def insert_game(game: StoredGame, connection) -> None:
                 "rules_version": game.rules_version, "commitment": game.commitment,
                 "seed": game.seed, "status": game.status, "result": None,
                 "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
+                "undo": game.undo,
             }
         ],
     )  # fmt: skip
@@ -983,7 +996,8 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
-        paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1,
+        paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
+        take_back=row["take_back"],
     )  # fmt: skip
 
 
@@ -1004,6 +1018,10 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
     if "draw_rule" not in columns:  # games made before there were rules drew by rule 1
         connection.execute(text("ALTER TABLE games ADD COLUMN draw_rule INTEGER DEFAULT 1"))
+    if "undo" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN undo BOOLEAN DEFAULT FALSE"))
+    if "take_back" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN take_back JSON"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}

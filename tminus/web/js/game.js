@@ -4,6 +4,7 @@ import { boardFor } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
+import { takeBackParts, takenBackLines } from "./undo.js";
 import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
 import { heldSeat, heldSeats, holdHotSeats, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
 
@@ -175,10 +176,14 @@ function renderPass() {
   $("table").hidden = true;
   const box = $("pass");
   box.hidden = false;
+  // Who just moved may still take it back here (the move itself is not shown: the next
+  // person may be looking).
+  const takeBack = takeBackParts(app.view, { held: hotSeats(), send, offline: app.offline, hideMove: true });
   box.replaceChildren(el("section", { class: "panel pass-panel" },
     el("h2", {}, `Pass the device to ${name}`),
     el("p", {}, `${name}'s cards are hidden until ${name} has the device.`),
-    el("button", { type: "button", class: "primary", id: "take-device", onclick: () => send({ type: "switch", seat: app.passTo }) }, `I am ${name}: show my cards`)));
+    el("button", { type: "button", class: "primary", id: "take-device", onclick: () => send({ type: "switch", seat: app.passTo }) }, `I am ${name}: show my cards`),
+    takeBack.length ? el("div", { class: "take-back", role: "group", "aria-label": "Take back" }, ...takeBack) : null));
 }
 
 // A move sent or queued and not yet answered: once the game has moved past it, it was
@@ -305,6 +310,7 @@ function render() {
   $("status").className = `status ${app.offline ? "offline" : view.status}`;
   $("rules-link").href = `/rules/${view.game}`;
   renderBanner();
+  renderTakeBack();
   renderBoard();
   renderMoves();
   renderSeats();
@@ -312,6 +318,7 @@ function render() {
     opened: app.opened, upto: app.replay ? app.replay.index : app.log.length, replaying: !!app.replay,
     textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
   });
+  markTakenBack();
   scrollLog();
   drawChat();
   renderFairness();
@@ -325,6 +332,25 @@ function drawChat() {
     lines: app.chat, seats: app.view.seats, seat: app.view.seat,
     send: (text) => send({ type: "chat", text }), onMute: drawChat,
   });
+}
+
+// -- undo ----------------------------------------------------------------------------------
+// "Take back my move" for who may ask, the question to the others (spectators read it).
+function renderTakeBack() {
+  const view = app.view;
+  const held = view.seat === null ? [] : [...new Set([view.seat, ...hotSeats()])];
+  const parts = app.replay ? [] : takeBackParts(view, { held, send, offline: app.offline });
+  const box = $("take-back-box");
+  box.hidden = !parts.length;
+  box.replaceChildren(...parts);
+}
+
+// A move taken back stays in the log, struck through; the take-back's own line follows.
+function markTakenBack() {
+  const undone = takenBackLines(app.log);
+  for (const line of $("log").querySelectorAll("li[data-index]")) {
+    line.classList.toggle("taken-back", undone.has(Number(line.dataset.index)));
+  }
 }
 
 // -- play again ----------------------------------------------------------------------------

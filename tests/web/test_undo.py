@@ -1,0 +1,110 @@
+"""Undo in a real browser (issue 14): Ada and Bea in their own browser contexts, Eve
+watching. A take-back accepted (the board goes back, the log strikes the move through),
+one refused (the move stands, and is not asked about again); a hot-seat device asks and
+answers for both of its seats."""
+
+from __future__ import annotations
+
+from .conftest import (
+    PHONE,
+    create_game,
+    horizontal_overflow,
+    screenshot,
+    serious_accessibility_problems,
+    small_targets,
+)
+
+
+def log_lines(page) -> list[str]:
+    return page.eval_on_selector_all("#log li[data-index]", "ls => ls.map(l => l.innerText)")
+
+
+def move_until_take_back_offered(page) -> None:
+    """The page's person plays its first moves until it may take one back."""
+    for _ in range(6):
+        if page.locator("#take-back").is_visible():
+            return
+        count = page.locator("#log li[data-index]").count()
+        page.locator(".move:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#log li[data-index]').length > {count}")
+        page.wait_for_selector("#take-back, .move:not([disabled])")
+    raise AssertionError("no take-back was offered")
+
+
+def test_undo_accepted_and_refused_between_two_browsers(server, new_page):
+    game = create_game(server, "sputnik", {"players": 2}, ["person:Ada", "person:Bea"])
+    pages = []
+    for invite, viewport in zip(game["invites"], (None, PHONE), strict=True):
+        page = new_page(viewport)
+        page.goto(server + invite["url"])
+        pages.append(page)
+    eve = new_page()
+    eve.goto(server + game["spectate"])
+    to_move = pages[0].locator("#seats .seat.to-move")
+    to_move.wait_for()
+    mover = int(to_move.get_attribute("data-seat"))
+    mine, theirs = pages[mover], pages[1 - mover]
+    name, other = ("Ada", "Bea")[mover], ("Ada", "Bea")[1 - mover]
+    eve.wait_for_selector("#status.playing")
+    before = mine.inner_html("#board")
+
+    # Accepted: the move is struck through in the log, the board is as before it.
+    move_until_take_back_offered(mine)
+    moved = mine.inner_html("#board")
+    assert moved != before
+    assert theirs.locator("#take-back").count() == 0  # (only its player may ask)
+    assert eve.locator("#take-back").count() == 0
+    lines = len(log_lines(mine))
+    mine.click("#take-back")
+    theirs.wait_for_selector("#accept-take-back")
+    question = theirs.inner_text("#take-back-question")
+    assert question.startswith(f"{name} asks to take back their move “") and "”" in question
+    mine.wait_for_selector(f"#take-back-asked:has-text('waiting for {other}')")
+    eve.wait_for_selector(f"#take-back-asked:has-text('{name} asks to take back')")
+    assert eve.locator("#accept-take-back, #refuse-take-back").count() == 0  # it only reads
+    eve.wait_for_selector(f"#chat li:has-text('{name} asks to take back their move')")
+    assert small_targets(theirs, "#take-back-box button") == []
+    assert horizontal_overflow(theirs) <= 0
+    assert serious_accessibility_problems(theirs) == []
+    screenshot(theirs, "take-back-question-phone-390x844")
+    theirs.click("#accept-take-back")
+    for page in (mine, theirs, eve):
+        page.wait_for_selector("#log li.taken-back")
+        page.wait_for_selector(f"#chat li:has-text('{other} accepts: the move is taken back')")
+        assert log_lines(page)[-1].startswith("Taken back: ")
+        assert page.locator("#take-back-box").is_hidden()
+    assert len(log_lines(mine)) == lines + 1
+    mine.wait_for_function(f"document.querySelector('#board').innerHTML !== {moved!r}")
+    assert mine.locator(".move:not([disabled])").count() > 0  # to play again
+    assert serious_accessibility_problems(mine) == []
+
+    # Refused: the move stands, and it is not asked about again.
+    move_until_take_back_offered(mine)
+    mine.click("#take-back")
+    theirs.click("#refuse-take-back")
+    for page in (mine, theirs, eve):
+        page.wait_for_selector(f"#chat li:has-text('{other} refuses: the move stands')")
+        page.wait_for_selector("#take-back-box", state="hidden")
+    assert mine.locator("#take-back").count() == 0
+    assert mine.locator("#log li.taken-back").count() == 1
+
+
+def test_a_hot_seat_device_takes_a_move_back_for_one_of_its_people(server, new_page):
+    game = create_game(server, "sputnik", {"players": 2}, ["person:Ada", "person:Bea"])
+    seat, token = game["invites"][1]["seat"], game["invites"][1]["token"]
+    page = new_page(PHONE)
+    page.add_init_script(
+        f"localStorage.setItem('tminus:hotseat:{game['id']}', "
+        f"JSON.stringify([{{seat: {seat}, token: '{token}'}}]))"
+    )
+    page.goto(server + game["invites"][0]["url"])
+    page.wait_for_selector("#status.playing")  # (both seats joined from this device)
+    move_until_take_back_offered(page)
+    mover = page.locator("#seats .seat.to-move .seat-name").inner_text().removesuffix(" (you)")
+    other = {"Ada": "Bea", "Bea": "Ada"}[mover]
+    assert page.inner_text("#take-back") == f"Take back {mover}'s move"
+    page.click("#take-back")
+    page.wait_for_selector(f"#accept-take-back:has-text('Accept ({other})')")
+    page.click("#accept-take-back")
+    page.wait_for_selector("#log li.taken-back")
+    page.wait_for_selector(f"#chat li:has-text('{other} accepts: the move is taken back')")
