@@ -52,6 +52,7 @@ from tminus.games.count_down.actions import (
     ActionSpace,
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
+from tminus.games.count_down.fields import RecordField, lead_to_records
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
 from tminus.games.phrasing import check_names
 
@@ -171,9 +172,6 @@ class CountDownState(TurnState[CountDownGame]):
         "_capital_rolls",
         "_centre",
         "_contenders",
-        "_count_rolls",
-        "_count_sum",
-        "_count_waits",
         "_counter",
         "_deal",
         "_dealt",
@@ -216,6 +214,7 @@ class CountDownState(TurnState[CountDownGame]):
         "_turns",
         "_units",
         "_winner",
+        "countdown",
         "game",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
@@ -282,9 +281,7 @@ class CountDownState(TurnState[CountDownGame]):
         self._bid_at = 0
         self._lot_price = 0
         self._lot_high = -1
-        self._count_waits = 0
-        self._count_sum = 0
-        self._count_rolls = 0
+        self.countdown = countdown.Countdown()
         self._groups: list[list[int]] = []
         self._contenders: list[int] = []
         self._tie_rolls: list[int] = []
@@ -595,7 +592,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     def countdown_waits(self) -> int:
         """Rolls of the current countdown attempt made before the count started."""
-        return self._count_waits
+        return self.countdown.waits
 
     def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
         """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
@@ -698,9 +695,6 @@ class CountDownState(TurnState[CountDownGame]):
         c._auction_done = self._auction_done
         c._bank = self._bank
         c._bid_at = self._bid_at
-        c._count_rolls = self._count_rolls
-        c._count_sum = self._count_sum
-        c._count_waits = self._count_waits
         c._counter = self._counter
         c._dealt = self._dealt
         c._draw_green = self._draw_green
@@ -720,6 +714,7 @@ class CountDownState(TurnState[CountDownGame]):
         c._turns = self._turns
         c._units = self._units
         c._winner = self._winner
+        c.countdown = self.countdown.copy()
         # Lists of numbers.
         c._history = self._history.copy()
         c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
@@ -745,3 +740,14 @@ class CountDownState(TurnState[CountDownGame]):
 
     def __str__(self) -> str:
         return state_text(self)
+
+
+# The position fields kept in records (see ``fields.py``).
+lead_to_records(
+    CountDownState,
+    {
+        "count_rolls": RecordField("countdown", "rolls"),
+        "count_sum": RecordField("countdown", "total"),
+        "count_waits": RecordField("countdown", "waits"),
+    },
+)

@@ -123,7 +123,11 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "high_bidder_centre": s._lot_high + 1 if s._lot_high >= 0 else None,
             "bidders": [c + 1 for c in s._bidders],
         },
-        "countdown": {"waits": s._count_waits, "sum": s._count_sum, "rolls": s._count_rolls},
+        "countdown": {
+            "waits": s.countdown.waits,
+            "sum": s.countdown.total,
+            "rolls": s.countdown.rolls,
+        },
         "winner": list(s._seats_of[s._winner]) if s._winner >= 0 else None,
     }
     if seat is not None:
@@ -190,8 +194,8 @@ def state_text(s: CountDownState) -> str:
     )
     lines.append(
         f"auction {s._auction_done} lots {s._lots} bidders {s._bidders} at {s._bid_at} "
-        f"price {s._lot_price} high {s._lot_high} count {s._count_waits}/{s._count_sum}/"
-        f"{s._count_rolls} winner {s._winner}"
+        f"price {s._lot_price} high {s._lot_high} count {s.countdown.waits}/"
+        f"{s.countdown.total}/{s.countdown.rolls} winner {s._winner}"
     )
     lines.append(
         f"roll-off {s._capital_rolls} groups {s._groups} contenders {s._contenders} "
@@ -301,10 +305,11 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
         high = f"{s._lot_price} by centre {s._lot_high + 1}" if s._lot_high >= 0 else "none"
         lot = board.photo_names[s._lots[0]]
         lines.append(f"auction: the {lot} · highest bid {high} · bidding: {bidders}")
-    if s._count_rolls or s._count_waits:
-        if s._count_rolls:
-            done = f"count {s._count_sum} after {s._count_rolls} of {board.countdown_rolls} rolls"
+    count = s.countdown
+    if count.rolls or count.waits:
+        if count.rolls:
+            done = f"count {count.total} after {count.rolls} of {board.countdown_rolls} rolls"
         else:
-            done = f"roll {s._count_waits} of {board.latest_start} to start the count"
+            done = f"roll {count.waits} of {board.latest_start} to start the count"
         lines.append(f"COUNTDOWN: {done} (needs {board.countdown_target})")
     return lines

@@ -222,15 +222,16 @@ def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]
 
 def countdown_roll(state: CountDownState, face: int, who: str) -> str:
     board = state.game.board
-    if state._count_rolls == 0:
-        attempt = state._count_waits + 1
+    count = state.countdown
+    if count.rolls == 0:
+        attempt = count.waits + 1
         if attempt >= board.latest_start:
             return (
                 f"{who} rolls {face} for the COUNTDOWN on the {ordinal(attempt)} roll: "
                 f"the count must start with it ({face} of {board.countdown_target})"
             )
         return f"{who} rolls {face} for the COUNTDOWN: count from it or wait"
-    total, rolls = state._count_sum + face, state._count_rolls + 1
+    total, rolls = count.total + face, count.rolls + 1
     if rolls < board.countdown_rolls:
         return f"{who} rolls {face}: {total} after {count_word(rolls)} rolls"
     if total >= board.countdown_target:
