@@ -165,10 +165,7 @@ class CountDownState(TurnState[CountDownGame]):
         "_again",
         "_agents",
         "_ask",
-        "_auction_done",
         "_bank",
-        "_bid_at",
-        "_bidders",
         "_capital_rolls",
         "_centre",
         "_contenders",
@@ -184,9 +181,6 @@ class CountDownState(TurnState[CountDownGame]):
         "_in_service",
         "_last_surprise",
         "_legal",
-        "_lot_high",
-        "_lot_price",
-        "_lots",
         "_meeting_list",
         "_mission",
         "_money",
@@ -214,6 +208,7 @@ class CountDownState(TurnState[CountDownGame]):
         "_turns",
         "_units",
         "_winner",
+        "auction",
         "countdown",
         "game",
     )  # fmt: skip
@@ -274,13 +269,8 @@ class CountDownState(TurnState[CountDownGame]):
         self._counter = 0
         self._mission = [-1, -1]
         self._draw_green = True
-        self._auction_done = False
-        self._lots: list[int] = []
+        self.auction = auction.Auction()
         self._meeting_list: Sequence[int] | None = None
-        self._bidders: list[int] = []
-        self._bid_at = 0
-        self._lot_price = 0
-        self._lot_high = -1
         self.countdown = countdown.Countdown()
         self._groups: list[list[int]] = []
         self._contenders: list[int] = []
@@ -618,7 +608,8 @@ class CountDownState(TurnState[CountDownGame]):
 
     def current_lot(self) -> int:
         """The photo card up for auction, -1 when there is none."""
-        return self._lots[0] if self._lots else -1
+        lots = self.auction.lots
+        return lots[0] if lots else -1
 
     # -- views ---------------------------------------------------------------------------
     def public_observation(self) -> dict[str, Any]:
@@ -692,17 +683,13 @@ class CountDownState(TurnState[CountDownGame]):
         # Numbers, flags and the game's tuples.
         c._again = self._again
         c._ask = self._ask
-        c._auction_done = self._auction_done
         c._bank = self._bank
-        c._bid_at = self._bid_at
         c._counter = self._counter
         c._dealt = self._dealt
         c._draw_green = self._draw_green
         c._first_round = self._first_round
         c._fz_owner = self._fz_owner
         c._last_surprise = self._last_surprise
-        c._lot_high = self._lot_high
-        c._lot_price = self._lot_price
         c._meeting_list = self._meeting_list  # never modified, like the legal list
         c._mover = self._mover
         c._phase = self._phase
@@ -714,6 +701,7 @@ class CountDownState(TurnState[CountDownGame]):
         c._turns = self._turns
         c._units = self._units
         c._winner = self._winner
+        c.auction = self.auction.copy()
         c.countdown = self.countdown.copy()
         # Lists of numbers.
         c._history = self._history.copy()
@@ -726,7 +714,6 @@ class CountDownState(TurnState[CountDownGame]):
         c._surprise_queue = self._surprise_queue.copy()
         c._order, c._partners = self._order.copy(), self._partners.copy()
         c._deal, c._mission = self._deal.copy(), self._mission.copy()
-        c._lots, c._bidders = self._lots.copy(), self._bidders.copy()
         c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
         # Lists of lists.
         c._photos = [row.copy() for row in self._photos]
@@ -746,6 +733,12 @@ class CountDownState(TurnState[CountDownGame]):
 lead_to_records(
     CountDownState,
     {
+        "auction_done": RecordField("auction", "done"),
+        "bid_at": RecordField("auction", "at"),
+        "bidders": RecordField("auction", "bidders"),
+        "lot_high": RecordField("auction", "high"),
+        "lot_price": RecordField("auction", "price"),
+        "lots": RecordField("auction", "lots"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

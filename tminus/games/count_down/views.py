@@ -59,6 +59,7 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
     board = s.game.board
     space = s.game.space
     template = space.templates[s._deal[2]] if s._deal[2] >= 0 else None
+    auction = s.auction
     obs: dict[str, Any] = {
         "game": s.game.name,
         "players": s.game.num_players,
@@ -117,11 +118,11 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "auction": {
-            "done": s._auction_done,
-            "lots": [board.photo_names[p] for p in s._lots],
-            "price": s._lot_price,
-            "high_bidder_centre": s._lot_high + 1 if s._lot_high >= 0 else None,
-            "bidders": [c + 1 for c in s._bidders],
+            "done": auction.done,
+            "lots": [board.photo_names[p] for p in auction.lots],
+            "price": auction.price,
+            "high_bidder_centre": auction.high + 1 if auction.high >= 0 else None,
+            "bidders": [c + 1 for c in auction.bidders],
         },
         "countdown": {
             "waits": s.countdown.waits,
@@ -173,6 +174,7 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
+    auction, count = s.auction, s.countdown
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
         f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
@@ -193,9 +195,9 @@ def state_text(s: CountDownState) -> str:
         f"counter {s._counter} mission {s._mission} green {s._draw_green}"
     )
     lines.append(
-        f"auction {s._auction_done} lots {s._lots} bidders {s._bidders} at {s._bid_at} "
-        f"price {s._lot_price} high {s._lot_high} count {s.countdown.waits}/"
-        f"{s.countdown.total}/{s.countdown.rolls} winner {s._winner}"
+        f"auction {auction.done} lots {auction.lots} bidders {auction.bidders} "
+        f"at {auction.at} price {auction.price} high {auction.high} count {count.waits}/"
+        f"{count.total}/{count.rolls} winner {s._winner}"
     )
     lines.append(
         f"roll-off {s._capital_rolls} groups {s._groups} contenders {s._contenders} "
@@ -301,9 +303,10 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
     if asked:
         lines.append(f"[bold]{escape(asked)}[/]")
     if s._phase == phases.BID:
-        bidders = ", ".join(f"centre {c + 1}" for c in s._bidders)
-        high = f"{s._lot_price} by centre {s._lot_high + 1}" if s._lot_high >= 0 else "none"
-        lot = board.photo_names[s._lots[0]]
+        auction = s.auction
+        bidders = ", ".join(f"centre {c + 1}" for c in auction.bidders)
+        high = f"{auction.price} by centre {auction.high + 1}" if auction.high >= 0 else "none"
+        lot = board.photo_names[auction.lots[0]]
         lines.append(f"auction: the {lot} · highest bid {high} · bidding: {bidders}")
     count = s.countdown
     if count.rolls or count.waits:

@@ -426,7 +426,7 @@ def count_choice(state: CountDownState, action: int, names: Sequence[str], who: 
 
 
 def bid(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
-    lot = state.game.board.photo_names[state._lots[0]]
+    lot = state.game.board.photo_names[state.auction.lots[0]]
     if action == PASS:
         return "Pass", f"{who} passes on the {lot}"
     price = state._money_of(action)
@@ -542,11 +542,12 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
         said.append(f"{names[mover]} is sent back to {home(state)}")
     if state._phase == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
         said.append(order_settled(after, names))
-    if state._phase == phases.BID and len(after._lots) < len(state._lots):
+    auction = after.auction
+    if state._phase == phases.BID and len(auction.lots) < len(state.auction.lots):
         said.append(lot_sold(state, action, names))
-    if after._auction_done and not state._auction_done and after._lots:
-        lots = ", ".join(state.game.board.photo_names[p] for p in after._lots)
-        count = count_word(len(after._lots))
+    if auction.done and not state.auction.done and auction.lots:
+        lots = ", ".join(state.game.board.photo_names[p] for p in auction.lots)
+        count = count_word(len(auction.lots))
         said.append(f"the leader auctions {count} photo cards, one at a time: {lots}")
     if after.is_terminal():
         said.append(ending(after, names))
@@ -566,11 +567,12 @@ def order_settled(after: CountDownState, names: Sequence[str]) -> str:
 
 def lot_sold(state: CountDownState, action: int, names: Sequence[str]) -> str:
     """The lot that this bid or pass closed: to the last bidder standing, if any."""
-    lot = state.game.board.photo_names[state._lots[0]]
+    auction = state.auction
+    lot = state.game.board.photo_names[auction.lots[0]]
     if action == PASS:
-        buyer, price = state._lot_high, state._lot_price
+        buyer, price = auction.high, auction.price
     else:
-        buyer, price = state._bidders[state._bid_at], state._money_of(action)
+        buyer, price = auction.bidders[auction.at], state._money_of(action)
     if buyer < 0:
         return f"nobody buys the {lot}"
     return f"{centre_players(state, buyer, names)} buys the {lot} for {price}"
