@@ -57,7 +57,7 @@ def forget_lists(state: CountDownState) -> None:
     """After changing holdings by hand: drop the lists the engine keeps (legal actions, and
     the meeting's list it would reuse after a refused offer)."""
     state._legal = None
-    state._meeting_list = None
+    state.meeting.listed = None
 
 
 def give_photo(state: CountDownState, centre: int, name: str, copies: int = 1) -> None:

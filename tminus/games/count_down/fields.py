@@ -9,19 +9,24 @@ Rules read and write the records themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tminus.core.positions import check_length
 
 
 class RecordField:
-    """A position field kept as ``state.<record>.<attribute>``."""
+    """A position field kept as ``state.<record>.<attribute>``; ``kept_as`` turns the JSON
+    value set into the attribute's type (a tuple for a list never changed in place)."""
 
-    __slots__ = ("attribute", "record")
+    __slots__ = ("attribute", "kept_as", "record")
 
-    def __init__(self, record: str, attribute: str) -> None:
+    def __init__(
+        self, record: str, attribute: str, kept_as: Callable[[Any], Any] | None = None
+    ) -> None:
         self.record = record
         self.attribute = attribute
+        self.kept_as = kept_as
 
     def __get__(self, state: Any, owner: Any = None) -> Any:
         if state is None:
@@ -31,7 +36,7 @@ class RecordField:
     def __set__(self, state: Any, value: Any) -> None:
         # On a copy of the record: a clone may share a record that will not change again.
         record = getattr(state, self.record).copy()
-        setattr(record, self.attribute, value)
+        setattr(record, self.attribute, value if self.kept_as is None else self.kept_as(value))
         setattr(state, self.record, record)
 
 

@@ -164,30 +164,22 @@ class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
         "_again",
         "_agents",
-        "_ask",
         "_bank",
         "_capital_rolls",
         "_centre",
         "_contenders",
-        "_counter",
-        "_deal",
-        "_dealt",
         "_debts",
         "_draw_green",
         "_first_round",
-        "_fz_owner",
         "_groups",
         "_history",
         "_in_service",
         "_last_surprise",
         "_legal",
-        "_meeting_list",
-        "_mission",
         "_money",
         "_mover",
         "_order",
         "_part_stock",
-        "_partners",
         "_parts",
         "_phase",
         "_photo_stock",
@@ -195,10 +187,8 @@ class CountDownState(TurnState[CountDownGame]):
         "_pile",
         "_player",
         "_pos",
-        "_proposals_left",
         "_roll",
         "_saturn_sets",
-        "_say",
         "_seats_of",
         "_skip",
         "_surprise_queue",
@@ -211,6 +201,7 @@ class CountDownState(TurnState[CountDownGame]):
         "auction",
         "countdown",
         "game",
+        "meeting",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
     # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
@@ -259,18 +250,9 @@ class CountDownState(TurnState[CountDownGame]):
         self._roll = 0
         self._again = False
         self._debts: list[list[int]] = []
-        self._fz_owner = -1
-        self._partners: list[int] = []  # the seats met, in turn order after the mover
-        self._say = -1  # who has the say in a meeting: 0 the mover, k the k-th partner
-        self._proposals_left = 0
-        self._dealt = False  # the visit to a forbidden zone is justified
-        self._deal = [-1, -1, -1]
-        self._ask = 0
-        self._counter = 0
-        self._mission = [-1, -1]
+        self.meeting = trading.Meeting()
         self._draw_green = True
         self.auction = auction.Auction()
-        self._meeting_list: Sequence[int] | None = None
         self.countdown = countdown.Countdown()
         self._groups: list[list[int]] = []
         self._contenders: list[int] = []
@@ -360,7 +342,7 @@ class CountDownState(TurnState[CountDownGame]):
         if phase == phases.DEBT:
             return payments.debt_sales(s)
         if phase == phases.MEETING:
-            return trading.meeting_actions(s)
+            return trading.say_moves(s)
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
@@ -384,7 +366,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        listed, self._legal = self._legal, None
+        self._legal = None  # the one place the legal-move list is dropped
         phase = self._phase
         if self._player == CHANCE:
             face = action + 1
@@ -436,7 +418,7 @@ class CountDownState(TurnState[CountDownGame]):
             elif action < space.propose:
                 trading.start_mission(self, action)
             else:
-                trading.propose(self, action, listed)
+                trading.propose(self, action)
         elif phase == phases.REPLY:
             trading.reply(self, action == ACCEPT)
         elif phase == phases.ASK:
@@ -586,8 +568,9 @@ class CountDownState(TurnState[CountDownGame]):
 
     def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
         """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
-        proposer, target, t = self._deal
-        return proposer, target, self.game.space.templates[t], self._ask, self._counter
+        meeting = self.meeting
+        proposer, target, t = meeting.deal
+        return proposer, target, self.game.space.templates[t], meeting.ask, meeting.counter
 
     def mover(self) -> int:
         """The seat whose turn it is (also while others answer or have their say)."""
@@ -596,7 +579,7 @@ class CountDownState(TurnState[CountDownGame]):
     def forbidden_zone_visit(self) -> tuple[int, bool]:
         """(the centre whose forbidden zone the mover visits, -1 if none; whether the
         visit is justified yet)."""
-        return self._fz_owner, self._dealt
+        return self.meeting.zone_owner, self.meeting.justified
 
     def saturn_v_bought(self, centre: int) -> int:
         """Saturn Vs a centre bought complete and still holds whole."""
@@ -604,7 +587,8 @@ class CountDownState(TurnState[CountDownGame]):
 
     def mission(self) -> tuple[int, int]:
         """(agent card type, target centre) of the mission being carried out."""
-        return self._mission[0], self._mission[1]
+        card, target = self.meeting.mission
+        return card, target
 
     def current_lot(self) -> int:
         """The photo card up for auction, -1 when there is none."""
@@ -633,7 +617,7 @@ class CountDownState(TurnState[CountDownGame]):
         self.check_seat(seat)
         copy = self.clone()
         # The mover's missions depend on the cards redrawn: no list kept may be reused.
-        copy._legal = copy._meeting_list = None
+        copy._legal = copy.meeting.listed = None
         board = self.game.board
         hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
         for green in (True, False):
@@ -658,7 +642,7 @@ class CountDownState(TurnState[CountDownGame]):
         return render_state(self, seat, names)
 
     def _after_set_up(self) -> None:
-        self._legal = self._meeting_list = None
+        self._legal = self.meeting.listed = None
         self._units = self.game.units
 
     def _check_position(self) -> None:
@@ -682,27 +666,21 @@ class CountDownState(TurnState[CountDownGame]):
         c._legal = self._legal
         # Numbers, flags and the game's tuples.
         c._again = self._again
-        c._ask = self._ask
         c._bank = self._bank
-        c._counter = self._counter
-        c._dealt = self._dealt
         c._draw_green = self._draw_green
         c._first_round = self._first_round
-        c._fz_owner = self._fz_owner
         c._last_surprise = self._last_surprise
-        c._meeting_list = self._meeting_list  # never modified, like the legal list
         c._mover = self._mover
         c._phase = self._phase
         c._player = self._player
-        c._proposals_left = self._proposals_left
         c._roll = self._roll
-        c._say = self._say
         c._turn_at = self._turn_at
         c._turns = self._turns
         c._units = self._units
         c._winner = self._winner
         c.auction = self.auction.copy()
         c.countdown = self.countdown.copy()
+        c.meeting = self.meeting.copy()
         # Lists of numbers.
         c._history = self._history.copy()
         c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
@@ -712,8 +690,7 @@ class CountDownState(TurnState[CountDownGame]):
         c._pile = self._pile.copy()
         c._surprise_unseen = self._surprise_unseen.copy()
         c._surprise_queue = self._surprise_queue.copy()
-        c._order, c._partners = self._order.copy(), self._partners.copy()
-        c._deal, c._mission = self._deal.copy(), self._mission.copy()
+        c._order = self._order.copy()
         c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
         # Lists of lists.
         c._photos = [row.copy() for row in self._photos]
@@ -739,6 +716,15 @@ lead_to_records(
         "lot_high": RecordField("auction", "high"),
         "lot_price": RecordField("auction", "price"),
         "lots": RecordField("auction", "lots"),
+        "ask": RecordField("meeting", "ask"),
+        "counter": RecordField("meeting", "counter"),
+        "deal": RecordField("meeting", "deal", tuple),
+        "dealt": RecordField("meeting", "justified"),
+        "fz_owner": RecordField("meeting", "zone_owner"),
+        "mission": RecordField("meeting", "mission", tuple),
+        "partners": RecordField("meeting", "partners"),
+        "proposals_left": RecordField("meeting", "proposals_left"),
+        "say": RecordField("meeting", "say"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

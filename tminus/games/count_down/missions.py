@@ -16,14 +16,16 @@ from tminus.games.count_down.ledger import lose_part, transfer
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
+NO_MISSION = (-1, -1)  # (agent card, target centre) when no mission is under way
+
 
 def start_mission(s: CountDownState, card: int) -> None:
     """The agent shows the card; the centre's owner rolls for an arrest."""
     centre = s.mover_centre()
     s._agents[centre][card] -= 1
     s._pile[card] += 1  # "They return their card to the game leader" (arrested or not)
-    s._mission = [card, s._fz_owner]
-    s._dealt = True  # a mission justifies the visit
+    s.meeting.mission = (card, s.meeting.zone_owner)
+    s.meeting.justified = True  # a mission justifies the visit
     s._phase, s._player = phases.ARREST_ROLL, CHANCE
 
 
@@ -41,7 +43,7 @@ def arrested(s: CountDownState, pay: bool) -> None:
     million to the owner of the centre where they are, in order to continue the game." """
     board = s.game.board
     if pay:
-        transfer(s, s.mover_centre(), s._mission[1], board.ransom)
+        transfer(s, s.mover_centre(), s.meeting.mission[1], board.ransom)
     else:
         s._skip[s._mover] += board.turns_out
     end_mission(s)
@@ -50,7 +52,7 @@ def arrested(s: CountDownState, pay: bool) -> None:
 def mission_targets(s: CountDownState) -> list[int]:
     """What the mission may hit: photo ids, or part ids (+ the part offset) by card kind."""
     board, space = s.game.board, s.game.space
-    card, target = s._mission
+    card, target = s.meeting.mission
     kind = board.agent_kinds[card]
     if kind == "photo":
         held = s._photos[target]
@@ -64,7 +66,7 @@ def mission_targets(s: CountDownState) -> list[int]:
 
 
 def carry_out_mission(s: CountDownState) -> None:
-    card, target = s._mission
+    card, target = s.meeting.mission
     if s.game.board.agent_kinds[card] == "turn":
         for seat in s._seats_of[target]:
             s._skip[seat] += 1  # a lost turn for the target (each partner of a team)
@@ -77,7 +79,7 @@ def carry_out_mission(s: CountDownState) -> None:
 
 def hit_target(s: CountDownState, action: int) -> None:
     board, space = s.game.board, s.game.space
-    card, target = s._mission
+    card, target = s.meeting.mission
     if action >= space.take_part:
         part = action - space.take_part
         lose_part(s, target, part)  # sabotage: the part goes back to stock
@@ -95,5 +97,5 @@ def hit_target(s: CountDownState, action: int) -> None:
 
 def end_mission(s: CountDownState) -> None:
     """Back to the meeting: the others met still have their say."""
-    s._mission = [-1, -1]
+    s.meeting.mission = NO_MISSION
     s.after_mission()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import missions, phases, turns
@@ -30,27 +31,71 @@ from tminus.games.count_down.ledger import lose_part, transfer
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
+NO_DEAL = (-1, -1, -1)
+
+
+@dataclass(slots=True)
+class Meeting:
+    """The meeting on the mover's square.
+
+    ``partners``: the seats met, in turn order after the mover; ``say``: who has the say
+    (0 the mover, k the k-th partner, -1 no meeting), with ``proposals_left``;
+    ``zone_owner``: the centre whose forbidden zone the mover visits (-1 none), the visit
+    ``justified`` by a deal or a mission; ``deal``: (proposer, other seat, offer template)
+    of the proposal under way, with a forced sale's ``ask`` and ``counter``; ``mission``:
+    (agent card, target centre) of the mission under way. Deal and mission are replaced
+    whole, never changed in place, so copies share them. ``listed``: the moves of the
+    player with the say, listed when the say began (a refused offer changes nothing, so
+    they stand again); None when they must be listed anew.
+    """
+
+    partners: list[int] = field(default_factory=list)
+    say: int = -1
+    proposals_left: int = 0
+    zone_owner: int = -1
+    justified: bool = False
+    deal: tuple[int, ...] = NO_DEAL
+    ask: int = 0
+    counter: int = 0
+    mission: tuple[int, ...] = missions.NO_MISSION
+    listed: Sequence[int] | None = None  # never modified: shared by copies
+
+    def copy(self) -> Meeting:
+        return Meeting(
+            self.partners.copy(),
+            self.say,
+            self.proposals_left,
+            self.zone_owner,
+            self.justified,
+            self.deal,
+            self.ask,
+            self.counter,
+            self.mission,
+            self.listed,
+        )
+
 
 def open_meeting(s: CountDownState) -> None:
     """The mover meets everyone on their square; in another centre's forbidden zone, its
     owner too, who must be given a reason for the visit. The mover has the say first."""
     board = s.game.board
+    meeting = s.meeting
     centre = s.mover_centre()
     square = s._pos[s._mover]
-    s._dealt = False
-    s._fz_owner = -1
+    meeting.justified = False
+    meeting.zone_owner = -1
     met = {}  # centre -> the seat that speaks for it
     owner = board.forbidden_zone_of[square]
     if owner >= 0 and s._in_service[owner] and owner != centre:
-        s._fz_owner = owner
+        meeting.zone_owner = owner
         met[owner] = s.speaker(owner)
     for seat in in_turn_order(s):
         other = s._centre[seat]
         if s._pos[seat] == square and other not in (centre, -1) and other not in met:
             met[other] = seat
-    s._partners = [seat for seat in in_turn_order(s) if seat in met.values()]
-    s._say = 0
-    s._proposals_left = board.offers_per_meeting
+    meeting.partners = [seat for seat in in_turn_order(s) if seat in met.values()]
+    meeting.say = 0
+    meeting.proposals_left = board.offers_per_meeting
     continue_meeting(s)
 
 
@@ -63,26 +108,37 @@ def in_turn_order(s: CountDownState) -> list[int]:
 
 def has_the_say(s: CountDownState) -> int:
     """The seat whose say it is: the mover, then each player met in turn order."""
-    return s._mover if s._say == 0 else s._partners[s._say - 1]
+    say = s.meeting.say
+    return s._mover if say == 0 else s.meeting.partners[say - 1]
 
 
 def continue_meeting(s: CountDownState) -> None:
     """The player with the say decides; one with nothing to propose passes the say on.
     After the last player's say the meeting closes."""
-    while s._say <= len(s._partners):
+    meeting = s.meeting
+    while meeting.say <= len(meeting.partners):
         actions = meeting_actions(s)
         if actions != [DONE]:
             s._phase, s._player = phases.MEETING, has_the_say(s)
-            s._legal = actions
+            meeting.listed = actions
             return
         pass_the_say(s)
     close_meeting(s)
 
 
+def say_moves(s: CountDownState) -> Sequence[int]:
+    """The moves of the player with the say, as listed when the say began."""
+    meeting = s.meeting
+    if meeting.listed is None:  # a position set up, or hidden cards redrawn
+        meeting.listed = meeting_actions(s)
+    return meeting.listed
+
+
 def pass_the_say(s: CountDownState) -> None:
     """To the next player met, who may make proposals of their own."""
-    s._say += 1
-    s._proposals_left = s.game.board.offers_per_meeting
+    meeting = s.meeting
+    meeting.say += 1
+    meeting.proposals_left = s.game.board.offers_per_meeting
 
 
 def done(s: CountDownState) -> None:
@@ -92,11 +148,12 @@ def done(s: CountDownState) -> None:
 
 def close_meeting(s: CountDownState) -> None:
     """In a forbidden zone, a visitor with no deal and no mission is sent home."""
-    if s._fz_owner >= 0 and not s._dealt:
+    meeting = s.meeting
+    if meeting.zone_owner >= 0 and not meeting.justified:
         send_home(s)
-    s._partners = []
-    s._fz_owner = -1
-    s._say = -1
+    meeting.partners = []
+    meeting.zone_owner = -1
+    meeting.say = -1
     turns.end_move(s)
 
 
@@ -107,27 +164,29 @@ def send_home(s: CountDownState) -> None:
 
 def visit_to_the_owner(s: CountDownState, proposer: int, target: int) -> bool:
     """Is this a proposal of the visitor of a forbidden zone to its owner?"""
-    return s._fz_owner >= 0 and proposer == s._mover and s._centre[target] == s._fz_owner
+    owner = s.meeting.zone_owner
+    return owner >= 0 and proposer == s._mover and s._centre[target] == owner
 
 
 def justify(s: CountDownState, proposer: int, target: int) -> None:
     """ "if they come as a friend, they propose to the owner buying, selling or exchanging
     cards": a deal the visitor proposes to the owner justifies the visit."""
     if visit_to_the_owner(s, proposer, target):
-        s._dealt = True
+        s.meeting.justified = True
 
 
 def meeting_actions(s: CountDownState) -> list[int]:
     """What the player with the say can do now: proposals (the mover's to anyone met, the
     others' to the mover), missions (the mover, in a forbidden zone), and ``done``."""
     space = s.game.space
+    meeting = s.meeting
     seat = has_the_say(s)
     centre = s._centre[seat]
     actions = []
-    if s._proposals_left > 0:
-        for target in s._partners if seat == s._mover else [s._mover]:
+    if meeting.proposals_left > 0:
+        for target in meeting.partners if seat == s._mover else [s._mover]:
             actions += feasible_offers(s, centre, s._centre[target], space.offers_to[target])
-    if seat == s._mover and s._fz_owner >= 0:
+    if seat == s._mover and meeting.zone_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
     actions.sort()
@@ -204,14 +263,13 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     return not s._parts[a][x] and s._parts[b][x] >= 2
 
 
-def propose(s: CountDownState, action: int, listed: Sequence[int] | None) -> None:
-    """The player with the say makes the proposal ``action``, one of the ``listed`` (the
-    say's legal moves, kept for when the reply comes back; None when never listed)."""
+def propose(s: CountDownState, action: int) -> None:
+    """The player with the say makes the proposal ``action``."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
     proposer = has_the_say(s)
-    s._proposals_left -= 1
-    s._deal = [proposer, target, t]
+    s.meeting.proposals_left -= 1
+    s.meeting.deal = (proposer, target, t)
     if kind == DEMAND:
         claim_spare_part(s, proposer, target, x, y)
     elif kind == ASK_FOR:
@@ -220,7 +278,6 @@ def propose(s: CountDownState, action: int, listed: Sequence[int] | None) -> Non
         # "Exchanges between players are allowed; only the agreement of the parties is
         # needed."
         s._phase, s._player = phases.REPLY, target
-        s._meeting_list = listed
 
 
 def claim_spare_part(s: CountDownState, buyer: int, seller: int, part: int, price: int) -> None:
@@ -245,8 +302,7 @@ def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
 
 
 def reply(s: CountDownState, accept: bool) -> None:
-    proposer, target, t = s._deal
-    listed, s._meeting_list = s._meeting_list, None
+    proposer, target, t = s.meeting.deal
     if accept:
         exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
         justify(s, proposer, target)
@@ -256,10 +312,9 @@ def reply(s: CountDownState, accept: bool) -> None:
         # (when the meeting ends, unless an earlier deal justified the visit): the
         # visitor's say is over.
         done(s)
-    elif s._proposals_left > 0 and listed is not None:
-        # A refusal changes no holdings: the say goes on with the same list.
+    elif s.meeting.proposals_left > 0:
+        # A refusal changes no holdings: the say goes on with the moves listed.
         s._phase, s._player = phases.MEETING, proposer
-        s._legal = listed
     else:
         continue_meeting(s)
 
@@ -294,52 +349,53 @@ def move_photo(s: CountDownState, giver: int, taker: int, photo: int) -> None:
 def ask_range(s: CountDownState) -> tuple[int, int]:
     """ "the sale price is fixed by mutual agreement between the indicated value and double
     that value", and never above what the buyer has: the range of prices asked."""
-    photo = s.game.space.templates[s._deal[2]][1]
+    buyer, _, t = s.meeting.deal
+    photo = s.game.space.templates[t][1]
     value = s.game.board.photo_values[photo]
-    return value, min(2 * value, s._money[s._centre[s._deal[0]]])
+    return value, min(2 * value, s._money[s._centre[buyer]])
 
 
 def ask(s: CountDownState, price: int) -> None:
-    s._ask = price
-    s._phase, s._player = phases.COUNTER, s._deal[0]
+    s.meeting.ask = price
+    s._phase, s._player = phases.COUNTER, s.meeting.deal[0]
 
 
 def counter_prices(s: CountDownState) -> list[int]:
     """The buyer may counter with any lower price in the range."""
     low, _ = ask_range(s)
     step = s.game.board.step
-    return list(range(low, s._ask - step + 1, step))
+    return list(range(low, s.meeting.ask - step + 1, step))
 
 
 def counter(s: CountDownState, price: int) -> None:
     """Accept the ask (price -1) or counter with a lower price."""
     if price < 0:
-        settle_forced_sale(s, s._ask)
+        settle_forced_sale(s, s.meeting.ask)
     else:
-        s._counter = price
-        s._phase, s._player = phases.COUNTER_REPLY, s._deal[1]
+        s.meeting.counter = price
+        s._phase, s._player = phases.COUNTER_REPLY, s.meeting.deal[1]
 
 
 def counter_reply(s: CountDownState, accept: bool) -> None:
     """The seller accepts the counter, or the price settles at the midpoint."""
-    settle_forced_sale(s, s._counter if accept else midpoint_price(s))
+    settle_forced_sale(s, s.meeting.counter if accept else midpoint_price(s))
 
 
 def midpoint_price(s: CountDownState) -> int:
     """Between the ask and the counter, rounded down to the money step (10): never below
     the counter, so never below the value, and never above what the buyer has."""
     step = s.game.board.step
-    return (s._ask + s._counter) // 2 // step * step
+    return (s.meeting.ask + s.meeting.counter) // 2 // step * step
 
 
 def settle_forced_sale(s: CountDownState, price: int) -> None:
     """ "Boycotting is forbidden": the sale happens at the price settled."""
-    buyer, seller, t = s._deal
+    buyer, seller, t = s.meeting.deal
     photo = s.game.space.templates[t][1]
     a, b = s._centre[buyer], s._centre[seller]
     move_photo(s, b, a, photo)
     transfer(s, a, b, price)
-    s._ask = s._counter = 0
+    s.meeting.ask = s.meeting.counter = 0
     continue_meeting(s)
 
 

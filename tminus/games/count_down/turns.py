@@ -59,8 +59,8 @@ def play_once_more(s: CountDownState, again: bool) -> None:
 
 def end_turn(s: CountDownState) -> None:
     s._again = False
-    s._fz_owner = -1
-    s._partners = []
+    s.meeting.zone_owner = -1  # nobody is met any more
+    s.meeting.partners = []
     if auction.should_start(s):
         auction.start_auction(s)
     else:

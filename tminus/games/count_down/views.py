@@ -58,8 +58,9 @@ def board_layout(board: BoardData) -> dict[str, Any]:
 def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
     board = s.game.board
     space = s.game.space
-    template = space.templates[s._deal[2]] if s._deal[2] >= 0 else None
-    auction = s.auction
+    meeting, auction = s.meeting, s.auction
+    deal, mission = meeting.deal, meeting.mission
+    template = space.templates[deal[2]] if deal[2] >= 0 else None
     obs: dict[str, Any] = {
         "game": s.game.name,
         "players": s.game.num_players,
@@ -91,30 +92,30 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         },
         "debts": [list(d) for d in s._debts],
         "meeting": {
-            "with": list(s._partners),  # in the order they have the say, after the mover
-            "say": has_the_say(s) if s._say >= 0 else None,
-            "forbidden_zone_of": s._fz_owner + 1 if s._fz_owner >= 0 else None,
-            "offers_left": s._proposals_left,  # of the player with the say
-            "visit_justified": s._dealt,  # in a forbidden zone: a deal or a mission
+            "with": list(meeting.partners),  # in the order they have the say, after the mover
+            "say": has_the_say(s) if meeting.say >= 0 else None,
+            "forbidden_zone_of": meeting.zone_owner + 1 if meeting.zone_owner >= 0 else None,
+            "offers_left": meeting.proposals_left,  # of the player with the say
+            "visit_justified": meeting.justified,  # in a forbidden zone: a deal or a mission
         },
         "deal": (
             {
-                "by": s._deal[0],
-                "to": s._deal[1],
-                "what": space.template_name(s._deal[1], template) if template else None,
+                "by": deal[0],
+                "to": deal[1],
+                "what": space.template_name(deal[1], template) if template else None,
                 "terms": deal_terms(s) if template else None,
                 "photo": (
                     board.photo_names[template[1]] if template and template[0] == ASK_FOR else None
                 ),
-                "ask": s._ask,
-                "counter": s._counter,
+                "ask": meeting.ask,
+                "counter": meeting.counter,
             }
             if s._phase in (phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY)
             else None
         ),
         "mission": (
-            {"card": board.agent_names[s._mission[0]], "target_centre": s._mission[1] + 1}
-            if s._mission[0] >= 0
+            {"card": board.agent_names[mission[0]], "target_centre": mission[1] + 1}
+            if mission[0] >= 0
             else None
         ),
         "auction": {
@@ -174,7 +175,7 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
-    auction, count = s.auction, s.countdown
+    meeting, auction, count = s.meeting, s.auction, s.countdown
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
         f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
@@ -189,10 +190,11 @@ def state_text(s: CountDownState) -> str:
     lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
     lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
     lines.append(
-        f"again {s._again} debts {s._debts} meeting {s._partners} say {s._say} "
-        f"fz {s._fz_owner} saturn {s._saturn_sets} "
-        f"left {s._proposals_left} dealt {s._dealt} deal {s._deal} ask {s._ask} "
-        f"counter {s._counter} mission {s._mission} green {s._draw_green}"
+        f"again {s._again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
+        f"fz {meeting.zone_owner} saturn {s._saturn_sets} "
+        f"left {meeting.proposals_left} dealt {meeting.justified} deal {list(meeting.deal)} "
+        f"ask {meeting.ask} counter {meeting.counter} mission {list(meeting.mission)} "
+        f"green {s._draw_green}"
     )
     lines.append(
         f"auction {auction.done} lots {auction.lots} bidders {auction.bidders} "

@@ -214,7 +214,7 @@ def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, r
 
 def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]) -> str:
     """The owner of the centre rolls: 1 to ``arrest_max`` arrests the agent."""
-    owner = names[state.speaker(state._mission[1])]
+    owner = names[state.speaker(state.meeting.mission[1])]
     if face <= state.game.arrest_max:
         return f"{owner} rolls {face} for an arrest: {who} is arrested"
     return f"{owner} rolls {face} for an arrest: the mission of {who} goes ahead"
@@ -327,7 +327,7 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
         return done(state, names, who)
     if action < space.propose:
         card = board.agent_names[action - space.mission]
-        target = centre_players(state, state._fz_owner, names)
+        target = centre_players(state, state.meeting.zone_owner, names)
         return f"Mission: {card}", f"{who} shows a {card} card: a mission against {target}"
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
@@ -361,8 +361,8 @@ def done(state: CountDownState, names: Sequence[str], who: str) -> Said:
 
 def reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "Only the agreement of the parties is needed": accept or refuse an offer."""
-    proposer = names[state._deal[0]]
-    offer = f"{terms(state, state.game.space.templates[state._deal[2]])} from {proposer}"
+    proposer, _, t = state.meeting.deal
+    offer = f"{terms(state, state.game.space.templates[t])} from {names[proposer]}"
     if action != REFUSE:
         return "Accept", f"{who} accepts {offer}"
     return "Refuse", f"{who} refuses {offer}"
@@ -377,8 +377,8 @@ def ask(state: CountDownState, action: int, names: Sequence[str], who: str) -> S
 def counter(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     if action < state.game.space.money:  # ACCEPT
         return (
-            f"Accept {state._ask}",
-            f"{who} pays the {state._ask} asked for the {deal_photo(state)}",
+            f"Accept {state.meeting.ask}",
+            f"{who} pays the {state.meeting.ask} asked for the {deal_photo(state)}",
         )
     price = state._money_of(action)
     return f"Counter with {price}", f"{who} offers {price} instead"
@@ -388,14 +388,14 @@ def counter_reply(state: CountDownState, action: int, names: Sequence[str], who:
     """The seller accepts the counter, or the price settles at the midpoint."""
     if action == REFUSE:
         price = midpoint_price(state)
-        return "Refuse", f"{who} refuses {state._counter}: the price settles at {price}"
-    return "Accept", f"{who} accepts {state._counter} for the {deal_photo(state)}"
+        return "Refuse", f"{who} refuses {state.meeting.counter}: the price settles at {price}"
+    return "Accept", f"{who} accepts {state.meeting.counter} for the {deal_photo(state)}"
 
 
 def target(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
     board, space = state.game.board, state.game.space
-    card, centre = state._mission
+    card, centre = state.meeting.mission
     victim = centre_players(state, centre, names)
     if action >= space.take_part:
         hit = f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
@@ -414,7 +414,7 @@ def arrested(state: CountDownState, action: int, names: Sequence[str], who: str)
     if action == SIT_OUT:
         turns = count_word(board.turns_out)
         return f"Sit out {turns} turns", f"{who} sits out the next {turns} turns"
-    owner = centre_players(state, state._mission[1], names)
+    owner = centre_players(state, state.meeting.mission[1], names)
     return f"Pay the {board.ransom} ransom", f"{who} pays a ransom of {board.ransom} to {owner}"
 
 
@@ -471,12 +471,12 @@ def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
 def deal_photo(state: CountDownState) -> str:
     """The photo card of the forced sale under way."""
     space = state.game.space
-    return state.game.board.photo_names[space.templates[state._deal[2]][1]]
+    return state.game.board.photo_names[space.templates[state.meeting.deal[2]][1]]
 
 
 def deal_terms(state: CountDownState) -> str:
     """The deal under way, without names: "the Radar for 150", "the Radar (forced sale)"."""
-    template = state.game.space.templates[state._deal[2]]
+    template = state.game.space.templates[state.meeting.deal[2]]
     if template[0] == ASK_FOR:
         return f"the {deal_photo(state)} (forced sale)"
     return terms(state, template)
@@ -489,14 +489,15 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
     phase = state._phase
     if phase not in MEETING_PHASES:
         return None
+    meeting = state.meeting
     if phase == phases.MEETING:
         speaker = state.current_player()
         say = possessive(labels[speaker], "say")
         if speaker == state._mover:
-            return f"Meeting with {join([labels[s] for s in state._partners])}: {say} first"
-        where = "forbidden zone" if state._fz_owner >= 0 else "square"
+            return f"Meeting with {join([labels[s] for s in meeting.partners])}: {say} first"
+        where = "forbidden zone" if meeting.zone_owner >= 0 else "square"
         return f"{capitalised(labels[state._mover])} came to the {where}: {say}"
-    buyer, seller = labels[state._deal[0]], labels[state._deal[1]]
+    buyer, seller = labels[meeting.deal[0]], labels[meeting.deal[1]]
     if phase == phases.REPLY:
         return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
     photo = deal_photo(state)
@@ -505,9 +506,9 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
         price = f"{low}" if low == high else f"{low} to {high}"
         return f"{verb(buyer, 'ask')} {seller} to sell {photo} (forced sale): a price of {price}"
     if phase == phases.COUNTER:
-        return f"{verb(seller, 'ask')} {state._ask} for the {photo}: accept or counter"
+        return f"{verb(seller, 'ask')} {meeting.ask} for the {photo}: accept or counter"
     return (
-        f"{verb(buyer, 'counter')} with {state._counter} for the {photo}: accept, or the "
+        f"{verb(buyer, 'counter')} with {meeting.counter} for the {photo}: accept, or the "
         f"price settles at {midpoint_price(state)}"
     )
 
@@ -529,7 +530,7 @@ def home(state: CountDownState) -> str:
 
 def sent_home_on_leaving(state: CountDownState) -> bool:
     """In another centre's forbidden zone with no deal and no mission, leaving sends home."""
-    return state._fz_owner >= 0 and not state._dealt
+    return state.meeting.zone_owner >= 0 and not state.meeting.justified
 
 
 def consequences(state: CountDownState, action: int, names: Sequence[str]) -> list[str]:
