@@ -82,7 +82,7 @@ def add_to_count(s: CountDownState, face: int) -> None:
         s._player = CHANCE
         return
     if count.total >= board.countdown_target:
-        s._winner = s._centre[s._mover]  # "The first to finish their COUNTDOWN ... wins"
+        s._winner = s.seating.centre[s._mover]  # "The first to finish their COUNTDOWN ... wins"
         s._phase = phases.OVER
         s._player = TERMINAL
         return

@@ -165,20 +165,13 @@ class CountDownState(TurnState[CountDownGame]):
         "_again",
         "_agents",
         "_bank",
-        "_capital_rolls",
-        "_centre",
-        "_contenders",
         "_debts",
         "_draw_green",
-        "_first_round",
-        "_groups",
         "_history",
-        "_in_service",
         "_last_surprise",
         "_legal",
         "_money",
         "_mover",
-        "_order",
         "_part_stock",
         "_parts",
         "_phase",
@@ -189,19 +182,18 @@ class CountDownState(TurnState[CountDownGame]):
         "_pos",
         "_roll",
         "_saturn_sets",
-        "_seats_of",
         "_skip",
         "_surprise_queue",
         "_surprise_unseen",
-        "_tie_rolls",
         "_turn_at",
         "_turns",
-        "_units",
         "_winner",
         "auction",
         "countdown",
         "game",
         "meeting",
+        "roll_off",
+        "seating",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
     # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
@@ -225,16 +217,16 @@ class CountDownState(TurnState[CountDownGame]):
         self._player = CHANCE
         self._turns = 0
         self._winner = -1
-        self._units = game.units
-        self._capital_rolls: list[list[int]] = [[] for _ in game.units]
-        self._centre = [-1] * n
-        self._seats_of: list[list[int]] = [[] for _ in range(4)]
-        self._order: list[int] = []
+        self.seating = setup.Seating(
+            centre=[-1] * n,
+            seats_of=[[] for _ in range(4)],
+            order=[],
+            in_service=list(game.in_service),
+        )
         self._turn_at = -1
         self._mover = -1
         self._pos = [-1] * n
         self._skip = [0] * n
-        self._in_service = list(game.in_service)
         self._money = [0] * 4
         self._bank = 0
         photos = len(board.photo_names)
@@ -254,25 +246,22 @@ class CountDownState(TurnState[CountDownGame]):
         self._draw_green = True
         self.auction = auction.Auction()
         self.countdown = countdown.Countdown()
-        self._groups: list[list[int]] = []
-        self._contenders: list[int] = []
-        self._tie_rolls: list[int] = []
-        self._first_round = True
+        self.roll_off = setup.RollOff(capital_rolls=[[] for _ in game.units])
         setup.start_roll_off(self)
 
     # -- helpers the rule modules share ---------------------------------------------------
     def mover_centre(self) -> int:
-        return self._centre[self._mover]
+        return self.seating.centre[self._mover]
 
     def centres_in_play(self) -> list[int]:
         """Centres in service, in centre order."""
-        return [c for c in range(4) if self._seats_of[c]]
+        return [c for c in range(4) if self.seating.seats_of[c]]
 
     def speaker(self, centre: int) -> int:
         """The seat that decides for a centre: the mover if theirs, else its first seat."""
-        if self._mover >= 0 and self._centre[self._mover] == centre:
+        if self._mover >= 0 and self.seating.centre[self._mover] == centre:
             return self._mover
-        return self._seats_of[centre][0]
+        return self.seating.seats_of[centre][0]
 
     def start_next_turn(self) -> None:
         turns.start_next_turn(self)
@@ -328,7 +317,7 @@ class CountDownState(TurnState[CountDownGame]):
         fixed = FIXED_DECISIONS.get(phase)
         if fixed is not None:
             return fixed
-        centre = self._centre[self._player]
+        centre = self.seating.centre[self._player]
         if phase == phases.BUY_PHOTO:
             photo = self.game.board.args[self._pos[self._mover]]
             return [DECLINE, space.buy_photo + photo]
@@ -505,17 +494,20 @@ class CountDownState(TurnState[CountDownGame]):
         """A centre's agent cards are seen by its seats and by the watching fifth seat."""
         if seat is None:
             return False
-        return self._centre[seat] == centre or (self.game.num_players == 5 and seat == 4)
+        return self.seating.centre[seat] == centre or (self.game.num_players == 5 and seat == 4)
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[float]:
         n = self.game.num_players
         if self._winner < 0:
             return [0.0] * n
-        winners = self._seats_of[self._winner]
-        players = [s for s in range(n) if self._centre[s] >= 0]
+        winners = self.seating.seats_of[self._winner]
+        players = [s for s in range(n) if self.seating.centre[s] >= 0]
         loss = -len(winners) / (len(players) - len(winners))
-        return [1.0 if s in winners else (loss if self._centre[s] >= 0 else 0.0) for s in range(n)]
+        return [
+            1.0 if s in winners else (loss if self.seating.centre[s] >= 0 else 0.0)
+            for s in range(n)
+        ]
 
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0
@@ -523,7 +515,7 @@ class CountDownState(TurnState[CountDownGame]):
     # -- read-only helpers for agents (public information, and a seat's own cards) -------
     def centre_of(self, seat: int) -> int:
         """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
-        return self._centre[seat]
+        return self.seating.centre[seat]
 
     def money(self, centre: int) -> int:
         return self._money[centre]
@@ -542,7 +534,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     def own_agent_cards(self, seat: int) -> list[int]:
         """The agent cards (count per type) of ``seat``'s centre: secret to that seat."""
-        return self._agents[self._centre[seat]].copy()
+        return self._agents[self.seating.centre[seat]].copy()
 
     def agent_card_counts(self, centre: int) -> tuple[int, int]:
         """How many green and red cards a centre holds (public)."""
@@ -643,7 +635,6 @@ class CountDownState(TurnState[CountDownGame]):
 
     def _after_set_up(self) -> None:
         self._legal = self.meeting.listed = None
-        self._units = self.game.units
 
     def _check_position(self) -> None:
         n = self.game.num_players
@@ -651,13 +642,15 @@ class CountDownState(TurnState[CountDownGame]):
         check_in("phase", self._phase, range(len(phases.NAMES)))
         check_in("player", self._player, [CHANCE, TERMINAL, *seats])
         check_in("mover", self._mover, range(-1, n))
-        for name in ("centre", "pos", "skip"):
+        check_length("centre", self.seating.centre, n)
+        for name in ("pos", "skip"):
             check_length(name, getattr(self, "_" + name), n)
-        check_each_in("centre", self._centre, range(-1, 4))
+        check_each_in("centre", self.seating.centre, range(-1, 4))
         check_each_in("pos", self._pos, range(-1, self.game.board.track_len))
-        for name in ("money", "photos", "parts", "agents", "saturn_sets", "seats_of"):
+        for name in ("money", "photos", "parts", "agents", "saturn_sets"):
             check_length(name, getattr(self, "_" + name), 4)
-        check_each_in("order", self._order, seats)
+        check_length("seats_of", self.seating.seats_of, 4)
+        check_each_in("order", self.seating.order, seats)
 
     def clone(self) -> CountDownState:
         """A copy sharing nothing mutable (the legal list is never modified: shared)."""
@@ -668,7 +661,6 @@ class CountDownState(TurnState[CountDownGame]):
         c._again = self._again
         c._bank = self._bank
         c._draw_green = self._draw_green
-        c._first_round = self._first_round
         c._last_surprise = self._last_surprise
         c._mover = self._mover
         c._phase = self._phase
@@ -676,30 +668,26 @@ class CountDownState(TurnState[CountDownGame]):
         c._roll = self._roll
         c._turn_at = self._turn_at
         c._turns = self._turns
-        c._units = self._units
         c._winner = self._winner
         c.auction = self.auction.copy()
         c.countdown = self.countdown.copy()
         c.meeting = self.meeting.copy()
+        c.roll_off = self.roll_off.copy()
+        c.seating = self.seating.copy()
         # Lists of numbers.
         c._history = self._history.copy()
-        c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
-        c._in_service, c._money = self._in_service.copy(), self._money.copy()
+        c._pos, c._skip = self._pos.copy(), self._skip.copy()
+        c._money = self._money.copy()
         c._saturn_sets = self._saturn_sets.copy()
         c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
         c._pile = self._pile.copy()
         c._surprise_unseen = self._surprise_unseen.copy()
         c._surprise_queue = self._surprise_queue.copy()
-        c._order = self._order.copy()
-        c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
         # Lists of lists.
         c._photos = [row.copy() for row in self._photos]
         c._parts = [row.copy() for row in self._parts]
         c._agents = [row.copy() for row in self._agents]
         c._debts = [debt.copy() for debt in self._debts]
-        c._capital_rolls = [rolls.copy() for rolls in self._capital_rolls]
-        c._seats_of = [seats.copy() for seats in self._seats_of]
-        c._groups = [group.copy() for group in self._groups]
         return c
 
     def __str__(self) -> str:
@@ -725,6 +713,15 @@ lead_to_records(
         "partners": RecordField("meeting", "partners"),
         "proposals_left": RecordField("meeting", "proposals_left"),
         "say": RecordField("meeting", "say"),
+        "capital_rolls": RecordField("roll_off", "capital_rolls"),
+        "contenders": RecordField("roll_off", "contenders"),
+        "first_round": RecordField("roll_off", "first_round"),
+        "groups": RecordField("roll_off", "groups"),
+        "tie_rolls": RecordField("roll_off", "tie_rolls"),
+        "centre": RecordField("seating", "centre"),
+        "in_service": RecordField("seating", "in_service"),
+        "order": RecordField("seating", "order"),
+        "seats_of": RecordField("seating", "seats_of"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

@@ -68,7 +68,7 @@ def mission_targets(s: CountDownState) -> list[int]:
 def carry_out_mission(s: CountDownState) -> None:
     card, target = s.meeting.mission
     if s.game.board.agent_kinds[card] == "turn":
-        for seat in s._seats_of[target]:
+        for seat in s.seating.seats_of[target]:
             s._skip[seat] += 1  # a lost turn for the target (each partner of a team)
         end_mission(s)
     elif mission_targets(s):

@@ -196,7 +196,7 @@ def follow_surprise(s: CountDownState, card: int) -> None:
     elif kind == "lose_turn":
         # "Strike at your centre": each player of the centre loses their next turn, as
         # the Strike agent card does to its target (missions).
-        for seat in s._seats_of[centre]:
+        for seat in s.seating.seats_of[centre]:
             s._skip[seat] += 1
     after_square(s)
 

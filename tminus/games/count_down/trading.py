@@ -86,11 +86,11 @@ def open_meeting(s: CountDownState) -> None:
     meeting.zone_owner = -1
     met = {}  # centre -> the seat that speaks for it
     owner = board.forbidden_zone_of[square]
-    if owner >= 0 and s._in_service[owner] and owner != centre:
+    if owner >= 0 and s.seating.in_service[owner] and owner != centre:
         meeting.zone_owner = owner
         met[owner] = s.speaker(owner)
     for seat in in_turn_order(s):
-        other = s._centre[seat]
+        other = s.seating.centre[seat]
         if s._pos[seat] == square and other not in (centre, -1) and other not in met:
             met[other] = seat
     meeting.partners = [seat for seat in in_turn_order(s) if seat in met.values()]
@@ -101,7 +101,7 @@ def open_meeting(s: CountDownState) -> None:
 
 def in_turn_order(s: CountDownState) -> list[int]:
     """The seats that play, in turn order from the one after the mover."""
-    order = s._order
+    order = s.seating.order
     at = order.index(s._mover)
     return order[at + 1 :] + order[:at]
 
@@ -165,7 +165,7 @@ def send_home(s: CountDownState) -> None:
 def visit_to_the_owner(s: CountDownState, proposer: int, target: int) -> bool:
     """Is this a proposal of the visitor of a forbidden zone to its owner?"""
     owner = s.meeting.zone_owner
-    return owner >= 0 and proposer == s._mover and s._centre[target] == owner
+    return owner >= 0 and proposer == s._mover and s.seating.centre[target] == owner
 
 
 def justify(s: CountDownState, proposer: int, target: int) -> None:
@@ -181,11 +181,11 @@ def meeting_actions(s: CountDownState) -> list[int]:
     space = s.game.space
     meeting = s.meeting
     seat = has_the_say(s)
-    centre = s._centre[seat]
+    centre = s.seating.centre[seat]
     actions = []
     if meeting.proposals_left > 0:
         for target in meeting.partners if seat == s._mover else [s._mover]:
-            actions += feasible_offers(s, centre, s._centre[target], space.offers_to[target])
+            actions += feasible_offers(s, centre, s.seating.centre[target], space.offers_to[target])
     if seat == s._mover and meeting.zone_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
@@ -282,7 +282,7 @@ def propose(s: CountDownState, action: int) -> None:
 
 def claim_spare_part(s: CountDownState, buyer: int, seller: int, part: int, price: int) -> None:
     """ "the owner of the duplicate must sell it at the fixed price" to a buyer who can pay."""
-    a, b = s._centre[buyer], s._centre[seller]
+    a, b = s.seating.centre[buyer], s.seating.centre[seller]
     if s._money[a] >= price:
         lose_part(s, b, part)
         s._parts[a][part] += 1
@@ -295,7 +295,7 @@ def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
     """The forced sale of a photo card the seller does not need: they name a price. A buyer
     who cannot pay the value gets no sale (the claim still justifies a visit)."""
     justify(s, buyer, seller)
-    if s._money[s._centre[buyer]] >= s.game.board.photo_values[photo]:
+    if s._money[s.seating.centre[buyer]] >= s.game.board.photo_values[photo]:
         s._phase, s._player = phases.ASK, seller
     else:
         continue_meeting(s)
@@ -304,7 +304,7 @@ def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
 def reply(s: CountDownState, accept: bool) -> None:
     proposer, target, t = s.meeting.deal
     if accept:
-        exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
+        exchange(s, s.seating.centre[proposer], s.seating.centre[target], s.game.space.templates[t])
         justify(s, proposer, target)
         continue_meeting(s)
     elif visit_to_the_owner(s, proposer, target):
@@ -352,7 +352,7 @@ def ask_range(s: CountDownState) -> tuple[int, int]:
     buyer, _, t = s.meeting.deal
     photo = s.game.space.templates[t][1]
     value = s.game.board.photo_values[photo]
-    return value, min(2 * value, s._money[s._centre[buyer]])
+    return value, min(2 * value, s._money[s.seating.centre[buyer]])
 
 
 def ask(s: CountDownState, price: int) -> None:
@@ -392,7 +392,7 @@ def settle_forced_sale(s: CountDownState, price: int) -> None:
     """ "Boycotting is forbidden": the sale happens at the price settled."""
     buyer, seller, t = s.meeting.deal
     photo = s.game.space.templates[t][1]
-    a, b = s._centre[buyer], s._centre[seller]
+    a, b = s.seating.centre[buyer], s.seating.centre[seller]
     move_photo(s, b, a, photo)
     transfer(s, a, b, price)
     s.meeting.ask = s.meeting.counter = 0

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def start_next_turn(s: CountDownState) -> None:
     """ "When player no. 1 has settled their affairs, it is the turn of the player on their
     left": the next seat in centre order. A seat with turns to sit out loses this one."""
-    order = s._order
+    order = s.seating.order
     while True:
         if s._turns >= s.game.max_turns:
             s._end_in_draw()  # the turn cap: an unfinished game is a draw
@@ -29,7 +29,7 @@ def start_next_turn(s: CountDownState) -> None:
         break
     s._mover = seat
     s._again = False
-    if ready_for_countdown(s, s._centre[seat]):
+    if ready_for_countdown(s, s.seating.centre[seat]):
         s._phase = phases.TURN_START
         s._player = seat
     else:

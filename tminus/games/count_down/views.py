@@ -33,8 +33,8 @@ def centre_view(s: CountDownState, centre: int, seat: int | None) -> dict[str, A
     agents = s._agents[centre]
     view: dict[str, Any] = {
         "centre": centre + 1,
-        "seats": list(s._seats_of[centre]),
-        "in_service": s._in_service[centre],
+        "seats": list(s.seating.seats_of[centre]),
+        "in_service": s.seating.in_service[centre],
         "money": s._money[centre],
         "photos": _named(board.photo_names, s._photos[centre]),
         "parts": _named(board.part_names, s._parts[centre]),
@@ -58,7 +58,7 @@ def board_layout(board: BoardData) -> dict[str, Any]:
 def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
     board = s.game.board
     space = s.game.space
-    meeting, auction = s.meeting, s.auction
+    meeting, auction, rolls = s.meeting, s.auction, s.roll_off
     deal, mission = meeting.deal, meeting.mission
     template = space.templates[deal[2]] if deal[2] >= 0 else None
     obs: dict[str, Any] = {
@@ -84,11 +84,11 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         "bank": s._bank,
         "last_surprise": board.surprises[s._last_surprise][0] if s._last_surprise >= 0 else None,
         "roll_off": {
-            "capital_rolls": [list(r) for r in s._capital_rolls],
+            "capital_rolls": [list(r) for r in rolls.capital_rolls],
             # Units tied for a place roll again: everyone sees those rolls too.
-            "order_so_far": [list(group) for group in s._groups],
-            "contenders": list(s._contenders),
-            "tie_rolls": list(s._tie_rolls),
+            "order_so_far": [list(group) for group in rolls.groups],
+            "contenders": list(rolls.contenders),
+            "tie_rolls": list(rolls.tie_rolls),
         },
         "debts": [list(d) for d in s._debts],
         "meeting": {
@@ -130,11 +130,12 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "sum": s.countdown.total,
             "rolls": s.countdown.rolls,
         },
-        "winner": list(s._seats_of[s._winner]) if s._winner >= 0 else None,
+        "winner": list(s.seating.seats_of[s._winner]) if s._winner >= 0 else None,
     }
     if seat is not None:
         obs["seat"] = seat
-        obs["centre"] = s._centre[seat] + 1 if s._centre[seat] >= 0 else None
+        centre = s.seating.centre[seat]
+        obs["centre"] = centre + 1 if centre >= 0 else None
     return obs
 
 
@@ -150,7 +151,7 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
         if pos >= 0:
             out[offset * length + pos] = 1.0
     i = n * length
-    mine = max(s._centre[seat], 0)
+    mine = max(s.seating.centre[seat], 0)
     for k in range(4):
         c = (mine + k) % 4
         out[i] = s._money[c] / 1000
@@ -163,8 +164,8 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
     out[i : i + photos] = s._photo_stock
     out[i + photos : i + photos + 4] = s._part_stock
     i += photos + 4
-    if s._centre[seat] >= 0:
-        out[i : i + agents] = s._agents[s._centre[seat]]
+    if s.seating.centre[seat] >= 0:
+        out[i : i + agents] = s._agents[mine]
     i += agents
     out[i + s._phase] = 1.0
     i += len(phases.NAMES)
@@ -175,7 +176,7 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
-    meeting, auction, count = s.meeting, s.auction, s.countdown
+    meeting, auction, count, rolls = s.meeting, s.auction, s.countdown, s.roll_off
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
         f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
@@ -183,10 +184,10 @@ def state_text(s: CountDownState) -> str:
     ]
     for c in range(4):
         lines.append(
-            f"centre {c + 1} seats {s._seats_of[c]} money {s._money[c]} "
+            f"centre {c + 1} seats {s.seating.seats_of[c]} money {s._money[c]} "
             f"photos {s._photos[c]} parts {s._parts[c]} agents {s._agents[c]}"
         )
-    lines.append(f"positions {s._pos} skip {s._skip} order {s._order} at {s._turn_at}")
+    lines.append(f"positions {s._pos} skip {s._skip} order {s.seating.order} at {s._turn_at}")
     lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
     lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
     lines.append(
@@ -202,8 +203,8 @@ def state_text(s: CountDownState) -> str:
         f"{count.total}/{count.rolls} winner {s._winner}"
     )
     lines.append(
-        f"roll-off {s._capital_rolls} groups {s._groups} contenders {s._contenders} "
-        f"rolls {s._tie_rolls} first {s._first_round} last surprise {s._last_surprise}"
+        f"roll-off {rolls.capital_rolls} groups {rolls.groups} contenders {rolls.contenders} "
+        f"rolls {rolls.tie_rolls} first {rolls.first_round} last surprise {s._last_surprise}"
     )
     return "\n".join(lines)
 
@@ -292,14 +293,15 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
     board = s.game.board
     lines = []
     if s._phase == phases.ROLL_OFF:
+        units, roll_off = s.game.units, s.roll_off
         rolls = ", ".join(
             f"{escape(labels[seat])} {rolled[i] if i < len(rolled) else '…'}"
-            for unit, rolled in zip(s._units, s._capital_rolls, strict=True)
+            for unit, rolled in zip(units, roll_off.capital_rolls, strict=True)
             for i, seat in enumerate(unit)
         )
         lines.append(f"rolls for capital and the order of play: {rolls}")
-        if not s._first_round:
-            tied = join([labels[s._units[u][0]] for u in s._contenders])
+        if not roll_off.first_round:
+            tied = join([labels[units[u][0]] for u in roll_off.contenders])
             lines.append(f"to break the tie: {escape(tied)} roll again")
     asked = prompt(s, labels)
     if asked:

@@ -90,7 +90,7 @@ def capitalised(text: str) -> str:
 
 def centre_players(state: CountDownState, centre: int, names: Sequence[str]) -> str:
     """Who plays a centre: "Bob", or a team "Bob and Erin"."""
-    return join([names[s] for s in state._seats_of[centre]])
+    return join([names[s] for s in state.seating.seats_of[centre]])
 
 
 # -- buttons and log lines -------------------------------------------------------------
@@ -147,10 +147,11 @@ def chance_line(
 
 def roll_off(state: CountDownState, face: int, names: Sequence[str]) -> str:
     """ "Each player rolls the ball once ... one hundred million multiplied by the number"."""
-    unit = state._contenders[len(state._tie_rolls)]
-    seats = state._units[unit]
-    if state._first_round:
-        seat = seats[len(state._capital_rolls[unit])]
+    rolls = state.roll_off
+    unit = rolls.contenders[len(rolls.tie_rolls)]
+    seats = state.game.units[unit]
+    if rolls.first_round:
+        seat = seats[len(rolls.capital_rolls[unit])]
         money = face * state.game.board.capital_per_pip
         team = " for the team" if len(seats) > 1 else ""
         return f"{names[seat]} rolls {face}: {money} million to start with{team}"
@@ -332,7 +333,7 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
     to = names[seat]
-    money = state._money[state._centre[state.current_player()]]
+    money = state._money[state.seating.centre[state.current_player()]]
     if kind == ASK_FOR:
         photo, value = board.photo_names[a], board.photo_values[a]
         short = f", but cannot pay its value ({value}): no sale" if money < value else ""
@@ -558,10 +559,12 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
 def order_settled(after: CountDownState, names: Sequence[str]) -> str:
     """After a round of the roll-off: the centres taken, or who rolls again."""
     if after._phase == phases.ROLL_OFF:
-        tied = [names[after._units[u][0]] for u in after._contenders]
+        tied = [names[after.game.units[u][0]] for u in after.roll_off.contenders]
         return f"{join(tied)} tie and roll again"
     taken = [
-        f"{centre_players(after, c, names)} centre {c + 1}" for c in range(4) if after._seats_of[c]
+        f"{centre_players(after, c, names)} centre {c + 1}"
+        for c in range(4)
+        if after.seating.seats_of[c]
     ]
     return "the centres go to " + join(taken)
 
