@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tminus.core.game import CHANCE, TERMINAL
+from tminus.core.game import CHANCE
 from tminus.games.count_down import phases
 
 if TYPE_CHECKING:
@@ -58,9 +58,9 @@ def countdown_roll(s: CountDownState, face: int) -> None:
         if count.waits >= s.game.board.latest_start:
             start_count(s, face)  # "at the latest on the fourth roll"
         else:
-            s._roll = face
+            s.turn.roll = face
             s._phase = phases.COUNT_CHOICE
-            s._player = s._mover
+            s._player = s.turn.mover
         return
     add_to_count(s, face)
 
@@ -82,9 +82,7 @@ def add_to_count(s: CountDownState, face: int) -> None:
         s._player = CHANCE
         return
     if count.total >= board.countdown_target:
-        s._winner = s.seating.centre[s._mover]  # "The first to finish their COUNTDOWN ... wins"
-        s._phase = phases.OVER
-        s._player = TERMINAL
+        s.end_in_win(s.mover_centre())  # "The first to finish their COUNTDOWN ... wins"
         return
     # "If they do not reach 25 points, they wait for their next turn to try again."
     count.rolls = 0
@@ -93,7 +91,7 @@ def add_to_count(s: CountDownState, face: int) -> None:
 
 def count_choice(s: CountDownState, start: bool) -> None:
     if start:
-        start_count(s, s._roll)
+        start_count(s, s.turn.roll)
     else:
         s._phase = phases.COUNT_ROLL
         s._player = CHANCE

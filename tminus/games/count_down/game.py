@@ -162,7 +162,6 @@ class CountDownGame(Game):
 
 class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
-        "_again",
         "_agents",
         "_bank",
         "_debts",
@@ -171,7 +170,6 @@ class CountDownState(TurnState[CountDownGame]):
         "_last_surprise",
         "_legal",
         "_money",
-        "_mover",
         "_part_stock",
         "_parts",
         "_phase",
@@ -179,14 +177,9 @@ class CountDownState(TurnState[CountDownGame]):
         "_photos",
         "_pile",
         "_player",
-        "_pos",
-        "_roll",
         "_saturn_sets",
-        "_skip",
         "_surprise_queue",
         "_surprise_unseen",
-        "_turn_at",
-        "_turns",
         "_winner",
         "auction",
         "countdown",
@@ -194,6 +187,7 @@ class CountDownState(TurnState[CountDownGame]):
         "meeting",
         "roll_off",
         "seating",
+        "turn",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
     # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
@@ -215,7 +209,6 @@ class CountDownState(TurnState[CountDownGame]):
         self._history: list[int] = []
         self._legal: Sequence[int] | None = None  # never modified: shared by clones
         self._player = CHANCE
-        self._turns = 0
         self._winner = -1
         self.seating = setup.Seating(
             centre=[-1] * n,
@@ -223,10 +216,7 @@ class CountDownState(TurnState[CountDownGame]):
             order=[],
             in_service=list(game.in_service),
         )
-        self._turn_at = -1
-        self._mover = -1
-        self._pos = [-1] * n
-        self._skip = [0] * n
+        self.turn = turns.Turn(pos=[-1] * n, skip=[0] * n)
         self._money = [0] * 4
         self._bank = 0
         photos = len(board.photo_names)
@@ -239,8 +229,6 @@ class CountDownState(TurnState[CountDownGame]):
         self._surprise_unseen = list(range(len(board.surprises)))
         self._surprise_queue: list[int] = []
         self._last_surprise = -1
-        self._roll = 0
-        self._again = False
         self._debts: list[list[int]] = []
         self.meeting = trading.Meeting()
         self._draw_green = True
@@ -251,7 +239,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     # -- helpers the rule modules share ---------------------------------------------------
     def mover_centre(self) -> int:
-        return self.seating.centre[self._mover]
+        return self.seating.centre[self.turn.mover]
 
     def centres_in_play(self) -> list[int]:
         """Centres in service, in centre order."""
@@ -259,8 +247,8 @@ class CountDownState(TurnState[CountDownGame]):
 
     def speaker(self, centre: int) -> int:
         """The seat that decides for a centre: the mover if theirs, else its first seat."""
-        if self._mover >= 0 and self.seating.centre[self._mover] == centre:
-            return self._mover
+        if self.turn.mover >= 0 and self.seating.centre[self.turn.mover] == centre:
+            return self.turn.mover
         return self.seating.seats_of[centre][0]
 
     def start_next_turn(self) -> None:
@@ -272,7 +260,12 @@ class CountDownState(TurnState[CountDownGame]):
     def after_mission(self) -> None:
         trading.mission_carried_out(self)
 
-    def _end_in_draw(self) -> None:
+    def end_in_draw(self) -> None:
+        self._phase = phases.OVER
+        self._player = TERMINAL
+
+    def end_in_win(self, centre: int) -> None:
+        self._winner = centre
         self._phase = phases.OVER
         self._player = TERMINAL
 
@@ -319,7 +312,7 @@ class CountDownState(TurnState[CountDownGame]):
             return fixed
         centre = self.seating.centre[self._player]
         if phase == phases.BUY_PHOTO:
-            photo = self.game.board.args[self._pos[self._mover]]
+            photo = self.game.board.args[self.turn.pos[self.turn.mover]]
             return [DECLINE, space.buy_photo + photo]
         if phase == phases.SATURN:
             buys = squares.saturn_v_purchases(s)
@@ -379,7 +372,7 @@ class CountDownState(TurnState[CountDownGame]):
             else:
                 self._phase, self._player = phases.ROLL, CHANCE
         elif phase == phases.DIRECTION:
-            movement.move(self, self._roll if action == FORWARD else -self._roll)
+            movement.move(self, self.turn.roll if action == FORWARD else -self.turn.roll)
         elif phase == phases.BUY_PHOTO:
             if action == DECLINE:
                 squares.after_square(self)
@@ -546,13 +539,13 @@ class CountDownState(TurnState[CountDownGame]):
         )
 
     def position(self, seat: int) -> int:
-        return self._pos[seat]
+        return self.turn.pos[seat]
 
     def phase(self) -> str:
         return phases.NAMES[self._phase]
 
     def last_roll(self) -> int:
-        return self._roll
+        return self.turn.roll
 
     def countdown_waits(self) -> int:
         """Rolls of the current countdown attempt made before the count started."""
@@ -566,7 +559,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     def mover(self) -> int:
         """The seat whose turn it is (also while others answer or have their say)."""
-        return self._mover
+        return self.turn.mover
 
     def forbidden_zone_visit(self) -> tuple[int, bool]:
         """(the centre whose forbidden zone the mover visits, -1 if none; whether the
@@ -641,12 +634,12 @@ class CountDownState(TurnState[CountDownGame]):
         seats = range(n)
         check_in("phase", self._phase, range(len(phases.NAMES)))
         check_in("player", self._player, [CHANCE, TERMINAL, *seats])
-        check_in("mover", self._mover, range(-1, n))
+        check_in("mover", self.turn.mover, range(-1, n))
         check_length("centre", self.seating.centre, n)
-        for name in ("pos", "skip"):
-            check_length(name, getattr(self, "_" + name), n)
+        check_length("pos", self.turn.pos, n)
+        check_length("skip", self.turn.skip, n)
         check_each_in("centre", self.seating.centre, range(-1, 4))
-        check_each_in("pos", self._pos, range(-1, self.game.board.track_len))
+        check_each_in("pos", self.turn.pos, range(-1, self.game.board.track_len))
         for name in ("money", "photos", "parts", "agents", "saturn_sets"):
             check_length(name, getattr(self, "_" + name), 4)
         check_length("seats_of", self.seating.seats_of, 4)
@@ -658,25 +651,20 @@ class CountDownState(TurnState[CountDownGame]):
         c.game = self.game
         c._legal = self._legal
         # Numbers, flags and the game's tuples.
-        c._again = self._again
         c._bank = self._bank
         c._draw_green = self._draw_green
         c._last_surprise = self._last_surprise
-        c._mover = self._mover
         c._phase = self._phase
         c._player = self._player
-        c._roll = self._roll
-        c._turn_at = self._turn_at
-        c._turns = self._turns
         c._winner = self._winner
         c.auction = self.auction.copy()
         c.countdown = self.countdown.copy()
         c.meeting = self.meeting.copy()
         c.roll_off = self.roll_off.copy()
         c.seating = self.seating.copy()
+        c.turn = self.turn.copy()
         # Lists of numbers.
         c._history = self._history.copy()
-        c._pos, c._skip = self._pos.copy(), self._skip.copy()
         c._money = self._money.copy()
         c._saturn_sets = self._saturn_sets.copy()
         c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
@@ -722,6 +710,13 @@ lead_to_records(
         "in_service": RecordField("seating", "in_service"),
         "order": RecordField("seating", "order"),
         "seats_of": RecordField("seating", "seats_of"),
+        "again": RecordField("turn", "again"),
+        "mover": RecordField("turn", "mover"),
+        "pos": RecordField("turn", "pos"),
+        "roll": RecordField("turn", "roll"),
+        "skip": RecordField("turn", "skip"),
+        "turn_at": RecordField("turn", "at"),
+        "turns": RecordField("turn", "number"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

@@ -31,9 +31,9 @@ def start_mission(s: CountDownState, card: int) -> None:
 
 def arrest_roll(s: CountDownState, face: int) -> None:
     """The owner rolls: 1 to ``arrest_max`` (a parameter, 3 by ruling) arrests the agent."""
-    s._roll = face
+    s.turn.roll = face
     if face <= s.game.arrest_max:
-        s._phase, s._player = phases.ARRESTED, s._mover
+        s._phase, s._player = phases.ARRESTED, s.turn.mover
     else:
         carry_out_mission(s)
 
@@ -45,7 +45,7 @@ def arrested(s: CountDownState, pay: bool) -> None:
     if pay:
         transfer(s, s.mover_centre(), s.meeting.mission[1], board.ransom)
     else:
-        s._skip[s._mover] += board.turns_out
+        s.turn.skip[s.turn.mover] += board.turns_out
     end_mission(s)
 
 
@@ -69,10 +69,10 @@ def carry_out_mission(s: CountDownState) -> None:
     card, target = s.meeting.mission
     if s.game.board.agent_kinds[card] == "turn":
         for seat in s.seating.seats_of[target]:
-            s._skip[seat] += 1  # a lost turn for the target (each partner of a team)
+            s.turn.skip[seat] += 1  # a lost turn for the target (each partner of a team)
         end_mission(s)
     elif mission_targets(s):
-        s._phase, s._player = phases.TARGET, s._mover
+        s._phase, s._player = phases.TARGET, s.turn.mover
     else:
         end_mission(s)  # nothing to hit: no compensation
 

@@ -119,12 +119,12 @@ def split_tied_group(s: CountDownState) -> None:
     rolls.groups[at : at + 1] = split
     rolls.first_round = False
     rolls.tie_rolls = []
-    s._turns += 1  # a round of the roll-off counts towards the turn cap
+    s.turn.number += 1  # a round of the roll-off counts towards the turn cap
     tied = next((g for g in rolls.groups if len(g) > 1), None)
     if tied is not None:
         rolls.contenders = tied
-        if s._turns >= s.game.max_turns:
-            s._end_in_draw()
+        if s.turn.number >= s.game.max_turns:
+            s.end_in_draw()
         return
     assign_centres(s)
 
@@ -137,7 +137,7 @@ def assign_centres(s: CountDownState) -> None:
         seats = s.game.units[unit]
         for seat in seats:
             seating.centre[seat] = centre
-            s._pos[seat] = board.ramp[centre]
+            s.turn.pos[seat] = board.ramp[centre]
         seating.seats_of[centre] = list(seats)
         capital = sum(rolls.capital_rolls[unit]) * board.capital_per_pip
         s._money[centre] += capital
@@ -147,7 +147,7 @@ def assign_centres(s: CountDownState) -> None:
     first = [seats_of[c][0] for c in range(4) if seats_of[c]]
     second = [seats_of[c][1] for c in range(4) if len(seats_of[c]) > 1]
     seating.order = first + second
-    s._turn_at = -1
+    s.turn.at = -1
     rolls.contenders = []
     s.start_next_turn()
 

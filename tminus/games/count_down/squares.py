@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def land(s: CountDownState) -> None:
     """Do what the square the mover stopped on says, then meet whoever is there."""
     board = s.game.board
-    square = s._pos[s._mover]
+    square = s.turn.pos[s.turn.mover]
     kind, arg = board.kinds[square], board.args[square]
     if kind == "photo":
         photo_square(s, arg)
@@ -31,7 +31,7 @@ def land(s: CountDownState) -> None:
     elif kind in ("espionage", "sabotage"):
         agent_square(s, kind == "espionage")
     elif kind == "training":
-        s._phase, s._player = phases.TRAINING, s._mover
+        s._phase, s._player = phases.TRAINING, s.turn.mover
     else:  # launch ramps and forbidden zones do nothing by themselves
         after_square(s)
 
@@ -47,7 +47,7 @@ def after_square(s: CountDownState) -> None:
 def exhausted(s: CountDownState) -> None:
     """ "When a player lands on a square whose cards or rocket parts are exhausted, they may
     play once more." """
-    s._again = True
+    s.turn.again = True
     after_square(s)
 
 
@@ -56,7 +56,7 @@ def photo_square(s: CountDownState, photo: int) -> None:
     if not s._photo_stock[photo]:
         exhausted(s)
     elif s._money[s.mover_centre()] >= s.game.board.photo_values[photo]:
-        s._phase, s._player = phases.BUY_PHOTO, s._mover
+        s._phase, s._player = phases.BUY_PHOTO, s.turn.mover
     else:
         after_square(s)
 
@@ -76,7 +76,7 @@ def receive_photo(s: CountDownState, centre: int, photo: int) -> None:
     s._photo_stock[photo] -= 1
     s._photos[centre][photo] += 1
     if s.game.once_more_for_unneeded and not s.game.needed_in_play[photo]:
-        s._again = True
+        s.turn.again = True
 
 
 def rocket_part_square(s: CountDownState, part: int) -> None:
@@ -93,7 +93,7 @@ def saturn_v_square(s: CountDownState) -> None:
     if not any(s._part_stock):
         exhausted(s)
     elif saturn_v_purchases(s):
-        s._phase, s._player = phases.SATURN, s._mover
+        s._phase, s._player = phases.SATURN, s.turn.mover
     else:
         after_square(s)
 
@@ -186,18 +186,18 @@ def follow_surprise(s: CountDownState, card: int) -> None:
             s._part_stock[part] -= 1
             s._parts[centre][part] += 1
     elif kind == "move_to":
-        s._pos[s._mover] = square
+        s.turn.pos[s.turn.mover] = square
         land(s)
         return
     elif kind == "go_home":
-        s._pos[s._mover] = board.ramp[centre]
+        s.turn.pos[s.turn.mover] = board.ramp[centre]
     elif kind == "play_again":
-        s._again = True
+        s.turn.again = True
     elif kind == "lose_turn":
         # "Strike at your centre": each player of the centre loses their next turn, as
         # the Strike agent card does to its target (missions).
         for seat in s.seating.seats_of[centre]:
-            s._skip[seat] += 1
+            s.turn.skip[seat] += 1
     after_square(s)
 
 

@@ -81,7 +81,7 @@ def open_meeting(s: CountDownState) -> None:
     board = s.game.board
     meeting = s.meeting
     centre = s.mover_centre()
-    square = s._pos[s._mover]
+    square = s.turn.pos[s.turn.mover]
     meeting.justified = False
     meeting.zone_owner = -1
     met = {}  # centre -> the seat that speaks for it
@@ -91,7 +91,7 @@ def open_meeting(s: CountDownState) -> None:
         met[owner] = s.speaker(owner)
     for seat in in_turn_order(s):
         other = s.seating.centre[seat]
-        if s._pos[seat] == square and other not in (centre, -1) and other not in met:
+        if s.turn.pos[seat] == square and other not in (centre, -1) and other not in met:
             met[other] = seat
     meeting.partners = [seat for seat in in_turn_order(s) if seat in met.values()]
     meeting.say = 0
@@ -102,14 +102,14 @@ def open_meeting(s: CountDownState) -> None:
 def in_turn_order(s: CountDownState) -> list[int]:
     """The seats that play, in turn order from the one after the mover."""
     order = s.seating.order
-    at = order.index(s._mover)
+    at = order.index(s.turn.mover)
     return order[at + 1 :] + order[:at]
 
 
 def has_the_say(s: CountDownState) -> int:
     """The seat whose say it is: the mover, then each player met in turn order."""
     say = s.meeting.say
-    return s._mover if say == 0 else s.meeting.partners[say - 1]
+    return s.turn.mover if say == 0 else s.meeting.partners[say - 1]
 
 
 def continue_meeting(s: CountDownState) -> None:
@@ -159,13 +159,13 @@ def close_meeting(s: CountDownState) -> None:
 
 def send_home(s: CountDownState) -> None:
     """ "the player is sent back to their starting square" (their own launch ramp)."""
-    s._pos[s._mover] = s.game.board.ramp[s.mover_centre()]
+    s.turn.pos[s.turn.mover] = s.game.board.ramp[s.mover_centre()]
 
 
 def visit_to_the_owner(s: CountDownState, proposer: int, target: int) -> bool:
     """Is this a proposal of the visitor of a forbidden zone to its owner?"""
     owner = s.meeting.zone_owner
-    return owner >= 0 and proposer == s._mover and s.seating.centre[target] == owner
+    return owner >= 0 and proposer == s.turn.mover and s.seating.centre[target] == owner
 
 
 def justify(s: CountDownState, proposer: int, target: int) -> None:
@@ -184,9 +184,9 @@ def meeting_actions(s: CountDownState) -> list[int]:
     centre = s.seating.centre[seat]
     actions = []
     if meeting.proposals_left > 0:
-        for target in meeting.partners if seat == s._mover else [s._mover]:
+        for target in meeting.partners if seat == s.turn.mover else [s.turn.mover]:
             actions += feasible_offers(s, centre, s.seating.centre[target], space.offers_to[target])
-    if seat == s._mover and meeting.zone_owner >= 0:
+    if seat == s.turn.mover and meeting.zone_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
     actions.append(DONE)
     actions.sort()

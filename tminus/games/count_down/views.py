@@ -66,12 +66,12 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         "players": s.game.num_players,
         "phase": phases.NAMES[s._phase],
         "current_player": s._player,
-        "mover": s._mover,
-        "turn": s._turns,
+        "mover": s.turn.mover,
+        "turn": s.turn.number,
         "max_turns": s.game.max_turns,
-        "roll": s._roll,
-        "positions": list(s._pos),
-        "turns_to_sit_out": list(s._skip),
+        "roll": s.turn.roll,
+        "positions": list(s.turn.pos),
+        "turns_to_sit_out": list(s.turn.skip),
         "centres": [centre_view(s, c, seat) for c in range(4)],
         "stock": {
             "photos": _named(board.photo_names, s._photo_stock),
@@ -147,7 +147,7 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
     size = n * length + 4 * (1 + photos + 4 + 2) + photos + 4 + agents + len(phases.NAMES) + 14
     out = np.zeros(size, dtype=np.float32)
     for offset in range(n):
-        pos = s._pos[(seat + offset) % n]
+        pos = s.turn.pos[(seat + offset) % n]
         if pos >= 0:
             out[offset * length + pos] = 1.0
     i = n * length
@@ -169,8 +169,8 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
     i += agents
     out[i + s._phase] = 1.0
     i += len(phases.NAMES)
-    out[i + min(s._roll, 12)] = 1.0
-    out[i + 13] = s._turns / s.game.max_turns
+    out[i + min(s.turn.roll, 12)] = 1.0
+    out[i + 13] = s.turn.number / s.game.max_turns
     return out
 
 
@@ -179,19 +179,21 @@ def state_text(s: CountDownState) -> str:
     meeting, auction, count, rolls = s.meeting, s.auction, s.countdown, s.roll_off
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
-        f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
-        f"roll {s._roll}, bank {s._bank}"
+        f"turn {s.turn.number}/{s.game.max_turns}, player {s._player}, mover {s.turn.mover}, "
+        f"roll {s.turn.roll}, bank {s._bank}"
     ]
     for c in range(4):
         lines.append(
             f"centre {c + 1} seats {s.seating.seats_of[c]} money {s._money[c]} "
             f"photos {s._photos[c]} parts {s._parts[c]} agents {s._agents[c]}"
         )
-    lines.append(f"positions {s._pos} skip {s._skip} order {s.seating.order} at {s._turn_at}")
+    lines.append(
+        f"positions {s.turn.pos} skip {s.turn.skip} order {s.seating.order} at {s.turn.at}"
+    )
     lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
     lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
     lines.append(
-        f"again {s._again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
+        f"again {s.turn.again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
         f"fz {meeting.zone_owner} saturn {s._saturn_sets} "
         f"left {meeting.proposals_left} dealt {meeting.justified} deal {list(meeting.deal)} "
         f"ask {meeting.ask} counter {meeting.counter} mission {list(meeting.mission)} "
@@ -226,7 +228,7 @@ def render_state(
         "track:",
         *track_lines(s, marks),
     ]
-    for who, at in enumerate(s._pos):
+    for who, at in enumerate(s.turn.pos):
         if at >= 0:
             piece = f"[bold {PIECE_COLOURS[who]}]{marks[who]}[/]"
             where = f"{at} {square_name(s.game.board, at)}"
@@ -250,7 +252,7 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
     board = s.game.board
     length = board.track_len
     here: list[list[int]] = [[] for _ in range(length)]
-    for who, at in enumerate(s._pos):
+    for who, at in enumerate(s.turn.pos):
         if at >= 0:
             here[at].append(who)
     names = [square_name(board, i) for i in range(length)]
@@ -270,7 +272,7 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
 
 
 def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str]) -> list[str]:
-    mark = "▶ " if s._mover in view["seats"] else "  "
+    mark = "▶ " if s.turn.mover in view["seats"] else "  "
     players = escape(join([labels[w] for w in view["seats"]]))
     parts = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in view["parts"].items()) or "none"
     complete = " [green](complete)[/]" if view["rocket_complete"] else ""

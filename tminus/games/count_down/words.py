@@ -129,7 +129,7 @@ def chance_line(
     phase, face = state._phase, action + 1
     if phase == phases.ROLL_OFF:
         return roll_off(state, face, names)
-    who = names[state._mover]
+    who = names[state.turn.mover]
     if phase == phases.ROLL:
         return ball(state, face, who)
     if phase == phases.SURPRISE_DRAW:
@@ -169,7 +169,7 @@ def ball(state: CountDownState, face: int, who: str) -> str:
 def reach(state: CountDownState, steps: int) -> str:
     """The square ``steps`` away from the mover, and the surprise waiting there if known."""
     board = state.game.board
-    square = (state._pos[state._mover] + steps) % board.track_len
+    square = (state.turn.pos[state.turn.mover] + steps) % board.track_len
     name = square_name(board, square)
     if board.kinds[square] == "surprise" and not state._surprise_unseen:
         # Every card has been seen, so the pile's order is known: say which card is on top.
@@ -260,14 +260,14 @@ def direction_choice(state: CountDownState, action: int, names: Sequence[str], w
     """On 10, 11 or 12 "the player may choose to move their rocket forward or backward"."""
     forward = action == FORWARD
     way = "forward" if forward else "back"
-    square = reach(state, state._roll if forward else -state._roll)
-    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state._roll} to {square}"
+    square = reach(state, state.turn.roll if forward else -state.turn.roll)
+    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state.turn.roll} to {square}"
 
 
 def photo_square(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "The player may buy the card at the price noted on it." """
     board = state.game.board
-    photo = board.args[state._pos[state._mover]]
+    photo = board.args[state.turn.pos[state.turn.mover]]
     name, price = board.photo_names[photo], board.photo_values[photo]
     if action == DECLINE:
         return "Don't buy", f"{who} does not buy the {name} card"
@@ -352,10 +352,10 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
 def done(state: CountDownState, names: Sequence[str], who: str) -> Said:
     """The end of a say: the next player met has theirs, or the meeting ends."""
     label = "Done"
-    if state.current_player() == state._mover and sent_home_on_leaving(state):
+    if state.current_player() == state.turn.mover and sent_home_on_leaving(state):
         label = f"Leave (back to {home(state)})"
     after = applied(state, DONE)
-    if after._phase == phases.MEETING and after._mover == state._mover:
+    if after._phase == phases.MEETING and after.turn.mover == state.turn.mover:
         return label, f"{who} is done: {names[after.current_player()]} has the say"
     return label, f"{who} ends the meeting"
 
@@ -422,7 +422,7 @@ def arrested(state: CountDownState, action: int, names: Sequence[str], who: str)
 def count_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "start counting only from the moment the ball stops on a high number"."""
     if action == START_COUNT:
-        return f"Count from this {state._roll}", f"{who} counts from this {state._roll}"
+        return f"Count from this {state.turn.roll}", f"{who} counts from this {state.turn.roll}"
     return "Wait", f"{who} waits for a higher roll"
 
 
@@ -494,10 +494,10 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
     if phase == phases.MEETING:
         speaker = state.current_player()
         say = possessive(labels[speaker], "say")
-        if speaker == state._mover:
+        if speaker == state.turn.mover:
             return f"Meeting with {join([labels[s] for s in meeting.partners])}: {say} first"
         where = "forbidden zone" if meeting.zone_owner >= 0 else "square"
-        return f"{capitalised(labels[state._mover])} came to the {where}: {say}"
+        return f"{capitalised(labels[state.turn.mover])} came to the {where}: {say}"
     buyer, seller = labels[meeting.deal[0]], labels[meeting.deal[1]]
     if phase == phases.REPLY:
         return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
@@ -539,10 +539,14 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
     settled, a lot sold, an auction opened, the end of the game."""
     after = applied(state, action)
     said = []
-    mover = state._mover
-    if state._phase in MEETING_PHASES and after._pos[mover] != state._pos[mover]:
+    mover = state.turn.mover
+    if state._phase in MEETING_PHASES and after.turn.pos[mover] != state.turn.pos[mover]:
         said.append(f"{names[mover]} is sent back to {home(state)}")
-    if state._phase == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
+    if (
+        state._phase == phases.ROLL_OFF
+        and after.turn.number > state.turn.number
+        and not after.is_terminal()
+    ):
         said.append(order_settled(after, names))
     auction = after.auction
     if state._phase == phases.BID and len(auction.lots) < len(state.auction.lots):
