@@ -35,7 +35,7 @@ class Auction:
 
 def should_start(s: CountDownState) -> bool:
     """The first time the leader's stock falls to the threshold (ruling: once a game)."""
-    return not s.auction.done and sum(s._photo_stock) <= s.game.board.auction_threshold
+    return not s.auction.done and sum(s.leader.photos) <= s.game.board.auction_threshold
 
 
 def choose_lots(s: CountDownState) -> list[int]:
@@ -44,10 +44,10 @@ def choose_lots(s: CountDownState) -> list[int]:
     board = s.game.board
     centres = s.centres_in_play()
     need = [
-        sum(1 for c in centres if p in s.game.control_sets[c] and not s._photos[c][p])
+        sum(1 for c in centres if p in s.game.control_sets[c] and not s.holdings[c].photos[p])
         for p in range(len(board.photo_names))
     ]
-    left = list(s._photo_stock)
+    left = list(s.leader.photos)
     lots: list[int] = []
     while len(lots) < board.auction_lots:
         candidates = [p for p, n in enumerate(left) if n and not board.astronaut[p]]
@@ -95,7 +95,7 @@ def bid_range(s: CountDownState) -> tuple[int, int]:
     auction = s.auction
     photo = auction.lots[0]
     low = opening_price(s, photo) if auction.high < 0 else auction.price + board.step
-    high = min(2 * board.photo_values[photo], s._money[auction.bidders[auction.at]])
+    high = min(2 * board.photo_values[photo], s.holdings[auction.bidders[auction.at]].money)
     return low, high
 
 
@@ -129,8 +129,8 @@ def end_lot(s: CountDownState) -> None:
     auction = s.auction
     photo = auction.lots.pop(0)
     if auction.high >= 0:
-        s._photo_stock[photo] -= 1
-        s._photos[auction.high][photo] += 1
+        s.leader.photos[photo] -= 1
+        s.holdings[auction.high].photos[photo] += 1
         transfer(s, auction.high, BANK, auction.price)
     if auction.lots:
         begin_lot(s)

@@ -31,11 +31,11 @@ class Countdown:
 
 def rocket_complete(s: CountDownState, centre: int) -> bool:
     """Fully built: one of each part (three stages and the capsule)."""
-    return all(s._parts[centre])
+    return all(s.holdings[centre].parts)
 
 
 def missing_photos(s: CountDownState, centre: int) -> list[int]:
-    held = s._photos[centre]
+    held = s.holdings[centre].photos
     return [p for p in s.game.board.control[centre] if not held[p]]
 
 

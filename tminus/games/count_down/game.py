@@ -20,6 +20,7 @@ from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.count_down import (
     auction,
     countdown,
+    ledger,
     missions,
     movement,
     payments,
@@ -52,7 +53,7 @@ from tminus.games.count_down.actions import (
     ActionSpace,
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
-from tminus.games.count_down.fields import RecordField, lead_to_records
+from tminus.games.count_down.fields import CentreField, RecordField, lead_to_records
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
 from tminus.games.phrasing import check_names
 
@@ -162,28 +163,22 @@ class CountDownGame(Game):
 
 class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
-        "_agents",
-        "_bank",
         "_debts",
         "_draw_green",
         "_history",
         "_last_surprise",
         "_legal",
-        "_money",
-        "_part_stock",
-        "_parts",
         "_phase",
-        "_photo_stock",
-        "_photos",
         "_pile",
         "_player",
-        "_saturn_sets",
         "_surprise_queue",
         "_surprise_unseen",
         "_winner",
         "auction",
         "countdown",
         "game",
+        "holdings",
+        "leader",
         "meeting",
         "roll_off",
         "seating",
@@ -217,14 +212,9 @@ class CountDownState(TurnState[CountDownGame]):
             in_service=list(game.in_service),
         )
         self.turn = turns.Turn(pos=[-1] * n, skip=[0] * n)
-        self._money = [0] * 4
-        self._bank = 0
-        photos = len(board.photo_names)
-        self._photos = [[0] * photos for _ in range(4)]
-        self._parts = [[0] * 4 for _ in range(4)]
-        self._saturn_sets = [0] * 4  # Saturn Vs bought complete and still whole, by centre
-        self._agents = [[0] * len(board.agent_names) for _ in range(4)]
-        self._photo_stock, self._part_stock = setup.initial_stock(board, game.in_service)
+        photos, agents = len(board.photo_names), len(board.agent_names)
+        self.holdings = [ledger.Holdings.empty(photos, agents) for _ in range(4)]
+        self.leader = ledger.Leader(0, *setup.initial_stock(board, game.in_service))
         self._pile = list(board.agent_copies)
         self._surprise_unseen = list(range(len(board.surprises)))
         self._surprise_queue: list[int] = []
@@ -334,7 +324,7 @@ class CountDownState(TurnState[CountDownGame]):
         if phase == phases.TARGET:
             return missions.mission_targets(s)
         if phase == phases.ARRESTED:
-            pay = self._money[centre] >= self.game.board.ransom
+            pay = self.holdings[centre].money >= self.game.board.ransom
             return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
         if phase == phases.BID:
             low, high = auction.bid_range(s)
@@ -511,28 +501,28 @@ class CountDownState(TurnState[CountDownGame]):
         return self.seating.centre[seat]
 
     def money(self, centre: int) -> int:
-        return self._money[centre]
+        return self.holdings[centre].money
 
     def photo_counts(self, centre: int) -> list[int]:
-        return self._photos[centre].copy()
+        return self.holdings[centre].photos.copy()
 
     def part_counts(self, centre: int) -> list[int]:
-        return self._parts[centre].copy()
+        return self.holdings[centre].parts.copy()
 
     def photo_stock(self) -> list[int]:
-        return self._photo_stock.copy()
+        return self.leader.photos.copy()
 
     def part_stock(self) -> list[int]:
-        return self._part_stock.copy()
+        return self.leader.parts.copy()
 
     def own_agent_cards(self, seat: int) -> list[int]:
         """The agent cards (count per type) of ``seat``'s centre: secret to that seat."""
-        return self._agents[self.seating.centre[seat]].copy()
+        return self.holdings[self.seating.centre[seat]].agents.copy()
 
     def agent_card_counts(self, centre: int) -> tuple[int, int]:
         """How many green and red cards a centre holds (public)."""
         green = self.game.board.agent_green
-        cards = self._agents[centre]
+        cards = self.holdings[centre].agents
         return (
             sum(n for t, n in enumerate(cards) if green[t]),
             sum(n for t, n in enumerate(cards) if not green[t]),
@@ -568,7 +558,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     def saturn_v_bought(self, centre: int) -> int:
         """Saturn Vs a centre bought complete and still holds whole."""
-        return self._saturn_sets[centre]
+        return self.holdings[centre].saturn_v
 
     def mission(self) -> tuple[int, int]:
         """(agent card type, target centre) of the mission being carried out."""
@@ -607,15 +597,16 @@ class CountDownState(TurnState[CountDownGame]):
         hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
         for green in (True, False):
             types = [t for t in range(len(board.agent_names)) if board.agent_green[t] == green]
-            pool = [t for t in types for c in hidden for _ in range(self._agents[c][t])]
+            pool = [t for t in types for c in hidden for _ in range(self.holdings[c].agents[t])]
             pool += [t for t in types for _ in range(self._pile[t])]
             cards = [pool[i] for i in rng.permutation(len(pool))]
             for c in hidden:
-                size = sum(self._agents[c][t] for t in types)
+                hand = copy.holdings[c].agents
+                size = sum(hand[t] for t in types)
                 for t in types:
-                    copy._agents[c][t] = 0
+                    hand[t] = 0
                 for t in cards[:size]:
-                    copy._agents[c][t] += 1
+                    hand[t] += 1
                 cards = cards[size:]
             for t in types:
                 copy._pile[t] = 0
@@ -640,8 +631,6 @@ class CountDownState(TurnState[CountDownGame]):
         check_length("skip", self.turn.skip, n)
         check_each_in("centre", self.seating.centre, range(-1, 4))
         check_each_in("pos", self.turn.pos, range(-1, self.game.board.track_len))
-        for name in ("money", "photos", "parts", "agents", "saturn_sets"):
-            check_length(name, getattr(self, "_" + name), 4)
         check_length("seats_of", self.seating.seats_of, 4)
         check_each_in("order", self.seating.order, seats)
 
@@ -651,7 +640,6 @@ class CountDownState(TurnState[CountDownGame]):
         c.game = self.game
         c._legal = self._legal
         # Numbers, flags and the game's tuples.
-        c._bank = self._bank
         c._draw_green = self._draw_green
         c._last_surprise = self._last_surprise
         c._phase = self._phase
@@ -660,21 +648,17 @@ class CountDownState(TurnState[CountDownGame]):
         c.auction = self.auction.copy()
         c.countdown = self.countdown.copy()
         c.meeting = self.meeting.copy()
+        c.holdings = [held.copy() for held in self.holdings]
+        c.leader = self.leader.copy()
         c.roll_off = self.roll_off.copy()
         c.seating = self.seating.copy()
         c.turn = self.turn.copy()
         # Lists of numbers.
         c._history = self._history.copy()
-        c._money = self._money.copy()
-        c._saturn_sets = self._saturn_sets.copy()
-        c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
         c._pile = self._pile.copy()
         c._surprise_unseen = self._surprise_unseen.copy()
         c._surprise_queue = self._surprise_queue.copy()
         # Lists of lists.
-        c._photos = [row.copy() for row in self._photos]
-        c._parts = [row.copy() for row in self._parts]
-        c._agents = [row.copy() for row in self._agents]
         c._debts = [debt.copy() for debt in self._debts]
         return c
 
@@ -717,6 +701,14 @@ lead_to_records(
         "skip": RecordField("turn", "skip"),
         "turn_at": RecordField("turn", "at"),
         "turns": RecordField("turn", "number"),
+        "agents": CentreField("agents", "agents"),
+        "money": CentreField("money", "money"),
+        "parts": CentreField("parts", "parts"),
+        "photos": CentreField("photos", "photos"),
+        "saturn_sets": CentreField("saturn_sets", "saturn_v"),
+        "bank": RecordField("leader", "bank"),
+        "part_stock": RecordField("leader", "parts"),
+        "photo_stock": RecordField("leader", "photos"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

@@ -22,7 +22,7 @@ NO_MISSION = (-1, -1)  # (agent card, target centre) when no mission is under wa
 def start_mission(s: CountDownState, card: int) -> None:
     """The agent shows the card; the centre's owner rolls for an arrest."""
     centre = s.mover_centre()
-    s._agents[centre][card] -= 1
+    s.holdings[centre].agents[card] -= 1
     s._pile[card] += 1  # "They return their card to the game leader" (arrested or not)
     s.meeting.mission = (card, s.meeting.zone_owner)
     s.meeting.justified = True  # a mission justifies the visit
@@ -55,13 +55,13 @@ def mission_targets(s: CountDownState) -> list[int]:
     card, target = s.meeting.mission
     kind = board.agent_kinds[card]
     if kind == "photo":
-        held = s._photos[target]
+        held = s.holdings[target].photos
         if board.agent_green[card]:
             # Espionage: a copy of one of the target's cards from the leader's stock.
-            return [space.take_photo + p for p, n in enumerate(held) if n and s._photo_stock[p]]
+            return [space.take_photo + p for p, n in enumerate(held) if n and s.leader.photos[p]]
         return [space.take_photo + p for p, n in enumerate(held) if n]
     if kind == "part":
-        return [space.take_part + p for p, n in enumerate(s._parts[target]) if n]
+        return [space.take_part + p for p, n in enumerate(s.holdings[target].parts) if n]
     return []
 
 
@@ -83,15 +83,15 @@ def hit_target(s: CountDownState, action: int) -> None:
     if action >= space.take_part:
         part = action - space.take_part
         lose_part(s, target, part)  # sabotage: the part goes back to stock
-        s._part_stock[part] += 1
+        s.leader.parts[part] += 1
     else:
         photo = action - space.take_photo
         if board.agent_green[card]:
-            s._photo_stock[photo] -= 1  # espionage: a copy from the leader
-            s._photos[s.mover_centre()][photo] += 1
+            s.leader.photos[photo] -= 1  # espionage: a copy from the leader
+            s.holdings[s.mover_centre()].photos[photo] += 1
         else:
-            s._photos[target][photo] -= 1  # sabotage: the card back to the leader
-            s._photo_stock[photo] += 1
+            s.holdings[target].photos[photo] -= 1  # sabotage: the card back to the leader
+            s.leader.photos[photo] += 1
     end_mission(s)
 
 

@@ -140,8 +140,8 @@ def assign_centres(s: CountDownState) -> None:
             s.turn.pos[seat] = board.ramp[centre]
         seating.seats_of[centre] = list(seats)
         capital = sum(rolls.capital_rolls[unit]) * board.capital_per_pip
-        s._money[centre] += capital
-        s._bank -= capital
+        s.holdings[centre].money += capital
+        s.leader.bank -= capital
     # Play goes in centre order; team partners play on the second round of the order.
     seats_of = seating.seats_of
     first = [seats_of[c][0] for c in range(4) if seats_of[c]]

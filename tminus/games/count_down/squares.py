@@ -53,9 +53,9 @@ def exhausted(s: CountDownState) -> None:
 
 def photo_square(s: CountDownState, photo: int) -> None:
     """ "The player may buy the card at the price noted on it." """
-    if not s._photo_stock[photo]:
+    if not s.leader.photos[photo]:
         exhausted(s)
-    elif s._money[s.mover_centre()] >= s.game.board.photo_values[photo]:
+    elif s.holdings[s.mover_centre()].money >= s.game.board.photo_values[photo]:
         s._phase, s._player = phases.BUY_PHOTO, s.turn.mover
     else:
         after_square(s)
@@ -64,8 +64,8 @@ def photo_square(s: CountDownState, photo: int) -> None:
 def buy_photo(s: CountDownState, photo: int) -> None:
     centre = s.mover_centre()
     price = s.game.board.photo_values[photo]
-    s._money[centre] -= price
-    s._bank += price
+    s.holdings[centre].money -= price
+    s.leader.bank += price
     receive_photo(s, centre, photo)
     after_square(s)
 
@@ -73,24 +73,24 @@ def buy_photo(s: CountDownState, photo: int) -> None:
 def receive_photo(s: CountDownState, centre: int, photo: int) -> None:
     """A photo card from the leader; with 2, 3 or 6 players, one that nobody needs lets the
     player play once more."""
-    s._photo_stock[photo] -= 1
-    s._photos[centre][photo] += 1
+    s.leader.photos[photo] -= 1
+    s.holdings[centre].photos[photo] += 1
     if s.game.once_more_for_unneeded and not s.game.needed_in_play[photo]:
         s.turn.again = True
 
 
 def rocket_part_square(s: CountDownState, part: int) -> None:
     """ "receives free, until the stock runs out, the part of the rocket" (duplicates too)."""
-    if not s._part_stock[part]:
+    if not s.leader.parts[part]:
         exhausted(s)
         return
-    s._part_stock[part] -= 1
-    s._parts[s.mover_centre()][part] += 1
+    s.leader.parts[part] -= 1
+    s.holdings[s.mover_centre()].parts[part] += 1
     after_square(s)
 
 
 def saturn_v_square(s: CountDownState) -> None:
-    if not any(s._part_stock):
+    if not any(s.leader.parts):
         exhausted(s)
     elif saturn_v_purchases(s):
         s._phase, s._player = phases.SATURN, s.turn.mover
@@ -99,17 +99,17 @@ def saturn_v_square(s: CountDownState) -> None:
 
 
 def complete_rocket_in_stock(s: CountDownState) -> bool:
-    return all(s._part_stock)
+    return all(s.leader.parts)
 
 
 def saturn_v_purchases(s: CountDownState) -> list[int]:
     """The complete rocket for the flat price; "If there is no complete rocket left in
     stock, they may buy the remaining stages at the fixed prices." Part ids, -1 = all."""
     board = s.game.board
-    money = s._money[s.mover_centre()]
+    money = s.holdings[s.mover_centre()].money
     if complete_rocket_in_stock(s):
         return [-1] if money >= board.saturn_price else []
-    return [p for p in range(4) if s._part_stock[p] and money >= board.part_prices[p]]
+    return [p for p in range(4) if s.leader.parts[p] and money >= board.part_prices[p]]
 
 
 def buy_saturn(s: CountDownState, part: int) -> None:
@@ -119,23 +119,23 @@ def buy_saturn(s: CountDownState, part: int) -> None:
     if part < 0:
         price = board.saturn_price
         for p in range(4):
-            s._part_stock[p] -= 1
-            s._parts[centre][p] += 1
-        s._saturn_sets[centre] += 1  # resold whole, at what it cost (payments)
+            s.leader.parts[p] -= 1
+            s.holdings[centre].parts[p] += 1
+        s.holdings[centre].saturn_v += 1  # resold whole, at what it cost (payments)
     else:
         price = board.part_prices[part]
-        s._part_stock[part] -= 1
-        s._parts[centre][part] += 1
-    s._money[centre] -= price
-    s._bank += price
+        s.leader.parts[part] -= 1
+        s.holdings[centre].parts[part] += 1
+    s.holdings[centre].money -= price
+    s.leader.bank += price
     if part < 0 or not saturn_v_purchases(s):
         after_square(s)
 
 
 def funding_square(s: CountDownState, amount: int) -> None:
     """ "receives from the game leader a subsidy equal to the sum shown on the square." """
-    s._money[s.mover_centre()] += amount
-    s._bank -= amount
+    s.holdings[s.mover_centre()].money += amount
+    s.leader.bank -= amount
     after_square(s)
 
 
@@ -168,8 +168,8 @@ def follow_surprise(s: CountDownState, card: int) -> None:
     centre = s.mover_centre()
     if kind == "money":
         if amount >= 0:
-            s._money[centre] += amount
-            s._bank -= amount
+            s.holdings[centre].money += amount
+            s.leader.bank -= amount
         else:
             s._debts.append([centre, BANK, -amount])
     elif kind == "collect_each":
@@ -179,12 +179,12 @@ def follow_surprise(s: CountDownState, card: int) -> None:
     elif kind == "photo":
         # "If one of these cards entitles you to a photo card, you may obtain it as long as
         # it is still available from the game leader. Otherwise there is no compensation."
-        if s._photo_stock[photo]:
+        if s.leader.photos[photo]:
             receive_photo(s, centre, photo)
     elif kind == "part":
-        if s._part_stock[part]:
-            s._part_stock[part] -= 1
-            s._parts[centre][part] += 1
+        if s.leader.parts[part]:
+            s.leader.parts[part] -= 1
+            s.holdings[centre].parts[part] += 1
     elif kind == "move_to":
         s.turn.pos[s.turn.mover] = square
         land(s)
@@ -231,5 +231,5 @@ def can_draw_agent_card(s: CountDownState, card: int) -> bool:
 
 def draw_agent_card(s: CountDownState, card: int) -> None:
     s._pile[card] -= 1
-    s._agents[s.mover_centre()][card] += 1
+    s.holdings[s.mover_centre()].agents[card] += 1
     after_square(s)

@@ -187,7 +187,7 @@ def meeting_actions(s: CountDownState) -> list[int]:
         for target in meeting.partners if seat == s.turn.mover else [s.turn.mover]:
             actions += feasible_offers(s, centre, s.seating.centre[target], space.offers_to[target])
     if seat == s.turn.mover and meeting.zone_owner >= 0:
-        actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
+        actions += [space.mission + t for t, n in enumerate(s.holdings[centre].agents) if n]
     actions.append(DONE)
     actions.sort()
     return actions
@@ -202,8 +202,8 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     """The ``ids`` of the offers centre ``a`` can propose to centre ``b`` (``feasible``),
     in runs of rising ids."""
     board = s.game.board
-    mine, theirs = s._photos[a], s._photos[b]
-    money_a, money_b = s._money[a], s._money[b]
+    mine, theirs = s.holdings[a].photos, s.holdings[b].photos
+    money_a, money_b = s.holdings[a].money, s.holdings[b].money
     held = [p for p, n in enumerate(mine) if n]
     others = [p for p, n in enumerate(theirs) if n]
     found = []
@@ -214,7 +214,7 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     for p in held:  # swap p for q
         row = ids.swaps[p]
         found += [row[q] for q in others if q != p]
-    my_parts, their_parts = s._parts[a], s._parts[b]
+    my_parts, their_parts = s.holdings[a].parts, s.holdings[b].parts
     prices = board.part_prices
     for part in range(4):
         if my_parts[part] and money_b >= prices[part]:
@@ -231,12 +231,12 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
 
 def unneeded(s: CountDownState, centre: int, photo: int) -> bool:
     """A photo card its holder does not need: not on their control card, or a second copy."""
-    held = s._photos[centre][photo]
+    held = s.holdings[centre].photos[photo]
     return held >= 2 or (held == 1 and photo not in s.game.control_sets[centre])
 
 
 def needs(s: CountDownState, centre: int, photo: int) -> bool:
-    return photo in s.game.control_sets[centre] and not s._photos[centre][photo]
+    return photo in s.game.control_sets[centre] and not s.holdings[centre].photos[photo]
 
 
 def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) -> bool:
@@ -246,21 +246,21 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     """
     kind, x, y = template
     if kind == SELL:
-        return s._photos[a][x] > 0 and s._money[b] >= y
+        return s.holdings[a].photos[x] > 0 and s.holdings[b].money >= y
     if kind == BUY:
-        return s._photos[b][x] > 0 and s._money[a] >= y
+        return s.holdings[b].photos[x] > 0 and s.holdings[a].money >= y
     if kind == SWAP:
-        return s._photos[a][x] > 0 and s._photos[b][y] > 0
+        return s.holdings[a].photos[x] > 0 and s.holdings[b].photos[y] > 0
     if kind == SELL_PART:
-        return s._parts[a][x] > 0 and s._money[b] >= y
+        return s.holdings[a].parts[x] > 0 and s.holdings[b].money >= y
     if kind == BUY_PART_FROM:
-        return s._parts[b][x] > 0 and s._money[a] >= y
+        return s.holdings[b].parts[x] > 0 and s.holdings[a].money >= y
     if kind == ASK_FOR:
         # "if a player has a photo card they do not need, they are obliged to sell it to
         # the player who lacks it" (a buyer who cannot pay the value gets no sale)
         return needs(s, a, x) and unneeded(s, b, x)
     # DEMAND: "the owner of the duplicate must sell it at the fixed price"
-    return not s._parts[a][x] and s._parts[b][x] >= 2
+    return not s.holdings[a].parts[x] and s.holdings[b].parts[x] >= 2
 
 
 def propose(s: CountDownState, action: int) -> None:
@@ -283,9 +283,9 @@ def propose(s: CountDownState, action: int) -> None:
 def claim_spare_part(s: CountDownState, buyer: int, seller: int, part: int, price: int) -> None:
     """ "the owner of the duplicate must sell it at the fixed price" to a buyer who can pay."""
     a, b = s.seating.centre[buyer], s.seating.centre[seller]
-    if s._money[a] >= price:
+    if s.holdings[a].money >= price:
         lose_part(s, b, part)
-        s._parts[a][part] += 1
+        s.holdings[a].parts[part] += 1
         transfer(s, a, b, price)
     justify(s, buyer, seller)
     continue_meeting(s)
@@ -295,7 +295,7 @@ def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
     """The forced sale of a photo card the seller does not need: they name a price. A buyer
     who cannot pay the value gets no sale (the claim still justifies a visit)."""
     justify(s, buyer, seller)
-    if s._money[s.seating.centre[buyer]] >= s.game.board.photo_values[photo]:
+    if s.holdings[s.seating.centre[buyer]].money >= s.game.board.photo_values[photo]:
         s._phase, s._player = phases.ASK, seller
     else:
         continue_meeting(s)
@@ -332,17 +332,17 @@ def exchange(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
         move_photo(s, b, a, y)
     elif kind == SELL_PART:
         lose_part(s, a, x)
-        s._parts[b][x] += 1
+        s.holdings[b].parts[x] += 1
         transfer(s, b, a, y)
     elif kind == BUY_PART_FROM:
         lose_part(s, b, x)
-        s._parts[a][x] += 1
+        s.holdings[a].parts[x] += 1
         transfer(s, a, b, y)
 
 
 def move_photo(s: CountDownState, giver: int, taker: int, photo: int) -> None:
-    s._photos[giver][photo] -= 1
-    s._photos[taker][photo] += 1
+    s.holdings[giver].photos[photo] -= 1
+    s.holdings[taker].photos[photo] += 1
 
 
 # -- the forced sale: ask, counter, settle ------------------------------------------------
@@ -352,7 +352,7 @@ def ask_range(s: CountDownState) -> tuple[int, int]:
     buyer, _, t = s.meeting.deal
     photo = s.game.space.templates[t][1]
     value = s.game.board.photo_values[photo]
-    return value, min(2 * value, s._money[s.seating.centre[buyer]])
+    return value, min(2 * value, s.holdings[s.seating.centre[buyer]].money)
 
 
 def ask(s: CountDownState, price: int) -> None:

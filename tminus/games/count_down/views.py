@@ -30,18 +30,19 @@ def _named(names: tuple[str, ...], counts: list[int]) -> dict[str, int]:
 
 def centre_view(s: CountDownState, centre: int, seat: int | None) -> dict[str, Any]:
     board = s.game.board
-    agents = s._agents[centre]
+    held = s.holdings[centre]
+    agents = held.agents
     view: dict[str, Any] = {
         "centre": centre + 1,
         "seats": list(s.seating.seats_of[centre]),
         "in_service": s.seating.in_service[centre],
-        "money": s._money[centre],
-        "photos": _named(board.photo_names, s._photos[centre]),
-        "parts": _named(board.part_names, s._parts[centre]),
+        "money": held.money,
+        "photos": _named(board.photo_names, held.photos),
+        "parts": _named(board.part_names, held.parts),
         "control_card": [board.photo_names[p] for p in board.control[centre]],
         "missing_photos": [board.photo_names[p] for p in missing_photos(s, centre)],
         "rocket_complete": rocket_complete(s, centre),
-        "saturn_v_bought": s._saturn_sets[centre],  # bought complete and still whole
+        "saturn_v_bought": held.saturn_v,  # bought complete and still whole
         "green_cards": sum(n for t, n in enumerate(agents) if board.agent_green[t]),
         "red_cards": sum(n for t, n in enumerate(agents) if not board.agent_green[t]),
     }
@@ -74,14 +75,14 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         "turns_to_sit_out": list(s.turn.skip),
         "centres": [centre_view(s, c, seat) for c in range(4)],
         "stock": {
-            "photos": _named(board.photo_names, s._photo_stock),
-            "parts": _named(board.part_names, s._part_stock),
+            "photos": _named(board.photo_names, s.leader.photos),
+            "parts": _named(board.part_names, s.leader.parts),
             "green_pile": sum(n for t, n in enumerate(s._pile) if board.agent_green[t]),
             "red_pile": sum(n for t, n in enumerate(s._pile) if not board.agent_green[t]),
             "surprise_known_order": [board.surprises[c][0] for c in s._surprise_queue],
             "surprise_unseen": len(s._surprise_unseen),
         },
-        "bank": s._bank,
+        "bank": s.leader.bank,
         "last_surprise": board.surprises[s._last_surprise][0] if s._last_surprise >= 0 else None,
         "roll_off": {
             "capital_rolls": [list(r) for r in rolls.capital_rolls],
@@ -153,19 +154,19 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
     i = n * length
     mine = max(s.seating.centre[seat], 0)
     for k in range(4):
-        c = (mine + k) % 4
-        out[i] = s._money[c] / 1000
-        out[i + 1 : i + 1 + photos] = s._photos[c]
-        out[i + 1 + photos : i + 5 + photos] = s._parts[c]
-        agents_c = s._agents[c]
+        held = s.holdings[(mine + k) % 4]
+        out[i] = held.money / 1000
+        out[i + 1 : i + 1 + photos] = held.photos
+        out[i + 1 + photos : i + 5 + photos] = held.parts
+        agents_c = held.agents
         out[i + 5 + photos] = sum(x for t, x in enumerate(agents_c) if board.agent_green[t])
         out[i + 6 + photos] = sum(x for t, x in enumerate(agents_c) if not board.agent_green[t])
         i += 7 + photos
-    out[i : i + photos] = s._photo_stock
-    out[i + photos : i + photos + 4] = s._part_stock
+    out[i : i + photos] = s.leader.photos
+    out[i + photos : i + photos + 4] = s.leader.parts
     i += photos + 4
     if s.seating.centre[seat] >= 0:
-        out[i : i + agents] = s._agents[mine]
+        out[i : i + agents] = s.holdings[mine].agents
     i += agents
     out[i + s._phase] = 1.0
     i += len(phases.NAMES)
@@ -176,25 +177,23 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
-    meeting, auction, count, rolls = s.meeting, s.auction, s.countdown, s.roll_off
+    turn, meeting, auction, count, rolls = s.turn, s.meeting, s.auction, s.countdown, s.roll_off
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
-        f"turn {s.turn.number}/{s.game.max_turns}, player {s._player}, mover {s.turn.mover}, "
-        f"roll {s.turn.roll}, bank {s._bank}"
+        f"turn {turn.number}/{s.game.max_turns}, player {s._player}, mover {turn.mover}, "
+        f"roll {turn.roll}, bank {s.leader.bank}"
     ]
-    for c in range(4):
+    for c, held in enumerate(s.holdings):
         lines.append(
-            f"centre {c + 1} seats {s.seating.seats_of[c]} money {s._money[c]} "
-            f"photos {s._photos[c]} parts {s._parts[c]} agents {s._agents[c]}"
+            f"centre {c + 1} seats {s.seating.seats_of[c]} money {held.money} "
+            f"photos {held.photos} parts {held.parts} agents {held.agents}"
         )
-    lines.append(
-        f"positions {s.turn.pos} skip {s.turn.skip} order {s.seating.order} at {s.turn.at}"
-    )
-    lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
+    lines.append(f"positions {turn.pos} skip {turn.skip} order {s.seating.order} at {turn.at}")
+    lines.append(f"stock {s.leader.photos} parts {s.leader.parts} pile {s._pile}")
     lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
     lines.append(
-        f"again {s.turn.again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
-        f"fz {meeting.zone_owner} saturn {s._saturn_sets} "
+        f"again {turn.again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
+        f"fz {meeting.zone_owner} saturn {[held.saturn_v for held in s.holdings]} "
         f"left {meeting.proposals_left} dealt {meeting.justified} deal {list(meeting.deal)} "
         f"ask {meeting.ask} counter {meeting.counter} mission {list(meeting.mission)} "
         f"green {s._draw_green}"

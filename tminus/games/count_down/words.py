@@ -188,11 +188,11 @@ def surprise_effect(state: CountDownState, card: int) -> str:
         return f"pay {amount} to each other centre"
     if kind == "photo":
         photo_name = board.photo_names[photo]
-        if state._photo_stock[photo]:
+        if state.leader.photos[photo]:
             return f"a free {photo_name} card"
         return f"a free {photo_name} card, but none is left"
     if kind == "part":
-        if state._part_stock[part]:
+        if state.leader.parts[part]:
             return f"a free {board.part_names[part]}"
         return f"a free {board.part_names[part]}, but none is left"
     if kind == "move_to":
@@ -333,7 +333,7 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
     to = names[seat]
-    money = state._money[state.seating.centre[state.current_player()]]
+    money = state.holdings[state.seating.centre[state.current_player()]].money
     if kind == ASK_FOR:
         photo, value = board.photo_names[a], board.photo_values[a]
         short = f", but cannot pay its value ({value}): no sale" if money < value else ""
