@@ -43,7 +43,7 @@ def test_money_cards_and_parts_are_conserved(players, choices):
         for seat, at in enumerate(positions):
             assert 0 <= at < TRACK if state.centre_of(seat) >= 0 else at == -1
         leader = state.leader
-        assert all(n >= 0 for n in leader.photos + leader.parts + state._pile)
+        assert all(n >= 0 for n in leader.photos + leader.parts + state.piles.agents)
 
 
 @settings(max_examples=40, deadline=None)

@@ -40,6 +40,25 @@ class RecordField:
         setattr(state, self.record, record)
 
 
+class StateField:
+    """A position field kept as the state's own attribute ``attribute`` (``kept_as`` as in
+    ``RecordField``)."""
+
+    __slots__ = ("attribute", "kept_as")
+
+    def __init__(self, attribute: str, kept_as: Callable[[Any], Any] | None = None) -> None:
+        self.attribute = attribute
+        self.kept_as = kept_as
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        return getattr(state, self.attribute)
+
+    def __set__(self, state: Any, value: Any) -> None:
+        setattr(state, self.attribute, value if self.kept_as is None else self.kept_as(value))
+
+
 class CentreField:
     """A position field kept per centre, as ``state.holdings[c].<attribute>``: read as a
     tuple of the four centres' values (a view: set it with ``with_position``)."""
@@ -63,7 +82,7 @@ class CentreField:
         state.holdings = holdings
 
 
-def lead_to_records(cls: type, fields: dict[str, RecordField | CentreField]) -> None:
+def lead_to_records(cls: type, fields: dict[str, RecordField | StateField | CentreField]) -> None:
     """Give ``cls`` the attribute ``_name`` of each position field kept in a record."""
     for name, field in fields.items():
         setattr(cls, "_" + name, field)

@@ -53,7 +53,12 @@ from tminus.games.count_down.actions import (
     ActionSpace,
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
-from tminus.games.count_down.fields import CentreField, RecordField, lead_to_records
+from tminus.games.count_down.fields import (
+    CentreField,
+    RecordField,
+    StateField,
+    lead_to_records,
+)
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
 from tminus.games.phrasing import check_names
 
@@ -163,23 +168,19 @@ class CountDownGame(Game):
 
 class CountDownState(TurnState[CountDownGame]):
     __slots__ = (
-        "_debts",
-        "_draw_green",
         "_history",
-        "_last_surprise",
         "_legal",
         "_phase",
-        "_pile",
         "_player",
-        "_surprise_queue",
-        "_surprise_unseen",
         "_winner",
         "auction",
         "countdown",
+        "debts",
         "game",
         "holdings",
         "leader",
         "meeting",
+        "piles",
         "roll_off",
         "seating",
         "turn",
@@ -215,13 +216,10 @@ class CountDownState(TurnState[CountDownGame]):
         photos, agents = len(board.photo_names), len(board.agent_names)
         self.holdings = [ledger.Holdings.empty(photos, agents) for _ in range(4)]
         self.leader = ledger.Leader(0, *setup.initial_stock(board, game.in_service))
-        self._pile = list(board.agent_copies)
-        self._surprise_unseen = list(range(len(board.surprises)))
-        self._surprise_queue: list[int] = []
-        self._last_surprise = -1
-        self._debts: list[list[int]] = []
+        self.piles = squares.Piles(list(board.agent_copies), list(range(len(board.surprises))))
+        # Payments owed (debtor, creditor, amount; -1 the leader), settled in order.
+        self.debts: list[tuple[int, int, int]] = []
         self.meeting = trading.Meeting()
-        self._draw_green = True
         self.auction = auction.Auction()
         self.countdown = countdown.Countdown()
         self.roll_off = setup.RollOff(capital_rolls=[[] for _ in game.units])
@@ -265,7 +263,7 @@ class CountDownState(TurnState[CountDownGame]):
         if self._player != CHANCE:
             return []
         if phase == phases.SURPRISE_DRAW:
-            unseen = self._surprise_unseen
+            unseen = self.piles.surprises_unseen
             return [(card, 1 / len(unseen)) for card in unseen]
         if phase == phases.AGENT_DRAW:
             return squares.agent_draw_outcomes(self)
@@ -290,7 +288,7 @@ class CountDownState(TurnState[CountDownGame]):
         # A chance outcome, checked without listing the outcomes (see chance_outcomes).
         phase = self._phase
         if phase == phases.SURPRISE_DRAW:
-            return action in self._surprise_unseen
+            return action in self.piles.surprises_unseen
         if phase == phases.AGENT_DRAW:
             return squares.can_draw_agent_card(self, action)
         return action in self.game.ball_outcomes
@@ -598,7 +596,7 @@ class CountDownState(TurnState[CountDownGame]):
         for green in (True, False):
             types = [t for t in range(len(board.agent_names)) if board.agent_green[t] == green]
             pool = [t for t in types for c in hidden for _ in range(self.holdings[c].agents[t])]
-            pool += [t for t in types for _ in range(self._pile[t])]
+            pool += [t for t in types for _ in range(self.piles.agents[t])]
             cards = [pool[i] for i in rng.permutation(len(pool))]
             for c in hidden:
                 hand = copy.holdings[c].agents
@@ -609,9 +607,9 @@ class CountDownState(TurnState[CountDownGame]):
                     hand[t] += 1
                 cards = cards[size:]
             for t in types:
-                copy._pile[t] = 0
+                copy.piles.agents[t] = 0
             for t in cards:
-                copy._pile[t] += 1
+                copy.piles.agents[t] += 1
         return copy
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
@@ -640,8 +638,6 @@ class CountDownState(TurnState[CountDownGame]):
         c.game = self.game
         c._legal = self._legal
         # Numbers, flags and the game's tuples.
-        c._draw_green = self._draw_green
-        c._last_surprise = self._last_surprise
         c._phase = self._phase
         c._player = self._player
         c._winner = self._winner
@@ -655,11 +651,9 @@ class CountDownState(TurnState[CountDownGame]):
         c.turn = self.turn.copy()
         # Lists of numbers.
         c._history = self._history.copy()
-        c._pile = self._pile.copy()
-        c._surprise_unseen = self._surprise_unseen.copy()
-        c._surprise_queue = self._surprise_queue.copy()
         # Lists of lists.
-        c._debts = [debt.copy() for debt in self._debts]
+        c.debts = self.debts.copy()  # each debt a tuple
+        c.piles = self.piles.copy()
         return c
 
     def __str__(self) -> str:
@@ -709,6 +703,12 @@ lead_to_records(
         "bank": RecordField("leader", "bank"),
         "part_stock": RecordField("leader", "parts"),
         "photo_stock": RecordField("leader", "photos"),
+        "debts": StateField("debts", lambda debts: [tuple(debt) for debt in debts]),
+        "draw_green": RecordField("piles", "draw_green"),
+        "last_surprise": RecordField("piles", "last_surprise"),
+        "pile": RecordField("piles", "agents"),
+        "surprise_queue": RecordField("piles", "surprise_queue"),
+        "surprise_unseen": RecordField("piles", "surprises_unseen"),
         "count_rolls": RecordField("countdown", "rolls"),
         "count_sum": RecordField("countdown", "total"),
         "count_waits": RecordField("countdown", "waits"),

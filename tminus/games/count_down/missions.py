@@ -23,7 +23,7 @@ def start_mission(s: CountDownState, card: int) -> None:
     """The agent shows the card; the centre's owner rolls for an arrest."""
     centre = s.mover_centre()
     s.holdings[centre].agents[card] -= 1
-    s._pile[card] += 1  # "They return their card to the game leader" (arrested or not)
+    s.piles.agents[card] += 1  # "They return their card to the game leader" (arrested or not)
     s.meeting.mission = (card, s.meeting.zone_owner)
     s.meeting.justified = True  # a mission justifies the visit
     s._phase, s._player = phases.ARREST_ROLL, CHANCE

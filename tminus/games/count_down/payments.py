@@ -19,8 +19,8 @@ def has_holdings(s: CountDownState, centre: int) -> bool:
 
 def settle_debts(s: CountDownState) -> None:
     """Pay the debts in order; a debtor short of money decides what to sell."""
-    while s._debts:
-        debtor, creditor, amount = s._debts[0]
+    while s.debts:
+        debtor, creditor, amount = s.debts[0]
         if s.holdings[debtor].money >= amount:
             transfer(s, debtor, creditor, amount)
         elif has_holdings(s, debtor):
@@ -29,12 +29,12 @@ def settle_debts(s: CountDownState) -> None:
             return
         else:
             transfer(s, debtor, creditor, s.holdings[debtor].money)  # the rest is lost
-        s._debts.pop(0)
+        s.debts.pop(0)
     trading.open_meeting(s)
 
 
 def sell_photo_to_leader(s: CountDownState, photo: int) -> None:
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     s.holdings[debtor].photos[photo] -= 1
     s.leader.photos[photo] += 1
     transfer(s, BANK, debtor, s.game.board.photo_values[photo])
@@ -45,7 +45,7 @@ def debt_sales(s: CountDownState) -> list[int]:
     """What the debtor may sell back: each photo card, each part not in a Saturn V bought
     complete, and such a rocket whole."""
     space = s.game.space
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     sets = s.holdings[debtor].saturn_v
     sales = [space.sell_photo + p for p, n in enumerate(s.holdings[debtor].photos) if n]
     sales += [space.sell_part + p for p, n in enumerate(s.holdings[debtor].parts) if n > sets]
@@ -53,7 +53,7 @@ def debt_sales(s: CountDownState) -> list[int]:
 
 
 def sell_part_to_leader(s: CountDownState, part: int) -> None:
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     lose_part(s, debtor, part)
     s.leader.parts[part] += 1
     transfer(s, BANK, debtor, s.game.board.part_prices[part])
@@ -62,7 +62,7 @@ def sell_part_to_leader(s: CountDownState, part: int) -> None:
 
 def sell_saturn_to_leader(s: CountDownState) -> None:
     """A Saturn V bought complete goes back whole, at what it cost."""
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     for part in range(4):
         s.holdings[debtor].parts[part] -= 1
         s.leader.parts[part] += 1

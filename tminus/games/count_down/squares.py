@@ -3,6 +3,7 @@ astronaut training, launch ramps and forbidden zones."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
@@ -11,6 +12,30 @@ from tminus.games.count_down.ledger import BANK
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
+
+
+@dataclass(slots=True)
+class Piles:
+    """The leader's piles of cards drawn on the squares: the agent cards (a count per
+    type, green and red), which of the two piles is being drawn from (``draw_green``),
+    the surprise cards never drawn (in an order nobody knows), the known order of those
+    drawn and put back under the pile (``surprise_queue``, top first), and the last
+    surprise card drawn (-1 none)."""
+
+    agents: list[int]
+    surprises_unseen: list[int]
+    surprise_queue: list[int] = field(default_factory=list)
+    last_surprise: int = -1
+    draw_green: bool = True
+
+    def copy(self) -> Piles:
+        return Piles(
+            self.agents.copy(),
+            self.surprises_unseen.copy(),
+            self.surprise_queue.copy(),
+            self.last_surprise,
+            self.draw_green,
+        )
 
 
 def land(s: CountDownState) -> None:
@@ -38,7 +63,7 @@ def land(s: CountDownState) -> None:
 
 def after_square(s: CountDownState) -> None:
     """Settle any debts the square made, then the meeting (if any)."""
-    if s._debts:
+    if s.debts:
         payments.settle_debts(s)
     else:
         trading.open_meeting(s)
@@ -142,7 +167,7 @@ def funding_square(s: CountDownState, amount: int) -> None:
 def astronaut_training(s: CountDownState, squats: bool) -> None:
     """Ten correct squats, or "pay 10 million, a fine for insufficient fitness"."""
     if not squats:
-        s._debts.append([s.mover_centre(), BANK, s.game.board.squat_fine])
+        s.debts.append((s.mover_centre(), BANK, s.game.board.squat_fine))
     after_square(s)
 
 
@@ -151,18 +176,19 @@ def surprise_square(s: CountDownState) -> None:
     """ "The player takes the first surprise card from the pile; once they have followed its
     instructions, they put it back under the pile." Cards never drawn yet are in an order
     nobody knows (a chance node); after that the pile's order is known to all."""
-    if s._surprise_unseen:
+    if s.piles.surprises_unseen:
         s._phase, s._player = phases.SURPRISE_DRAW, CHANCE
     else:
-        card = s._surprise_queue.pop(0)
+        card = s.piles.surprise_queue.pop(0)
         follow_surprise(s, card)
 
 
 def follow_surprise(s: CountDownState, card: int) -> None:
-    if card in s._surprise_unseen:
-        s._surprise_unseen.remove(card)
-    s._surprise_queue.append(card)  # back under the pile
-    s._last_surprise = card
+    piles = s.piles
+    if card in piles.surprises_unseen:
+        piles.surprises_unseen.remove(card)
+    piles.surprise_queue.append(card)  # back under the pile
+    piles.last_surprise = card
     board = s.game.board
     _, kind, amount, photo, part, square = board.surprises[card]
     centre = s.mover_centre()
@@ -171,11 +197,11 @@ def follow_surprise(s: CountDownState, card: int) -> None:
             s.holdings[centre].money += amount
             s.leader.bank -= amount
         else:
-            s._debts.append([centre, BANK, -amount])
+            s.debts.append((centre, BANK, -amount))
     elif kind == "collect_each":
-        s._debts += [[c, centre, amount] for c in s.centres_in_play() if c != centre]
+        s.debts += [(c, centre, amount) for c in s.centres_in_play() if c != centre]
     elif kind == "pay_each":
-        s._debts += [[centre, c, amount] for c in s.centres_in_play() if c != centre]
+        s.debts += [(centre, c, amount) for c in s.centres_in_play() if c != centre]
     elif kind == "photo":
         # "If one of these cards entitles you to a photo card, you may obtain it as long as
         # it is still available from the game leader. Otherwise there is no compensation."
@@ -206,30 +232,29 @@ def agent_square(s: CountDownState, green: bool) -> None:
     """ "If a player stops on an "espionage" or "sabotage" square, they take a corresponding
     card." Green = espionage; red = sabotage. An empty pile is exhausted stock."""
     board = s.game.board
-    if not any(n for t, n in enumerate(s._pile) if board.agent_green[t] == green):
+    if not any(n for t, n in enumerate(s.piles.agents) if board.agent_green[t] == green):
         exhausted(s)
         return
-    s._draw_green = green
+    s.piles.draw_green = green
     s._phase, s._player = phases.AGENT_DRAW, CHANCE
 
 
 def agent_draw_outcomes(s: CountDownState) -> list[tuple[int, float]]:
     board = s.game.board
-    green = s._draw_green
-    cards = [(t, n) for t, n in enumerate(s._pile) if n and board.agent_green[t] == green]
+    green = s.piles.draw_green
+    cards = [(t, n) for t, n in enumerate(s.piles.agents) if n and board.agent_green[t] == green]
     total = sum(n for _, n in cards)
     return [(t, n / total) for t, n in cards]
 
 
 def can_draw_agent_card(s: CountDownState, card: int) -> bool:
     """Is ``card`` one of ``agent_draw_outcomes``? (In the pile drawn from, with copies.)"""
-    pile = s._pile
-    return (
-        0 <= card < len(pile) and pile[card] > 0 and s.game.board.agent_green[card] == s._draw_green
-    )
+    pile = s.piles.agents
+    green = s.piles.draw_green
+    return 0 <= card < len(pile) and pile[card] > 0 and s.game.board.agent_green[card] == green
 
 
 def draw_agent_card(s: CountDownState, card: int) -> None:
-    s._pile[card] -= 1
+    s.piles.agents[card] -= 1
     s.holdings[s.mover_centre()].agents[card] += 1
     after_square(s)

@@ -59,7 +59,7 @@ def board_layout(board: BoardData) -> dict[str, Any]:
 def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
     board = s.game.board
     space = s.game.space
-    meeting, auction, rolls = s.meeting, s.auction, s.roll_off
+    meeting, auction, rolls, piles = s.meeting, s.auction, s.roll_off, s.piles
     deal, mission = meeting.deal, meeting.mission
     template = space.templates[deal[2]] if deal[2] >= 0 else None
     obs: dict[str, Any] = {
@@ -77,13 +77,15 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         "stock": {
             "photos": _named(board.photo_names, s.leader.photos),
             "parts": _named(board.part_names, s.leader.parts),
-            "green_pile": sum(n for t, n in enumerate(s._pile) if board.agent_green[t]),
-            "red_pile": sum(n for t, n in enumerate(s._pile) if not board.agent_green[t]),
-            "surprise_known_order": [board.surprises[c][0] for c in s._surprise_queue],
-            "surprise_unseen": len(s._surprise_unseen),
+            "green_pile": sum(n for t, n in enumerate(piles.agents) if board.agent_green[t]),
+            "red_pile": sum(n for t, n in enumerate(piles.agents) if not board.agent_green[t]),
+            "surprise_known_order": [board.surprises[c][0] for c in piles.surprise_queue],
+            "surprise_unseen": len(piles.surprises_unseen),
         },
         "bank": s.leader.bank,
-        "last_surprise": board.surprises[s._last_surprise][0] if s._last_surprise >= 0 else None,
+        "last_surprise": (
+            board.surprises[piles.last_surprise][0] if piles.last_surprise >= 0 else None
+        ),
         "roll_off": {
             "capital_rolls": [list(r) for r in rolls.capital_rolls],
             # Units tied for a place roll again: everyone sees those rolls too.
@@ -91,7 +93,7 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "contenders": list(rolls.contenders),
             "tie_rolls": list(rolls.tie_rolls),
         },
-        "debts": [list(d) for d in s._debts],
+        "debts": [list(d) for d in s.debts],
         "meeting": {
             "with": list(meeting.partners),  # in the order they have the say, after the mover
             "say": has_the_say(s) if meeting.say >= 0 else None,
@@ -189,14 +191,16 @@ def state_text(s: CountDownState) -> str:
             f"photos {held.photos} parts {held.parts} agents {held.agents}"
         )
     lines.append(f"positions {turn.pos} skip {turn.skip} order {s.seating.order} at {turn.at}")
-    lines.append(f"stock {s.leader.photos} parts {s.leader.parts} pile {s._pile}")
-    lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
+    piles = s.piles
+    lines.append(f"stock {s.leader.photos} parts {s.leader.parts} pile {piles.agents}")
+    lines.append(f"surprise unseen {piles.surprises_unseen} queue {piles.surprise_queue}")
     lines.append(
-        f"again {turn.again} debts {s._debts} meeting {meeting.partners} say {meeting.say} "
+        f"again {turn.again} debts {[list(debt) for debt in s.debts]} "
+        f"meeting {meeting.partners} say {meeting.say} "
         f"fz {meeting.zone_owner} saturn {[held.saturn_v for held in s.holdings]} "
         f"left {meeting.proposals_left} dealt {meeting.justified} deal {list(meeting.deal)} "
         f"ask {meeting.ask} counter {meeting.counter} mission {list(meeting.mission)} "
-        f"green {s._draw_green}"
+        f"green {piles.draw_green}"
     )
     lines.append(
         f"auction {auction.done} lots {auction.lots} bidders {auction.bidders} "
@@ -205,7 +209,7 @@ def state_text(s: CountDownState) -> str:
     )
     lines.append(
         f"roll-off {rolls.capital_rolls} groups {rolls.groups} contenders {rolls.contenders} "
-        f"rolls {rolls.tie_rolls} first {rolls.first_round} last surprise {s._last_surprise}"
+        f"rolls {rolls.tie_rolls} first {rolls.first_round} last surprise {piles.last_surprise}"
     )
     return "\n".join(lines)
 

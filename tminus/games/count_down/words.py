@@ -171,9 +171,10 @@ def reach(state: CountDownState, steps: int) -> str:
     board = state.game.board
     square = (state.turn.pos[state.turn.mover] + steps) % board.track_len
     name = square_name(board, square)
-    if board.kinds[square] == "surprise" and not state._surprise_unseen:
+    piles = state.piles
+    if board.kinds[square] == "surprise" and not piles.surprises_unseen:
         # Every card has been seen, so the pile's order is known: say which card is on top.
-        name += f" (the top surprise card is {board.surprises[state._surprise_queue[0]][0]})"
+        name += f" (the top surprise card is {board.surprises[piles.surprise_queue[0]][0]})"
     return name
 
 
@@ -207,7 +208,7 @@ def surprise_effect(state: CountDownState, card: int) -> str:
 def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, reveal: bool) -> str:
     """The card's name only for those who see the centre's agent cards."""
     board = state.game.board
-    pile = "green (espionage)" if state._draw_green else "red (sabotage)"
+    pile = "green (espionage)" if state.piles.draw_green else "red (sabotage)"
     if reveal or state.sees_agents(viewer, state.mover_centre()):
         return f"{who} draws a {pile} card: {board.agent_names[card]}"
     return f"{who} draws a {pile} card"
