@@ -101,3 +101,12 @@ def test_teams_bid_once_per_centre():
     state = eleven_left(6)
     state = play(arrive(state, LAUNCH_TOWER), "buy photo Launch tower")
     assert state.observation(0)["auction"]["bidders"] == [1, 2, 3]
+
+
+def test_an_auction_opened_on_a_clone_leaves_the_original_as_it_was():
+    # Outside the bidding a state and its clones share the auction's record.
+    state = arrive(eleven_left(), LAUNCH_TOWER)
+    copy = state.clone()
+    play(copy, "buy photo Launch tower", "bid 150")
+    assert copy.observation(0)["auction"]["done"]
+    assert not state.observation(0)["auction"]["done"] and state.auction.lots == []

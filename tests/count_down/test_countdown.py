@@ -55,6 +55,16 @@ def test_less_than_twenty_five_ends_the_turn_and_may_be_tried_again():
     assert legal_strings(state) == ["roll", "count down"]
 
 
+def test_a_countdown_on_a_clone_leaves_the_original_as_it_was():
+    # Outside its rolls a state and its clones share the countdown's record.
+    state = play(ready(), "count down", "ball 12", "start count", "ball 6", "ball 6")
+    take_turn(take_turn(take_turn(state)))  # a failed count: 12 + 6 + 6 is short of 25
+    before = state.observation(0)["countdown"]
+    copy = play(state.clone(), "count down", "ball 12")
+    assert copy.observation(0)["countdown"] == {"waits": 1, "sum": 0, "rolls": 0}
+    assert state.observation(0)["countdown"] == before == {"waits": 1, "sum": 24, "rolls": 0}
+
+
 def test_waiting_for_a_high_number():
     state = play(ready(), "count down", "ball 2")
     assert legal_strings(state) == ["start count", "wait"]

@@ -61,7 +61,7 @@ def choose_lots(s: CountDownState) -> list[int]:
 
 
 def start_auction(s: CountDownState) -> None:
-    auction = s.auction
+    auction = s.auction = s.auction.copy()  # clones shared it until now (game.py)
     auction.done = True
     auction.lots = choose_lots(s)
     if auction.lots:

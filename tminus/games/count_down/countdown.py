@@ -46,7 +46,7 @@ def ready_for_countdown(s: CountDownState, centre: int) -> bool:
 
 
 def begin_countdown(s: CountDownState) -> None:
-    s.countdown = Countdown()
+    s.countdown = Countdown()  # a fresh record: clones shared the last one (game.py)
     s._phase = phases.COUNT_ROLL
     s._player = CHANCE
 

@@ -89,6 +89,18 @@ FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
     phases.COUNT_CHOICE: (START_COUNT, WAIT),
 }
 
+# Records that change only in phases of their own, shared by a state and its clones outside
+# them; the rule that enters such a phase gives the state a fresh record: the roll-off and
+# the seating it settles (the game starts there), a COUNTDOWN (``begin_countdown``), the
+# auction (``start_auction``).
+COUNTING = frozenset({phases.COUNT_ROLL, phases.COUNT_CHOICE})
+SHARED_OUTSIDE = {
+    "roll_off": frozenset({phases.ROLL_OFF}),
+    "seating": frozenset({phases.ROLL_OFF}),
+    "countdown": COUNTING,
+    "auction": frozenset({phases.BID}),
+}  # record -> its phases
+
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
 # a mission, a countdown), in a meeting and in the one auction of a game: they bound
 # max_game_length.
@@ -617,6 +629,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     def _after_set_up(self) -> None:
         self._legal = self.meeting.listed = None
+        self._own_shared_records()
 
     def _check_position(self) -> None:
         n = self.game.num_players
@@ -633,28 +646,33 @@ class CountDownState(TurnState[CountDownGame]):
         check_each_in("order", self.seating.order, seats)
 
     def clone(self) -> CountDownState:
-        """A copy sharing nothing mutable (the legal list is never modified: shared)."""
+        """A copy sharing nothing that either may change: each record copied, except those
+        that change only in phases of their own, shared outside them (``SHARED_OUTSIDE``)."""
         c = CountDownState.__new__(CountDownState)
         c.game = self.game
-        c._legal = self._legal
-        # Numbers, flags and the game's tuples.
-        c._phase = self._phase
+        c._history = self._history.copy()
+        c._legal = self._legal  # never modified
+        c._phase = phase = self._phase
         c._player = self._player
         c._winner = self._winner
-        c.auction = self.auction.copy()
-        c.countdown = self.countdown.copy()
-        c.meeting = self.meeting.copy()
+        c.turn = self.turn.copy()
         c.holdings = [held.copy() for held in self.holdings]
         c.leader = self.leader.copy()
-        c.roll_off = self.roll_off.copy()
-        c.seating = self.seating.copy()
-        c.turn = self.turn.copy()
-        # Lists of numbers.
-        c._history = self._history.copy()
-        # Lists of lists.
-        c.debts = self.debts.copy()  # each debt a tuple
         c.piles = self.piles.copy()
+        c.debts = self.debts.copy()  # each debt a tuple
+        c.meeting = self.meeting.copy()
+        if phase == phases.ROLL_OFF:
+            c.roll_off, c.seating = self.roll_off.copy(), self.seating.copy()
+        else:
+            c.roll_off, c.seating = self.roll_off, self.seating
+        c.countdown = self.countdown.copy() if phase in COUNTING else self.countdown
+        c.auction = self.auction.copy() if phase == phases.BID else self.auction
         return c
+
+    def _own_shared_records(self) -> None:
+        """Copies of the records a clone may share: a position set up may be in any phase."""
+        self.roll_off, self.seating = self.roll_off.copy(), self.seating.copy()
+        self.countdown, self.auction = self.countdown.copy(), self.auction.copy()
 
     def __str__(self) -> str:
         return state_text(self)
