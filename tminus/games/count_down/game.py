@@ -1,7 +1,13 @@
 """Count Down as a T-minus game: the state, the dispatch of each phase to its rule, views.
 
 The rules live in one module per phase (setup, turns, movement, squares, payments, trading,
-missions, auction, countdown); the board, cards and prices in ``board.toml``.
+missions, auction, countdown); the board, cards and prices in ``board.toml``. The state
+keeps its fields in small records, each defined by the module of its phase and read and
+written there through the state (``s.meeting.partners``, ``s.holdings[centre].money``):
+``setup.RollOff`` and ``setup.Seating``, ``turns.Turn``, ``ledger.Holdings`` (one per
+centre) and ``ledger.Leader``, ``squares.Piles``, ``trading.Meeting``, ``auction.Auction``,
+``countdown.Countdown``; the state itself keeps the node (phase and player), the winner,
+the debts, the history and the legal moves listed, which ``apply_action`` alone drops.
 Action ids: see ``actions.py``. Chance outcome ids: a ball roll of n is n-1; a surprise
 draw is the card's index; an agent draw is the agent card type's index.
 """
@@ -93,12 +99,14 @@ FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
 # them; the rule that enters such a phase gives the state a fresh record: the roll-off and
 # the seating it settles (the game starts there), a COUNTDOWN (``begin_countdown``), the
 # auction (``start_auction``).
+ROLLING_OFF = frozenset({phases.ROLL_OFF})
 COUNTING = frozenset({phases.COUNT_ROLL, phases.COUNT_CHOICE})
+BIDDING = frozenset({phases.BID})
 SHARED_OUTSIDE = {
-    "roll_off": frozenset({phases.ROLL_OFF}),
-    "seating": frozenset({phases.ROLL_OFF}),
+    "roll_off": ROLLING_OFF,
+    "seating": ROLLING_OFF,
     "countdown": COUNTING,
-    "auction": frozenset({phases.BID}),
+    "auction": BIDDING,
 }  # record -> its phases
 
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
@@ -108,6 +116,60 @@ ACTIONS_PER_TURN = 50  # besides the meeting
 MEETING_SEATS = 4  # the mover and at most one player for each other centre
 ACTIONS_PER_PROPOSAL = 4  # the proposal, and a forced sale's ask, counter and answer
 AUCTION_ACTIONS_PER_LOT = 8
+
+
+# Where each position field is kept (``fields.py``); the phase, the player and the
+# winner are the state's own.
+RECORD_FIELDS: dict[str, RecordField | StateField | CentreField] = {
+    "auction_done": RecordField("auction", "done"),
+    "bid_at": RecordField("auction", "at"),
+    "bidders": RecordField("auction", "bidders"),
+    "lot_high": RecordField("auction", "high"),
+    "lot_price": RecordField("auction", "price"),
+    "lots": RecordField("auction", "lots"),
+    "ask": RecordField("meeting", "ask"),
+    "counter": RecordField("meeting", "counter"),
+    "deal": RecordField("meeting", "deal", tuple),
+    "dealt": RecordField("meeting", "justified"),
+    "fz_owner": RecordField("meeting", "zone_owner"),
+    "mission": RecordField("meeting", "mission", tuple),
+    "partners": RecordField("meeting", "partners"),
+    "proposals_left": RecordField("meeting", "proposals_left"),
+    "say": RecordField("meeting", "say"),
+    "capital_rolls": RecordField("roll_off", "capital_rolls"),
+    "contenders": RecordField("roll_off", "contenders"),
+    "first_round": RecordField("roll_off", "first_round"),
+    "groups": RecordField("roll_off", "groups"),
+    "tie_rolls": RecordField("roll_off", "tie_rolls"),
+    "centre": RecordField("seating", "centre"),
+    "in_service": RecordField("seating", "in_service"),
+    "order": RecordField("seating", "order"),
+    "seats_of": RecordField("seating", "seats_of"),
+    "again": RecordField("turn", "again"),
+    "mover": RecordField("turn", "mover"),
+    "pos": RecordField("turn", "pos"),
+    "roll": RecordField("turn", "roll"),
+    "skip": RecordField("turn", "skip"),
+    "turn_at": RecordField("turn", "at"),
+    "turns": RecordField("turn", "number"),
+    "agents": CentreField("agents", "agents"),
+    "money": CentreField("money", "money"),
+    "parts": CentreField("parts", "parts"),
+    "photos": CentreField("photos", "photos"),
+    "saturn_sets": CentreField("saturn_sets", "saturn_v"),
+    "bank": RecordField("leader", "bank"),
+    "part_stock": RecordField("leader", "parts"),
+    "photo_stock": RecordField("leader", "photos"),
+    "debts": StateField("debts", lambda debts: [tuple(debt) for debt in debts]),
+    "draw_green": RecordField("piles", "draw_green"),
+    "last_surprise": RecordField("piles", "last_surprise"),
+    "pile": RecordField("piles", "agents"),
+    "surprise_queue": RecordField("piles", "surprise_queue"),
+    "surprise_unseen": RecordField("piles", "surprises_unseen"),
+    "count_rolls": RecordField("countdown", "rolls"),
+    "count_sum": RecordField("countdown", "total"),
+    "count_waits": RecordField("countdown", "waits"),
+}
 
 
 class CountDownGame(Game):
@@ -179,6 +241,9 @@ class CountDownGame(Game):
 
 
 class CountDownState(TurnState[CountDownGame]):
+    """A Count Down position: the node (``_phase``: what for, ``_player``: who acts), the
+    winning centre (-1 none yet) and the records of the rules modules."""
+
     __slots__ = (
         "_history",
         "_legal",
@@ -198,17 +263,8 @@ class CountDownState(TurnState[CountDownGame]):
         "turn",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
-    # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
-    position_fields = (
-        "again", "agents", "ask", "auction_done", "bank", "bid_at", "bidders",
-        "capital_rolls", "centre", "contenders", "count_rolls", "count_sum", "count_waits",
-        "counter", "deal", "dealt", "debts", "draw_green", "first_round", "fz_owner",
-        "groups", "in_service", "last_surprise", "lot_high", "lot_price", "lots", "mission",
-        "money", "mover", "order", "part_stock", "partners", "parts", "phase",
-        "photo_stock", "photos", "pile", "player", "pos", "proposals_left", "roll",
-        "saturn_sets", "say", "seats_of", "skip", "surprise_queue", "surprise_unseen",
-        "tie_rolls", "turn_at", "turns", "winner",
-    )  # fmt: skip
+    # codes of ``phases``), by name; the legal moves listed are remade.
+    position_fields = tuple(sorted(("phase", "player", "winner", *RECORD_FIELDS)))
 
     def __init__(self, game: CountDownGame) -> None:
         board = game.board
@@ -661,12 +717,12 @@ class CountDownState(TurnState[CountDownGame]):
         c.piles = self.piles.copy()
         c.debts = self.debts.copy()  # each debt a tuple
         c.meeting = self.meeting.copy()
-        if phase == phases.ROLL_OFF:
+        if phase in ROLLING_OFF:
             c.roll_off, c.seating = self.roll_off.copy(), self.seating.copy()
         else:
             c.roll_off, c.seating = self.roll_off, self.seating
         c.countdown = self.countdown.copy() if phase in COUNTING else self.countdown
-        c.auction = self.auction.copy() if phase == phases.BID else self.auction
+        c.auction = self.auction.copy() if phase in BIDDING else self.auction
         return c
 
     def _own_shared_records(self) -> None:
@@ -678,57 +734,4 @@ class CountDownState(TurnState[CountDownGame]):
         return state_text(self)
 
 
-# The position fields kept in records (see ``fields.py``).
-lead_to_records(
-    CountDownState,
-    {
-        "auction_done": RecordField("auction", "done"),
-        "bid_at": RecordField("auction", "at"),
-        "bidders": RecordField("auction", "bidders"),
-        "lot_high": RecordField("auction", "high"),
-        "lot_price": RecordField("auction", "price"),
-        "lots": RecordField("auction", "lots"),
-        "ask": RecordField("meeting", "ask"),
-        "counter": RecordField("meeting", "counter"),
-        "deal": RecordField("meeting", "deal", tuple),
-        "dealt": RecordField("meeting", "justified"),
-        "fz_owner": RecordField("meeting", "zone_owner"),
-        "mission": RecordField("meeting", "mission", tuple),
-        "partners": RecordField("meeting", "partners"),
-        "proposals_left": RecordField("meeting", "proposals_left"),
-        "say": RecordField("meeting", "say"),
-        "capital_rolls": RecordField("roll_off", "capital_rolls"),
-        "contenders": RecordField("roll_off", "contenders"),
-        "first_round": RecordField("roll_off", "first_round"),
-        "groups": RecordField("roll_off", "groups"),
-        "tie_rolls": RecordField("roll_off", "tie_rolls"),
-        "centre": RecordField("seating", "centre"),
-        "in_service": RecordField("seating", "in_service"),
-        "order": RecordField("seating", "order"),
-        "seats_of": RecordField("seating", "seats_of"),
-        "again": RecordField("turn", "again"),
-        "mover": RecordField("turn", "mover"),
-        "pos": RecordField("turn", "pos"),
-        "roll": RecordField("turn", "roll"),
-        "skip": RecordField("turn", "skip"),
-        "turn_at": RecordField("turn", "at"),
-        "turns": RecordField("turn", "number"),
-        "agents": CentreField("agents", "agents"),
-        "money": CentreField("money", "money"),
-        "parts": CentreField("parts", "parts"),
-        "photos": CentreField("photos", "photos"),
-        "saturn_sets": CentreField("saturn_sets", "saturn_v"),
-        "bank": RecordField("leader", "bank"),
-        "part_stock": RecordField("leader", "parts"),
-        "photo_stock": RecordField("leader", "photos"),
-        "debts": StateField("debts", lambda debts: [tuple(debt) for debt in debts]),
-        "draw_green": RecordField("piles", "draw_green"),
-        "last_surprise": RecordField("piles", "last_surprise"),
-        "pile": RecordField("piles", "agents"),
-        "surprise_queue": RecordField("piles", "surprise_queue"),
-        "surprise_unseen": RecordField("piles", "surprises_unseen"),
-        "count_rolls": RecordField("countdown", "rolls"),
-        "count_sum": RecordField("countdown", "total"),
-        "count_waits": RecordField("countdown", "waits"),
-    },
-)
+lead_to_records(CountDownState, RECORD_FIELDS)

@@ -79,9 +79,9 @@ def open_meeting(s: CountDownState) -> None:
     """The mover meets everyone on their square; in another centre's forbidden zone, its
     owner too, who must be given a reason for the visit. The mover has the say first."""
     board = s.game.board
-    meeting = s.meeting
+    meeting, pos, centres = s.meeting, s.turn.pos, s.seating.centre
     centre = s.mover_centre()
-    square = s.turn.pos[s.turn.mover]
+    square = pos[s.turn.mover]
     meeting.justified = False
     meeting.zone_owner = -1
     met = {}  # centre -> the seat that speaks for it
@@ -90,8 +90,8 @@ def open_meeting(s: CountDownState) -> None:
         meeting.zone_owner = owner
         met[owner] = s.speaker(owner)
     for seat in in_turn_order(s):
-        other = s.seating.centre[seat]
-        if s.turn.pos[seat] == square and other not in (centre, -1) and other not in met:
+        other = centres[seat]
+        if pos[seat] == square and other not in (centre, -1) and other not in met:
             met[other] = seat
     meeting.partners = [seat for seat in in_turn_order(s) if seat in met.values()]
     meeting.say = 0
@@ -179,14 +179,14 @@ def meeting_actions(s: CountDownState) -> list[int]:
     """What the player with the say can do now: proposals (the mover's to anyone met, the
     others' to the mover), missions (the mover, in a forbidden zone), and ``done``."""
     space = s.game.space
-    meeting = s.meeting
+    meeting, mover, centres = s.meeting, s.turn.mover, s.seating.centre
     seat = has_the_say(s)
-    centre = s.seating.centre[seat]
+    centre = centres[seat]
     actions = []
     if meeting.proposals_left > 0:
-        for target in meeting.partners if seat == s.turn.mover else [s.turn.mover]:
-            actions += feasible_offers(s, centre, s.seating.centre[target], space.offers_to[target])
-    if seat == s.turn.mover and meeting.zone_owner >= 0:
+        for target in meeting.partners if seat == mover else [mover]:
+            actions += feasible_offers(s, centre, centres[target], space.offers_to[target])
+    if seat == mover and meeting.zone_owner >= 0:
         actions += [space.mission + t for t, n in enumerate(s.holdings[centre].agents) if n]
     actions.append(DONE)
     actions.sort()
@@ -202,8 +202,9 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     """The ``ids`` of the offers centre ``a`` can propose to centre ``b`` (``feasible``),
     in runs of rising ids."""
     board = s.game.board
-    mine, theirs = s.holdings[a].photos, s.holdings[b].photos
-    money_a, money_b = s.holdings[a].money, s.holdings[b].money
+    holder_a, holder_b = s.holdings[a], s.holdings[b]
+    mine, theirs = holder_a.photos, holder_b.photos
+    money_a, money_b = holder_a.money, holder_b.money
     held = [p for p, n in enumerate(mine) if n]
     others = [p for p, n in enumerate(theirs) if n]
     found = []
@@ -214,7 +215,7 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     for p in held:  # swap p for q
         row = ids.swaps[p]
         found += [row[q] for q in others if q != p]
-    my_parts, their_parts = s.holdings[a].parts, s.holdings[b].parts
+    my_parts, their_parts = holder_a.parts, holder_b.parts
     prices = board.part_prices
     for part in range(4):
         if my_parts[part] and money_b >= prices[part]:
@@ -245,22 +246,23 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     "No money, no sale": the payer must have the money.
     """
     kind, x, y = template
+    giver, taker = s.holdings[a], s.holdings[b]
     if kind == SELL:
-        return s.holdings[a].photos[x] > 0 and s.holdings[b].money >= y
+        return giver.photos[x] > 0 and taker.money >= y
     if kind == BUY:
-        return s.holdings[b].photos[x] > 0 and s.holdings[a].money >= y
+        return taker.photos[x] > 0 and giver.money >= y
     if kind == SWAP:
-        return s.holdings[a].photos[x] > 0 and s.holdings[b].photos[y] > 0
+        return giver.photos[x] > 0 and taker.photos[y] > 0
     if kind == SELL_PART:
-        return s.holdings[a].parts[x] > 0 and s.holdings[b].money >= y
+        return giver.parts[x] > 0 and taker.money >= y
     if kind == BUY_PART_FROM:
-        return s.holdings[b].parts[x] > 0 and s.holdings[a].money >= y
+        return taker.parts[x] > 0 and giver.money >= y
     if kind == ASK_FOR:
         # "if a player has a photo card they do not need, they are obliged to sell it to
         # the player who lacks it" (a buyer who cannot pay the value gets no sale)
         return needs(s, a, x) and unneeded(s, b, x)
     # DEMAND: "the owner of the duplicate must sell it at the fixed price"
-    return not s.holdings[a].parts[x] and s.holdings[b].parts[x] >= 2
+    return not giver.parts[x] and taker.parts[x] >= 2
 
 
 def propose(s: CountDownState, action: int) -> None:
