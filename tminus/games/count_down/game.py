@@ -303,9 +303,10 @@ class CountDownState(TurnState[CountDownGame]):
 
     def speaker(self, centre: int) -> int:
         """The seat that decides for a centre: the mover if theirs, else its first seat."""
-        if self.turn.mover >= 0 and self.seating.centre[self.turn.mover] == centre:
-            return self.turn.mover
-        return self.seating.seats_of[centre][0]
+        mover, seating = self.turn.mover, self.seating
+        if mover >= 0 and seating.centre[mover] == centre:
+            return mover
+        return seating.seats_of[centre][0]
 
     def start_next_turn(self) -> None:
         turns.start_next_turn(self)
@@ -363,10 +364,11 @@ class CountDownState(TurnState[CountDownGame]):
 
     def _decisions(self) -> Sequence[int]:
         phase, s, space = self._phase, self, self.game.space
+        if phase == phases.MEETING:  # the commonest: listed when the say began
+            return trading.say_moves(s)
         fixed = FIXED_DECISIONS.get(phase)
         if fixed is not None:
             return fixed
-        centre = self.seating.centre[self._player]
         if phase == phases.BUY_PHOTO:
             photo = self.game.board.args[self.turn.pos[self.turn.mover]]
             return [DECLINE, space.buy_photo + photo]
@@ -379,8 +381,6 @@ class CountDownState(TurnState[CountDownGame]):
             )
         if phase == phases.DEBT:
             return payments.debt_sales(s)
-        if phase == phases.MEETING:
-            return trading.say_moves(s)
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
@@ -390,7 +390,7 @@ class CountDownState(TurnState[CountDownGame]):
         if phase == phases.TARGET:
             return missions.mission_targets(s)
         if phase == phases.ARRESTED:
-            pay = self.holdings[centre].money >= self.game.board.ransom
+            pay = self.holdings[self.mover_centre()].money >= self.game.board.ransom
             return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
         if phase == phases.BID:
             low, high = auction.bid_range(s)
@@ -660,14 +660,15 @@ class CountDownState(TurnState[CountDownGame]):
         # The mover's missions depend on the cards redrawn: no list kept may be reused.
         copy._legal = copy.meeting.listed = None
         board = self.game.board
-        hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
+        # The hidden hands, then the piles: each a count of cards per type, redrawn in place.
+        hidden = [copy.holdings[c].agents for c in range(4) if not self.sees_agents(seat, c)]
+        pile = copy.piles.agents
         for green in (True, False):
             types = [t for t in range(len(board.agent_names)) if board.agent_green[t] == green]
-            pool = [t for t in types for c in hidden for _ in range(self.holdings[c].agents[t])]
-            pool += [t for t in types for _ in range(self.piles.agents[t])]
+            pool = [t for t in types for hand in hidden for _ in range(hand[t])]
+            pool += [t for t in types for _ in range(pile[t])]
             cards = [pool[i] for i in rng.permutation(len(pool))]
-            for c in hidden:
-                hand = copy.holdings[c].agents
+            for hand in hidden:
                 size = sum(hand[t] for t in types)
                 for t in types:
                     hand[t] = 0
@@ -675,9 +676,9 @@ class CountDownState(TurnState[CountDownGame]):
                     hand[t] += 1
                 cards = cards[size:]
             for t in types:
-                copy.piles.agents[t] = 0
+                pile[t] = 0
             for t in cards:
-                copy.piles.agents[t] += 1
+                pile[t] += 1
         return copy
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
