@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tminus.games.count_down import phases
 from tminus.games.count_down.data import BoardData
+from tminus.games.count_down.ledger import BANK, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
@@ -139,9 +140,7 @@ def assign_centres(s: CountDownState) -> None:
             seating.centre[seat] = centre
             s.turn.pos[seat] = board.ramp[centre]
         seating.seats_of[centre] = list(seats)
-        capital = sum(rolls.capital_rolls[unit]) * board.capital_per_pip
-        s.holdings[centre].money += capital
-        s.leader.bank -= capital
+        transfer(s, BANK, centre, sum(rolls.capital_rolls[unit]) * board.capital_per_pip)
     # Play goes in centre order; team partners play on the second round of the order.
     seats_of = seating.seats_of
     first = [seats_of[c][0] for c in range(4) if seats_of[c]]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
 from tminus.games.count_down import payments, phases, trading
-from tminus.games.count_down.ledger import BANK
+from tminus.games.count_down.ledger import BANK, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
@@ -88,9 +88,7 @@ def photo_square(s: CountDownState, photo: int) -> None:
 
 def buy_photo(s: CountDownState, photo: int) -> None:
     centre = s.mover_centre()
-    price = s.game.board.photo_values[photo]
-    s.holdings[centre].money -= price
-    s.leader.bank += price
+    transfer(s, centre, BANK, s.game.board.photo_values[photo])
     receive_photo(s, centre, photo)
     after_square(s)
 
@@ -151,16 +149,14 @@ def buy_saturn(s: CountDownState, part: int) -> None:
         price = board.part_prices[part]
         s.leader.parts[part] -= 1
         s.holdings[centre].parts[part] += 1
-    s.holdings[centre].money -= price
-    s.leader.bank += price
+    transfer(s, centre, BANK, price)
     if part < 0 or not saturn_v_purchases(s):
         after_square(s)
 
 
 def funding_square(s: CountDownState, amount: int) -> None:
     """ "receives from the game leader a subsidy equal to the sum shown on the square." """
-    s.holdings[s.mover_centre()].money += amount
-    s.leader.bank -= amount
+    transfer(s, BANK, s.mover_centre(), amount)
     after_square(s)
 
 
@@ -194,8 +190,7 @@ def follow_surprise(s: CountDownState, card: int) -> None:
     centre = s.mover_centre()
     if kind == "money":
         if amount >= 0:
-            s.holdings[centre].money += amount
-            s.leader.bank -= amount
+            transfer(s, BANK, centre, amount)
         else:
             s.debts.append((centre, BANK, -amount))
     elif kind == "collect_each":
