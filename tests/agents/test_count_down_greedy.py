@@ -11,12 +11,15 @@ from tests.count_down.helpers import (
     SATURN_V,
     STAGE_1,
     arrive,
+    changed,
+    give_agent,
     give_part,
     give_photo,
     legal_strings,
     make_ready,
     place,
     play,
+    reopen_turn,
     set_money,
     started,
 )
@@ -34,8 +37,7 @@ def move(state):
 def countdown_choice(state, roll_number: int, face: int) -> str:
     """The greedy's choice when roll number ``roll_number`` of its countdown shows ``face``
     (it waited on the rolls before)."""
-    make_ready(state, 1)
-    state._phase, state._player = phases.TURN_START, 0
+    state = reopen_turn(make_ready(state, 1))
     play(state, "count down")
     for _ in range(roll_number - 1):
         play(state, "ball 1", "wait")
@@ -72,8 +74,7 @@ def test_on_a_board_with_a_later_last_start_it_plays_that_boards_solution(tmp_pa
 
 def test_counts_down_when_ready_and_starts_on_a_high_number_only():
     state = started()
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0
+    state = reopen_turn(make_ready(state, 1))
     assert move(state) == "count down"
     play(state, "count down", "ball 5")
     assert move(state) == "wait"
@@ -83,8 +84,7 @@ def test_counts_down_when_ready_and_starts_on_a_high_number_only():
 
 def test_on_the_third_roll_it_settles_for_less():
     state = started()
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0
+    state = reopen_turn(make_ready(state, 1))
     play(state, "count down", "ball 2", "wait", "ball 3", "wait", "ball 9")
     assert move(state) == "start count"
 
@@ -96,14 +96,14 @@ def test_buys_what_its_control_card_needs_and_declines_the_rest():
 
 def test_asks_for_a_card_it_lacks_that_another_does_not_need():
     state = place(started(), 1, FUNDING_100)
-    give_photo(state, 2, "Astronauts", 2)
+    state = give_photo(state, 2, "Astronauts", 2)
     play(state, "ball 4")
     assert move(state) == "ask seat 1 for Astronauts"
 
 
 def test_as_the_forced_seller_it_asks_double_and_as_buyer_it_counters_low():
     state = place(started(), 1, FUNDING_100)
-    give_photo(state, 2, "Astronauts", 2)
+    state = give_photo(state, 2, "Astronauts", 2)
     play(state, "ball 4", "ask seat 1 for Astronauts")
     assert move(state) == "ask 300"
     play(state, "ask 300")
@@ -112,7 +112,7 @@ def test_as_the_forced_seller_it_asks_double_and_as_buyer_it_counters_low():
 
 def test_as_a_player_met_it_claims_the_card_the_mover_does_not_need():
     state = place(started(), 1, FUNDING_100)
-    give_photo(state, 1, "Radar")  # on Bob's control card, not Ann's
+    state = give_photo(state, 1, "Radar")  # on Bob's control card, not Ann's
     play(state, "ball 4", "done")
     assert state.current_player() == 1
     assert move(state) == "ask seat 0 for Radar"
@@ -122,8 +122,8 @@ def test_as_a_player_met_it_claims_the_card_the_mover_does_not_need():
 
 def test_it_claims_no_card_it_cannot_pay_for():
     state = place(started(), 1, FUNDING_100)
-    give_photo(state, 2, "Astronauts", 2)
-    set_money(state, 1, 0)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = set_money(state, 1, 0)
     play(state, "ball 4")  # 100 in hand: less than the value, 150
     assert "ask seat 1 for Astronauts" in legal_strings(state)
     assert move(state) == "done"
@@ -131,19 +131,18 @@ def test_it_claims_no_card_it_cannot_pay_for():
 
 def test_in_a_forbidden_zone_a_claim_it_cannot_pay_still_saves_the_visit():
     state = started()
-    give_photo(state, 2, "Astronauts", 2)
-    set_money(state, 1, 0)
-    arrive(state, FORBIDDEN[1], 3)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = set_money(state, 1, 0)
+    state = arrive(state, FORBIDDEN[1], 3)
     assert move(state) == "ask seat 1 for Astronauts"
 
 
 def test_it_sells_a_saturn_v_bought_whole_only_when_nothing_else_is_left():
     state = started()
-    set_money(state, 1, 500)
-    play(arrive(state, SATURN_V), "buy Saturn V")
-    give_photo(state, 1, "Radar")
-    state._debts, state._phase, state._player = [[0, -1, 100]], phases.DEBT, 0
-    state._legal = None
+    state = set_money(state, 1, 500)
+    state = play(arrive(state, SATURN_V), "buy Saturn V")
+    state = give_photo(state, 1, "Radar")
+    state = changed(state, debts=[[0, -1, 100]], phase=phases.DEBT, player=0)
     assert legal_strings(state) == ["sell photo Radar", "sell Saturn V"]
     assert move(state) == "sell photo Radar"
 
@@ -157,19 +156,17 @@ def test_chooses_the_direction_towards_a_part_it_lacks():
 
 def test_sends_its_agent_against_the_owner_of_the_zone():
     state = started()
-    state._pile[0] -= 1
-    state._agents[0][0] += 1
-    arrive(state, FORBIDDEN[1], 3)
+    state = give_agent(state, 1, 0)
+    state = arrive(state, FORBIDDEN[1], 3)
     assert move(state) == "mission Stolen plans"
 
 
 def test_bids_for_a_card_it_needs_up_to_its_value():
     state = started()
-    give_part(state, 2, "stage 1")
-    state._lots = [state.game.board.photo_names.index("Astronauts")]
-    state._auction_done = True
-    state._bidders, state._bid_at, state._lot_price, state._lot_high = [0, 1, 2, 3], 0, 0, -1
-    state._phase, state._player = 21, 0
+    state = give_part(state, 2, "stage 1")
+    lot = state.game.board.photo_names.index("Astronauts")
+    state = changed(state, auction_done=True, lots=[lot], bidders=[0, 1, 2, 3], bid_at=0)
+    state = changed(state, lot_price=0, lot_high=-1, phase=phases.BID, player=0)
     assert move(state) == "bid 70"
 
 

@@ -10,7 +10,7 @@ def test_ismcts_as_a_player_met_claims_the_card_the_mover_does_not_need():
     # the player who lacks it"), and a search that sees the meeting through Bob's eyes
     # (resampled hidden cards) makes the claim.
     state = place(started(), 1, FUNDING_100)
-    give_photo(state, 1, "Radar")
+    state = give_photo(state, 1, "Radar")
     play(state, "ball 4", "done")
     assert state.current_player() == 1
     agent = make_agent("ismcts:simulations=24", state.game, seed=3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tminus
+from tminus.games.count_down import phases
 from tminus.games.count_down.game import CountDownState
 
 # Square numbers on the default board (see board.toml).
@@ -48,52 +49,77 @@ def part_id(state: CountDownState, name: str) -> int:
     return state.game.board.part_names.index(name)
 
 
+def changed(state: CountDownState, **fields) -> CountDownState:
+    """``state`` with some position fields replaced (validated; its history starts there)."""
+    return state.with_position(fields)
+
+
 def place(state: CountDownState, seat: int, square: int) -> CountDownState:
-    state._pos[seat] = square
+    pos = list(state.turn.pos)
+    pos[seat] = square
+    return changed(state, pos=pos)
+
+
+def give_photo(state: CountDownState, centre: int, name: str, copies: int = 1) -> CountDownState:
+    """Move photo cards from the leader's stock to a centre (1-4)."""
+    p = photo_id(state, name)
+    position = state.position_dict()
+    stock, photos = position["photo_stock"], position["photos"]
+    assert stock[p] >= copies, f"no {name} left in stock"
+    stock[p] -= copies
+    photos[centre - 1][p] += copies
+    return changed(state, photo_stock=stock, photos=photos)
+
+
+def give_part(state: CountDownState, centre: int, name: str, copies: int = 1) -> CountDownState:
+    p = part_id(state, name)
+    position = state.position_dict()
+    stock, parts = position["part_stock"], position["parts"]
+    assert stock[p] >= copies and parts[centre - 1][p] >= -copies
+    stock[p] -= copies
+    parts[centre - 1][p] += copies
+    return changed(state, part_stock=stock, parts=parts)
+
+
+def take_part(state: CountDownState, centre: int, name: str) -> CountDownState:
+    """A part of a centre (1-4) back to the leader's stock, as a sabotage would send it."""
+    return give_part(state, centre, name, -1)
+
+
+def give_agent(state: CountDownState, centre: int, card: int, copies: int = 1) -> CountDownState:
+    """Agent cards of type ``card`` from their pile to a centre (1-4)."""
+    position = state.position_dict()
+    pile, agents = position["pile"], position["agents"]
+    assert pile[card] >= copies
+    pile[card] -= copies
+    agents[centre - 1][card] += copies
+    return changed(state, pile=pile, agents=agents)
+
+
+def set_money(state: CountDownState, centre: int, amount: int) -> CountDownState:
+    """Set a centre's money, the difference coming from (or going to) the leader."""
+    money = list(state.position_dict()["money"])
+    bank = state.leader.bank + money[centre - 1] - amount
+    money[centre - 1] = amount
+    return changed(state, money=money, bank=bank)
+
+
+def reopen_turn(state: CountDownState, seat: int = 0) -> CountDownState:
+    """The turn of ``seat`` (the mover) begins again: a ready player chooses to count down."""
+    return changed(state, phase=phases.CODES["turn start"], player=seat)
+
+
+def make_ready(state: CountDownState, centre: int) -> CountDownState:
+    """A complete rocket and every photo card of the control card."""
+    for part in state.game.board.part_names:
+        state = give_part(state, centre, part)
+    for p in state.game.board.control[centre - 1]:
+        state = give_photo(state, centre, state.game.board.photo_names[p])
     return state
 
 
-def forget_lists(state: CountDownState) -> None:
-    """After changing holdings by hand: drop the lists the engine keeps (legal actions, and
-    the meeting's list it would reuse after a refused offer)."""
-    state._legal = None
-    state._meeting_list = None
-
-
-def give_photo(state: CountDownState, centre: int, name: str, copies: int = 1) -> None:
-    """Move photo cards from the leader's stock to a centre (1-4)."""
-    p = photo_id(state, name)
-    assert state._photo_stock[p] >= copies, f"no {name} left in stock"
-    state._photo_stock[p] -= copies
-    state._photos[centre - 1][p] += copies
-    forget_lists(state)
-
-
-def give_part(state: CountDownState, centre: int, name: str, copies: int = 1) -> None:
-    p = part_id(state, name)
-    assert state._part_stock[p] >= copies
-    state._part_stock[p] -= copies
-    state._parts[centre - 1][p] += copies
-    forget_lists(state)
-
-
-def set_money(state: CountDownState, centre: int, amount: int) -> None:
-    """Set a centre's money, the difference coming from (or going to) the leader."""
-    state._bank += state._money[centre - 1] - amount
-    state._money[centre - 1] = amount
-    forget_lists(state)
-
-
-def make_ready(state: CountDownState, centre: int) -> None:
-    """A complete rocket and every photo card of the control card."""
-    for part in state.game.board.part_names:
-        give_part(state, centre, part)
-    for p in state.game.board.control[centre - 1]:
-        give_photo(state, centre, state.game.board.photo_names[p])
-
-
 def money(state: CountDownState, centre: int) -> int:
-    return state._money[centre - 1]
+    return state.money(centre - 1)
 
 
 def photos(state: CountDownState, centre: int) -> dict[str, int]:
@@ -107,28 +133,26 @@ def parts(state: CountDownState, centre: int) -> dict[str, int]:
 def conserved(state: CountDownState) -> bool:
     """The bank plus the players hold every card, part and the money issued."""
     board = state.game.board
-    ok_money = sum(state._money) + state._bank == 0
+    leader, held = state.leader, state.holdings
+    ok_money = sum(h.money for h in held) + leader.bank == 0
     at_start = board_stock_at_start(state)
     removed = [board.photo_copies[p] - at_start[p] for p in range(len(board.photo_names))]
     ok_photos = all(
-        state._photo_stock[p] + sum(state._photos[c][p] for c in range(4)) + removed[p]
-        == board.photo_copies[p]
+        leader.photos[p] + sum(h.photos[p] for h in held) + removed[p] == board.photo_copies[p]
         for p in range(len(board.photo_names))
     )
     start_parts = sum(state.game.in_service)
-    ok_parts = all(
-        state._part_stock[p] + sum(state._parts[c][p] for c in range(4)) == start_parts
-        for p in range(4)
-    )
+    ok_parts = all(leader.parts[p] + sum(h.parts[p] for h in held) == start_parts for p in range(4))
+    pile = state.position_dict()["pile"]
     ok_agents = all(
-        state._pile[t] + sum(state._agents[c][t] for c in range(4)) == board.agent_copies[t]
+        pile[t] + sum(h.agents[t] for h in held) == board.agent_copies[t]
         for t in range(len(board.agent_names))
     )
     return ok_money and ok_photos and ok_parts and ok_agents
 
 
 def board_stock_at_start(state: CountDownState) -> list[int]:
-    return state.game.new_initial_state()._photo_stock
+    return state.game.new_initial_state().photo_stock()
 
 
 def take_turn(state: CountDownState, roll: int = 1) -> CountDownState:
@@ -155,5 +179,5 @@ def end_meeting(state: CountDownState) -> CountDownState:
 def arrive(state: CountDownState, square: int, roll: int = 1) -> CountDownState:
     """The mover, placed ``roll`` squares before ``square``, rolls ``roll`` and stops there."""
     mover = state.observation(0)["mover"]
-    place(state, mover, (square - roll) % TRACK)
+    state = place(state, mover, (square - roll) % TRACK)
     return play(state, f"ball {roll}")

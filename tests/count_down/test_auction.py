@@ -6,10 +6,12 @@ from tests.count_down.helpers import (
     RADAR,
     arrive,
     conserved,
+    give_photo,
     legal_strings,
     money,
     photos,
     play,
+    set_money,
     started,
 )
 
@@ -26,12 +28,11 @@ LEFT = {
 def eleven_left(players=4):
     """Every photo card but the 11 above is with centre 4 (or the last centre)."""
     state = started(players)
-    names = state.game.board.photo_names
-    holder = len(state.centres_in_play()) - 1
-    for p, name in enumerate(names):
-        extra = state._photo_stock[p] - LEFT.get(name, 0)
-        state._photo_stock[p] -= extra
-        state._photos[holder][p] += extra
+    holder = len(state.centres_in_play())
+    for p, name in enumerate(state.game.board.photo_names):
+        extra = state.photo_stock()[p] - LEFT.get(name, 0)
+        if extra:
+            state = give_photo(state, holder, name, extra)
     return state
 
 
@@ -86,18 +87,26 @@ def test_after_five_lots_the_game_goes_on_and_there_is_no_second_auction():
         play(state, "pass", "pass", "pass", "pass")
     obs = state.observation(0)
     assert obs["phase"] == "roll" and obs["mover"] == 1 and obs["auction"]["done"]
-    play(arrive(state, RADAR), "buy photo Radar")
+    state = play(arrive(state, RADAR), "buy photo Radar")
     assert state.observation(0)["phase"] == "roll"
 
 
 def test_a_bidder_without_the_money_can_only_pass():
     state = play(arrive(eleven_left(), LAUNCH_TOWER), "buy photo Launch tower")
-    state._money[0], state._bank = 60, state._bank + state._money[0] - 60
-    state._legal = None
+    state = set_money(state, 1, 60)
     assert legal_strings(state) == ["pass"]
 
 
 def test_teams_bid_once_per_centre():
     state = eleven_left(6)
-    play(arrive(state, LAUNCH_TOWER), "buy photo Launch tower")
+    state = play(arrive(state, LAUNCH_TOWER), "buy photo Launch tower")
     assert state.observation(0)["auction"]["bidders"] == [1, 2, 3]
+
+
+def test_an_auction_opened_on_a_clone_leaves_the_original_as_it_was():
+    # Outside the bidding a state and its clones share the auction's record.
+    state = arrive(eleven_left(), LAUNCH_TOWER)
+    copy = state.clone()
+    play(copy, "buy photo Launch tower", "bid 150")
+    assert copy.observation(0)["auction"]["done"]
+    assert not state.observation(0)["auction"]["done"] and state.auction.lots == []

@@ -42,9 +42,9 @@ def test_the_terminal_asks_a_player_met_by_name(monkeypatch):
     from tminus import cli
 
     state = take_turn(take_turn(take_turn(started())))  # Bot 4 (centre 4) is to roll
-    give_photo(state, 1, "Radar")  # on centre 4's control card, not on Ann's
-    place(state, 0, FUNDING_100)
-    place(state, 3, FUNDING_100 - 1)
+    state = give_photo(state, 1, "Radar")  # on centre 4's control card, not on Ann's
+    state = place(state, 0, FUNDING_100)
+    state = place(state, 3, FUNDING_100 - 1)
     play(state, "ball 1", "ask seat 0 for Radar")
     names = ["Ann", "Bot 2", "Bot 3", "Bot 4"]
     monkeypatch.setattr(cli.console, "input", lambda prompt="": "ask 100")

@@ -165,3 +165,34 @@ def test_observation_tensor_puts_the_observers_centre_first_and_hides_agents():
     assert theirs[money + 3 * (7 + photos) + astronauts] == 1
     hidden = state.resample_hidden(1, np.random.default_rng(0))
     assert np.array_equal(hidden.observation_tensor(1), theirs)
+
+
+def test_a_position_field_lands_in_the_record_that_keeps_it():
+    state = started()
+    changed = state.with_position(
+        {"money": [10, 20, 30, 40], "lots": [3], "deal": [0, 1, 5], "debts": [[0, -1, 100]]}
+    )
+    assert [held.money for held in changed.holdings] == [10, 20, 30, 40]
+    assert changed.auction.lots == [3]
+    assert changed.meeting.deal == (0, 1, 5)  # kept as the rules keep it: never changed
+    assert changed.debts == [(0, -1, 100)]
+    assert changed.position_dict()["deal"] == [0, 1, 5]
+    assert [held.money for held in state.holdings] == [1200, 1100, 1000, 900]
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"money": [0, 0, 0]}, "money: 3 entries, not 4"),
+        ({"pos": [0, 0, 0, 99]}, "pos: 99 is not one of"),
+        ({"deal": 7}, "deal: 7 is not shaped like"),
+        ({"count_sum": "many"}, "count_sum: 'many' is not shaped like"),
+        ({"zone_owner": 1}, "no position field zone_owner"),  # the field is fz_owner
+    ],
+)
+def test_a_bad_position_field_is_refused_and_changes_nothing(changes, message):
+    state = started()
+    before = state.position_dict()
+    with pytest.raises(ValueError, match=message):
+        state.with_position(changes)
+    assert state.position_dict() == before

@@ -7,7 +7,9 @@ from tests.count_down.helpers import (
     money,
     new_game,
     play,
+    reopen_turn,
     started,
+    take_part,
     take_turn,
 )
 from tminus.games.count_down.game import CountDownState
@@ -16,23 +18,21 @@ from tminus.games.count_down.game import CountDownState
 def ready() -> CountDownState:
     """Seat 0 (centre 1) is ready; the turn goes round to it again."""
     state = started()
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0  # re-open seat 0's turn now that it is ready
-    return state
+    state = make_ready(state, 1)
+    return reopen_turn(state)  # seat 0's turn again, now that it is ready
 
 
 def test_a_player_not_fully_ready_cannot_count_down():
     state = started()
-    make_ready(state, 2)
-    state._parts[1][3] = 0  # centre 2 misses the capsule
-    state._part_stock[3] += 1
+    state = make_ready(state, 2)
+    state = take_part(state, 2, "capsule")  # centre 2 misses the capsule
     take_turn(state)
     assert state.is_chance_node()  # seat 1 just rolls
 
 
 def test_a_ready_player_chooses_between_moving_and_the_countdown():
     state = started()
-    make_ready(state, 2)
+    state = make_ready(state, 2)
     take_turn(state)
     assert state.current_player() == 1
     assert legal_strings(state) == ["roll", "count down"]
@@ -53,6 +53,16 @@ def test_less_than_twenty_five_ends_the_turn_and_may_be_tried_again():
     assert state.observation(0)["mover"] == 1
     take_turn(take_turn(take_turn(state)))
     assert legal_strings(state) == ["roll", "count down"]
+
+
+def test_a_countdown_on_a_clone_leaves_the_original_as_it_was():
+    # Outside its rolls a state and its clones share the countdown's record.
+    state = play(ready(), "count down", "ball 12", "start count", "ball 6", "ball 6")
+    take_turn(take_turn(take_turn(state)))  # a failed count: 12 + 6 + 6 is short of 25
+    before = state.observation(0)["countdown"]
+    copy = play(state.clone(), "count down", "ball 12")
+    assert copy.observation(0)["countdown"] == {"waits": 1, "sum": 0, "rolls": 0}
+    assert state.observation(0)["countdown"] == before == {"waits": 1, "sum": 24, "rolls": 0}
 
 
 def test_waiting_for_a_high_number():
@@ -78,17 +88,15 @@ def test_the_fourth_roll_low_then_fails():
 
 def test_a_rocket_sabotaged_after_being_ready_can_no_longer_count_down():
     state = started()
-    make_ready(state, 2)
-    state._parts[1][0] = 0
-    state._part_stock[0] += 1
+    state = make_ready(state, 2)
+    state = take_part(state, 2, "stage 1")
     take_turn(state)
     assert state.is_chance_node()
 
 
 def test_a_team_counts_down_once_for_both_partners():
     state = started(6)
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0
+    state = reopen_turn(make_ready(state, 1))
     play(state, "count down", "ball 12", "start count", "ball 12", "ball 1")
     assert state.winners() == [0, 3]
     assert state.returns() == [1.0, -0.5, -0.5, 1.0, -0.5, -0.5]
@@ -96,8 +104,7 @@ def test_a_team_counts_down_once_for_both_partners():
 
 def test_the_watching_fifth_seat_scores_nothing():
     state = started(5)
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0
+    state = reopen_turn(make_ready(state, 1))
     play(state, "count down", "ball 12", "start count", "ball 12", "ball 1")
     assert state.returns() == [1.0, -1 / 3, -1 / 3, -1 / 3, 0.0]
 

@@ -10,6 +10,7 @@ from tests.count_down.helpers import (
     arrive,
     conserved,
     end_meeting,
+    give_agent,
     give_part,
     give_photo,
     legal_strings,
@@ -28,12 +29,10 @@ from tests.count_down.helpers import (
 def visit(state=None, agents=()):
     """Seat 0 (centre 1) stops in centre 2's forbidden zone, holding the given agent cards."""
     state = state or started()
-    place(state, 0, FORBIDDEN[1] - 3)
+    state = place(state, 0, FORBIDDEN[1] - 3)
     names = state.game.board.agent_names
     for name in agents:
-        t = names.index(name)
-        state._pile[t] -= 1
-        state._agents[0][t] += 1
+        state = give_agent(state, 1, names.index(name))
     return play(state, "ball 3")
 
 
@@ -54,8 +53,8 @@ def test_no_offer_and_no_mission_sends_the_visitor_home():
 
 def test_leaving_without_a_deal_sends_the_visitor_home():
     state = started()
-    give_photo(state, 1, "Radar")
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = visit(state)
     assert state.current_player() == 0
     end_meeting(state)
     assert position(state) == RAMP[0]
@@ -63,8 +62,8 @@ def test_leaving_without_a_deal_sends_the_visitor_home():
 
 def test_an_offer_the_owner_refuses_sends_the_visitor_home():
     state = started()
-    give_photo(state, 1, "Radar")
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = visit(state)
     play(state, "offer seat 1: Radar for 100", "refuse")
     assert state.current_player() == 1  # Ann's say is over; Bob still has his
     end_meeting(state)
@@ -73,16 +72,16 @@ def test_an_offer_the_owner_refuses_sends_the_visitor_home():
 
 def test_an_offer_the_owner_accepts_lets_the_visitor_stay():
     state = started()
-    give_photo(state, 1, "Radar")
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = visit(state)
     end_meeting(play(state, "offer seat 1: Radar for 100", "accept"))
     assert position(state) == FORBIDDEN[1] and photos(state, 2) == {"Radar": 1}
 
 
 def test_the_owner_answers_even_when_not_on_the_square():
     state = started()
-    give_photo(state, 1, "Radar")
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = visit(state)
     play(state, "offer seat 1: Radar for 100")
     assert state.current_player() == 1
     assert state.observation(0)["positions"][1] == RAMP[1]
@@ -90,8 +89,8 @@ def test_the_owner_answers_even_when_not_on_the_square():
 
 def test_a_forced_sale_in_a_forbidden_zone_justifies_the_visit():
     state = started()
-    give_photo(state, 2, "Astronauts", 2)
-    visit(state)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = visit(state)
     end_meeting(play(state, "ask seat 1 for Astronauts", "ask 200", "accept"))
     assert position(state) == FORBIDDEN[1] and photos(state, 1) == {"Astronauts": 1}
 
@@ -100,8 +99,8 @@ def test_anyone_standing_in_a_forbidden_zone_meets_the_visitor():
     # Ruling: "Everyone on that square meets the arriving player (in a forbidden zone: the
     # owner, and anyone standing there)."
     state = place(started(), 2, FORBIDDEN[1])
-    give_photo(state, 3, "Radar")
-    visit(state)
+    state = give_photo(state, 3, "Radar")
+    state = visit(state)
     assert state.observation(0)["meeting"]["with"] == [1, 2]
     assert any(m.startswith("offer seat 2:") for m in legal_strings(state))
     play(state, "done")
@@ -112,8 +111,8 @@ def test_anyone_standing_in_a_forbidden_zone_meets_the_visitor():
 
 def test_a_deal_with_a_third_player_does_not_justify_the_visit():
     state = place(started(), 2, FORBIDDEN[1])
-    give_photo(state, 1, "Radar")
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = visit(state)
     play(state, "offer seat 2: Radar for 50", "accept")
     end_meeting(state)
     assert photos(state, 3) == {"Radar": 1}
@@ -124,17 +123,17 @@ def test_a_claim_the_visitor_cannot_pay_still_justifies_the_visit():
     # Ruling: "A buyer who cannot pay the value gets no sale, and in a forbidden zone that
     # demand still justifies their presence."
     state = started()
-    give_photo(state, 2, "Astronauts", 2)
-    set_money(state, 1, 100)
-    visit(state)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = set_money(state, 1, 100)
+    state = visit(state)
     end_meeting(play(state, "ask seat 1 for Astronauts"))
     assert photos(state, 1) == {} and position(state) == FORBIDDEN[1]
 
 
 def test_the_owner_may_claim_a_card_from_a_visitor_who_is_then_sent_home():
     state = started()
-    give_photo(state, 1, "Radar")  # on centre 2's card, not centre 1's
-    visit(state)
+    state = give_photo(state, 1, "Radar")  # on centre 2's card, not centre 1's
+    state = visit(state)
     play(state, "done")  # Ann proposes nothing: she will go home after the meeting
     assert state.current_player() == 1
     play(state, "ask seat 0 for Radar", "ask 50", "accept")
@@ -194,9 +193,9 @@ def test_strike_makes_the_target_lose_a_turn():
 
 def test_stolen_plans_copy_a_card_of_the_target_from_the_leaders_stock():
     state = started()
-    give_photo(state, 2, "Radar")
-    give_photo(state, 2, "Moon landing")
-    visit(state, agents=["Stolen plans"])
+    state = give_photo(state, 2, "Radar")
+    state = give_photo(state, 2, "Moon landing")
+    state = visit(state, agents=["Stolen plans"])
     play(state, "mission Stolen plans", "ball 12")
     assert legal_strings(state) == ["target photo Radar", "target photo Moon landing"]
     play(state, "target photo Moon landing")
@@ -207,8 +206,8 @@ def test_stolen_plans_copy_a_card_of_the_target_from_the_leaders_stock():
 
 def test_stolen_plans_get_nothing_when_the_stock_is_out():
     state = started()
-    give_photo(state, 2, "Moon landing", 2)
-    visit(state, agents=["Stolen plans"])
+    state = give_photo(state, 2, "Moon landing", 2)
+    state = visit(state, agents=["Stolen plans"])
     play(state, "mission Stolen plans", "ball 12")
     assert state.current_player() == 1  # the mission is Ann's say; then Bob's
     end_meeting(state)
@@ -217,16 +216,16 @@ def test_stolen_plans_get_nothing_when_the_stock_is_out():
 
 def test_burnt_film_sends_a_photo_card_back_to_the_leader():
     state = started()
-    give_photo(state, 2, "Radar")
-    visit(state, agents=["Burnt film"])
+    state = give_photo(state, 2, "Radar")
+    state = visit(state, agents=["Burnt film"])
     play(state, "mission Burnt film", "ball 12", "target photo Radar")
     assert photos(state, 2) == {} and state.observation(0)["stock"]["photos"]["Radar"] == 3
 
 
 def test_sabotaged_stage_sends_a_part_back_to_stock():
     state = started()
-    give_part(state, 2, "capsule")
-    visit(state, agents=["Sabotaged stage"])
+    state = give_part(state, 2, "capsule")
+    state = visit(state, agents=["Sabotaged stage"])
     play(state, "mission Sabotaged stage", "ball 12", "target capsule")
     assert parts(state, 2) == {} and state.observation(0)["stock"]["parts"]["capsule"] == 4
 
@@ -247,17 +246,15 @@ def test_agent_cards_are_hidden_from_others_but_not_the_watching_fifth_seat():
 def test_resample_hidden_keeps_what_a_seat_sees_and_redraws_the_rest():
     state = started()
     names = state.game.board.agent_names
-    for centre, name in ((0, "Strike"), (1, "Burnt film"), (2, "Sabotaged stage")):
-        t = names.index(name)
-        state._pile[t] -= 1
-        state._agents[centre][t] += 1
+    for centre, name in ((1, "Strike"), (2, "Burnt film"), (3, "Sabotaged stage")):
+        state = give_agent(state, centre, names.index(name))
     rng = np.random.default_rng(0)
     seen = set()
     for _ in range(50):
         other = state.resample_hidden(0, rng)
         assert other.observation(0) == state.observation(0)
-        assert other._agents[0] == state._agents[0]
-        seen.add(tuple(other._agents[1]))
+        assert other.holdings[0].agents == state.holdings[0].agents
+        seen.add(tuple(other.holdings[1].agents))
         assert conserved(other)
     assert len(seen) > 1
 
@@ -270,10 +267,8 @@ def test_every_seat_has_a_forbidden_zone_and_returns_home(players):
 
 def test_a_strike_on_a_team_costs_each_partner_a_turn():
     state = started(6)
-    t = state.game.board.agent_names.index("Strike")
-    state._pile[t] -= 1
-    state._agents[0][t] += 1
-    arrive(state, FORBIDDEN[1], 3)
+    state = give_agent(state, 1, state.game.board.agent_names.index("Strike"))
+    state = arrive(state, FORBIDDEN[1], 3)
     play(state, "mission Strike", "ball 12")
     assert state.observation(0)["turns_to_sit_out"] == [0, 0, 0, 0, 1, 0]
     assert state.observation(0)["mover"] == 2  # seat 1 (centre 2) lost its turn
@@ -281,7 +276,7 @@ def test_a_strike_on_a_team_costs_each_partner_a_turn():
 
 def test_a_partner_in_the_teams_own_forbidden_zone_need_not_justify():
     state = started(6)
-    place(state, 0, FORBIDDEN[0] - 3)
+    state = place(state, 0, FORBIDDEN[0] - 3)
     play(state, "ball 3")
     assert state.observation(0)["positions"][0] == FORBIDDEN[0]
     assert state.observation(0)["mover"] == 1
@@ -291,11 +286,9 @@ def test_after_a_refusal_a_resampled_state_lists_the_missions_it_holds():
     # Cy, standing in Bob's forbidden zone, refuses Ann's offer: in a world where Ann's
     # agent card is another, her say goes on with that card's mission.
     state = place(started(), 2, FORBIDDEN[1])
-    give_photo(state, 1, "Radar")
-    t = state.game.board.agent_names.index("Strike")
-    state._pile[t] -= 1
-    state._agents[0][t] += 1
-    visit(state)
+    state = give_photo(state, 1, "Radar")
+    state = give_agent(state, 1, state.game.board.agent_names.index("Strike"))
+    state = visit(state)
     play(state, "offer seat 2: Radar for 50")
     seen = set()
     for seed in range(20):
@@ -310,10 +303,8 @@ def test_after_a_refusal_a_resampled_state_lists_the_missions_it_holds():
 
 def test_resampled_states_recompute_the_movers_missions():
     state = started()
-    t = state.game.board.agent_names.index("Strike")
-    state._pile[t] -= 1
-    state._agents[0][t] += 1
-    arrive(state, FORBIDDEN[1], 3)
+    state = give_agent(state, 1, state.game.board.agent_names.index("Strike"))
+    state = arrive(state, FORBIDDEN[1], 3)
     assert "mission Strike" in legal_strings(state)
     other = state.resample_hidden(0, np.random.default_rng(1))
     assert legal_strings(other) == legal_strings(state)

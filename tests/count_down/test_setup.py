@@ -20,7 +20,7 @@ def test_capital_is_the_roll_times_one_hundred_million():
 def test_the_highest_roll_takes_centre_one_and_plays_first():
     state = play(new_game(3), "ball 4", "ball 9", "ball 1")
     assert [state.observation(s)["centre"] for s in range(3)] == [2, 1, 3]
-    assert state._order == [1, 0, 2]
+    assert state.seating.order == [1, 0, 2]
     assert state.observation(0)["positions"] == [RAMP[1], RAMP[0], RAMP[2]]
     assert state.observation(0)["mover"] == 1
 
@@ -53,7 +53,7 @@ def test_four_players_keep_every_card_and_part():
 def test_five_players_four_play_and_the_fifth_watches():
     state = started(5)
     assert state.observation(4)["centre"] is None
-    assert state._order == [0, 1, 2, 3]
+    assert state.seating.order == [0, 1, 2, 3]
     for _ in range(40):  # the watcher is never asked to move
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
@@ -69,8 +69,8 @@ def test_six_players_play_as_three_teams_sharing_a_purse():
     assert money(state, 1) == 2400 and money(state, 3) == 2000
     assert obs["positions"] == [RAMP[0], RAMP[1], RAMP[2], RAMP[0], RAMP[1], RAMP[2]]
     # First partners of centres 1-3, then second partners.
-    assert state._order == [0, 1, 2, 3, 4, 5]
-    arrive(state, FUNDING_100)  # seat 0 on funding 100: the team's purse grows
+    assert state.seating.order == [0, 1, 2, 3, 4, 5]
+    state = arrive(state, FUNDING_100)  # seat 0 on funding 100: the team's purse grows
     assert money(state, 1) == 2500
 
 

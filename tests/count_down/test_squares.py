@@ -15,7 +15,9 @@ from tests.count_down.helpers import (
     SURPRISE,
     TRAINING,
     arrive,
+    changed,
     conserved,
+    give_agent,
     give_part,
     give_photo,
     legal_strings,
@@ -37,15 +39,15 @@ def test_a_part_square_gives_the_part_free():
 
 def test_a_player_may_own_the_same_part_twice():
     state = started()
-    give_part(state, 1, "stage 1")
-    arrive(state, STAGE_1)
+    state = give_part(state, 1, "stage 1")
+    state = arrive(state, STAGE_1)
     assert parts(state, 1) == {"stage 1": 2}
 
 
 def test_an_exhausted_part_square_lets_the_player_play_once_more():
     state = started()
-    give_part(state, 2, "stage 1", 4)
-    arrive(state, STAGE_1)
+    state = give_part(state, 2, "stage 1", 4)
+    state = arrive(state, STAGE_1)
     assert parts(state, 1) == {}
     assert legal_strings(state) == ["play once more", "end turn"]
     play(state, "play once more", "ball 2")
@@ -55,8 +57,8 @@ def test_an_exhausted_part_square_lets_the_player_play_once_more():
 
 def test_ending_the_turn_instead_of_playing_once_more():
     state = started()
-    give_part(state, 2, "stage 1", 4)
-    play(arrive(state, STAGE_1), "end turn")
+    state = give_part(state, 2, "stage 1", 4)
+    state = play(arrive(state, STAGE_1), "end turn")
     assert state.observation(0)["mover"] == 1
 
 
@@ -71,8 +73,8 @@ def test_saturn_v_sells_the_complete_rocket_for_500():
 
 def test_without_a_complete_rocket_in_stock_the_parts_sell_at_fixed_prices():
     state = started()
-    give_part(state, 2, "capsule", 4)
-    arrive(state, SATURN_V)
+    state = give_part(state, 2, "capsule", 4)
+    state = arrive(state, SATURN_V)
     assert legal_strings(state) == ["decline", "buy stage 1", "buy stage 2", "buy stage 3"]
     play(state, "buy stage 1", "buy stage 2")
     assert money(state, 1) == 1200 - 200 - 100
@@ -83,8 +85,8 @@ def test_without_a_complete_rocket_in_stock_the_parts_sell_at_fixed_prices():
 def test_saturn_v_with_an_empty_stock_is_exhausted():
     state = started()
     for part in ("stage 1", "stage 2", "stage 3", "capsule"):
-        give_part(state, 2, part, 4)
-    arrive(state, SATURN_V)
+        state = give_part(state, 2, part, 4)
+    state = arrive(state, SATURN_V)
     assert legal_strings(state) == ["play once more", "end turn"]
 
 
@@ -107,15 +109,15 @@ def test_a_card_nobody_at_this_centre_needs_may_be_bought():
 
 def test_a_photo_card_too_dear_asks_nothing():
     state = started()
-    set_money(state, 1, 50)
-    arrive(state, ASTRONAUTS)
+    state = set_money(state, 1, 50)
+    state = arrive(state, ASTRONAUTS)
     assert state.observation(0)["mover"] == 1 and photos(state, 1) == {}
 
 
 def test_a_square_whose_cards_are_sold_out_lets_the_player_play_once_more():
     state = started()
-    give_photo(state, 2, "Astronauts", 5)
-    arrive(state, ASTRONAUTS)
+    state = give_photo(state, 2, "Astronauts", 5)
+    state = arrive(state, ASTRONAUTS)
     assert legal_strings(state) == ["play once more", "end turn"]
 
 
@@ -163,7 +165,7 @@ def test_the_first_surprise_card_is_a_chance_draw_among_unseen_cards():
     play(state, "surprise: Government grant")
     assert money(state, 1) == 1400
     # The card goes under the pile: the next draw is among the others.
-    arrive(state, SURPRISE)
+    state = arrive(state, SURPRISE)
     drawn = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
     assert len(drawn) == count - 1 and "surprise: Government grant" not in drawn
 
@@ -171,9 +173,8 @@ def test_the_first_surprise_card_is_a_chance_draw_among_unseen_cards():
 def test_once_every_surprise_card_was_seen_the_pile_order_is_known():
     state = started()
     names = [c[0] for c in state.game.board.surprises]
-    state._surprise_unseen = []
-    state._surprise_queue = [1, 0, *range(2, len(names))]
-    arrive(state, SURPRISE)  # top card: Budget overrun (pay 100), no chance node
+    state = changed(state, surprise_unseen=[], surprise_queue=[1, 0, *range(2, len(names))])
+    state = arrive(state, SURPRISE)  # top card: Budget overrun (pay 100), no chance node
     assert money(state, 1) == 1100
     assert state.observation(0)["stock"]["surprise_known_order"][-1] == "Budget overrun"
 
@@ -190,8 +191,8 @@ def test_surprise_photo_card_while_available_otherwise_nothing():
     state = surprise("Photographer on the tower")
     assert photos(state, 1) == {"Launch tower": 1}
     state = started()
-    give_photo(state, 2, "Launch tower", 5)
-    play(arrive(state, SURPRISE), "surprise: Photographer on the tower")
+    state = give_photo(state, 2, "Launch tower", 5)
+    state = play(arrive(state, SURPRISE), "surprise: Photographer on the tower")
     assert photos(state, 1) == {}
 
 
@@ -246,7 +247,6 @@ def test_a_red_card_is_drawn_by_its_copies():
 
 def test_an_empty_agent_pile_is_exhausted_stock():
     state = started()
-    state._pile[0] = 0
-    state._agents[1][0] = 6
-    arrive(state, ESPIONAGE)
+    state = give_agent(state, 2, 0, state.position_dict()["pile"][0])
+    state = arrive(state, ESPIONAGE)
     assert legal_strings(state) == ["play once more", "end turn"]

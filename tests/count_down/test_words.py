@@ -16,18 +16,22 @@ from tests.count_down.helpers import (
     SURPRISE,
     TRAINING,
     arrive,
+    changed,
+    give_agent,
     give_part,
     give_photo,
     make_ready,
     new_game,
     place,
     play,
+    reopen_turn,
     set_money,
     started,
 )
 from tests.count_down.test_auction import eleven_left
 from tminus.games.count_down import words
 from tminus.games.count_down.game import CountDownGame
+from tminus.games.count_down.phases import CODES
 from tminus.games.words_check import (
     WordsError,
     check_chance_lines_hide_what_observations_hide,
@@ -87,7 +91,7 @@ def test_the_ball_says_where_the_rocket_goes():
 
 def test_once_the_surprise_pile_is_known_the_ball_says_which_card_waits():
     state = started()
-    state._surprise_unseen, state._surprise_queue = [], list(range(15))
+    state = changed(state, surprise_unseen=[], surprise_queue=list(range(15)))
     assert line(state, "ball 6") == (
         "Ann rolls 6 and moves to Surprise (the top surprise card is Government grant)"
     )
@@ -115,7 +119,7 @@ def test_each_surprise_card_says_what_it_does(card, effect):
 
 def test_a_free_card_no_longer_in_stock_says_so():
     state = started()
-    give_photo(state, 2, "Launch tower", 5)
+    state = give_photo(state, 2, "Launch tower", 5)
     assert line(arrive(state, SURPRISE), "surprise: Photographer on the tower").endswith(
         "a free Launch tower card, but none is left"
     )
@@ -153,8 +157,8 @@ def test_buying_photo_cards_parts_and_the_saturn_v():
     assert line(state, "buy Saturn V") == "Ann buys a complete Saturn V rocket for 500"
     assert line(state, "decline") == "Ann leaves the Saturn V"
     state = started()
-    give_part(state, 2, "capsule", 4)
-    arrive(state, SATURN_V)
+    state = give_part(state, 2, "capsule", 4)
+    state = arrive(state, SATURN_V)
     assert labels(state)[1] == "Buy a stage 1 for 200"
     assert line(state, "buy stage 1") == "Ann buys a stage 1 for 200"
 
@@ -165,8 +169,8 @@ def test_training_and_playing_once_more():
     assert line(state, "squats") == "Ann does ten squats"
     assert line(state, "pay 10") == "Ann pays a 10 fine instead of doing the squats"
     state = started()
-    give_part(state, 2, "stage 1", 4)
-    arrive(state, STAGE_1)  # no stage 1 left: play once more
+    state = give_part(state, 2, "stage 1", 4)
+    state = arrive(state, STAGE_1)  # no stage 1 left: play once more
     assert labels(state) == ["Play once more", "End the turn"]
     assert line(state, "play once more") == "Ann plays once more"
     assert line(state, "end turn") == "Ann ends the turn"
@@ -174,10 +178,10 @@ def test_training_and_playing_once_more():
 
 def test_selling_to_the_leader_to_pay_a_debt():
     state = started()
-    set_money(state, 1, 40)
-    give_photo(state, 1, "Radar")
-    give_part(state, 1, "stage 1")
-    play(arrive(state, SURPRISE), "surprise: Fuel leak repairs")
+    state = set_money(state, 1, 40)
+    state = give_photo(state, 1, "Radar")
+    state = give_part(state, 1, "stage 1")
+    state = play(arrive(state, SURPRISE), "surprise: Fuel leak repairs")
     assert labels(state) == [
         "Sell the Radar card to the leader for 50",
         "Sell a stage 1 to the leader for 200",
@@ -194,9 +198,9 @@ def meeting():
 
 def test_offers_by_name_and_their_answers():
     state = meeting()
-    give_photo(state, 1, "Radar")
-    give_photo(state, 2, "Launch tower")
-    give_part(state, 2, "capsule")
+    state = give_photo(state, 1, "Radar")
+    state = give_photo(state, 2, "Launch tower")
+    state = give_part(state, 2, "capsule")
     play(state, "ball 4")
     offers = labels(state)
     assert "Offer Bob 50 for the Launch tower" in offers
@@ -221,8 +225,8 @@ def test_offers_by_name_and_their_answers():
 
 def test_forced_sales_of_a_photo_card_and_of_a_spare_part():
     state = meeting()
-    give_photo(state, 2, "Astronauts", 2)
-    give_part(state, 2, "stage 1", 2)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = give_part(state, 2, "stage 1", 2)
     play(state, "ball 4")
     assert "Claim the Astronauts from Bob (forced sale)" in labels(state)
     assert "Claim the spare stage 1 from Bob for 200" in labels(state)
@@ -248,19 +252,17 @@ def visit(agents=(), **photos):
     """Ann stops in Bob's forbidden zone holding the agent cards named."""
     state = started()
     for name, copies in photos.items():
-        give_photo(state, 2, name.replace("_", " "), copies)
-    place(state, 0, FORBIDDEN[1] - 3)
+        state = give_photo(state, 2, name.replace("_", " "), copies)
+    state = place(state, 0, FORBIDDEN[1] - 3)
     for name in agents:
-        t = state.game.board.agent_names.index(name)
-        state._pile[t] -= 1
-        state._agents[0][t] += 1
+        state = give_agent(state, 1, state.game.board.agent_names.index(name))
     return play(state, "ball 3")
 
 
 def test_a_visit_to_a_forbidden_zone_must_be_justified():
     state = started()
-    give_photo(state, 1, "Radar")
-    place(state, 0, FORBIDDEN[1] - 3)
+    state = give_photo(state, 1, "Radar")
+    state = place(state, 0, FORBIDDEN[1] - 3)
     play(state, "ball 3")
     assert labels(state)[0] == "Leave (back to Launch ramp 1)"
     assert line(state, "done") == "Ann is done: Bob has the say"
@@ -273,7 +275,7 @@ def test_a_visit_to_a_forbidden_zone_must_be_justified():
 
 def test_a_met_player_claims_from_the_mover_and_is_asked_by_name():
     state = meeting()
-    give_photo(state, 1, "Radar")  # Bob needs it; Ann does not
+    state = give_photo(state, 1, "Radar")  # Bob needs it; Ann does not
     play(state, "ball 4", "done")
     assert "Claim the Radar from Ann (forced sale)" in labels(state)
     assert line(state, "ask seat 0 for Radar") == "Bob claims the Radar from Ann in a forced sale"
@@ -296,9 +298,9 @@ def test_a_met_player_claims_from_the_mover_and_is_asked_by_name():
 
 def test_a_claim_the_buyer_cannot_pay_says_there_is_no_sale():
     state = meeting()
-    give_photo(state, 2, "Astronauts", 2)
-    give_part(state, 2, "stage 1", 2)
-    set_money(state, 1, 0)
+    state = give_photo(state, 2, "Astronauts", 2)
+    state = give_part(state, 2, "stage 1", 2)
+    state = set_money(state, 1, 0)
     play(state, "ball 4")  # 100 in hand
     assert line(state, "ask seat 1 for Astronauts") == (
         "Ann claims the Astronauts from Bob in a forced sale, but cannot pay its value (150): "
@@ -311,10 +313,9 @@ def test_a_claim_the_buyer_cannot_pay_says_there_is_no_sale():
 
 def test_a_saturn_v_bought_whole_is_sold_back_whole():
     state = started()
-    set_money(state, 1, 500)
-    play(arrive(state, SATURN_V), "buy Saturn V")
-    state._debts, state._phase, state._player = [[0, -1, 100]], 11, 0  # owe the leader 100
-    state._legal = None
+    state = set_money(state, 1, 500)
+    state = play(arrive(state, SATURN_V), "buy Saturn V")
+    state = changed(state, debts=[[0, -1, 100]], phase=CODES["debt"], player=0)  # owe 100
     assert labels(state) == ["Sell the complete Saturn V to the leader for 500"]
     assert line(state, "sell Saturn V") == (
         "Ann sells the complete Saturn V back to the leader for 500 to pay a debt"
@@ -345,11 +346,9 @@ def test_missions_arrests_and_what_a_successful_agent_takes():
 
 def test_sabotage_sends_a_part_back_to_stock():
     state = started()
-    give_part(state, 2, "capsule")
-    t = state.game.board.agent_names.index("Sabotaged stage")
-    state._pile[t] -= 1
-    state._agents[0][t] += 1
-    place(state, 0, FORBIDDEN[1] - 3)
+    state = give_part(state, 2, "capsule")
+    state = give_agent(state, 1, state.game.board.agent_names.index("Sabotaged stage"))
+    state = place(state, 0, FORBIDDEN[1] - 3)
     play(state, "ball 3", "mission Sabotaged stage", "ball 12")
     assert labels(state) == ["Send the capsule of Bob back to stock"]
     assert line(state, "target capsule") == (
@@ -360,9 +359,7 @@ def test_sabotage_sends_a_part_back_to_stock():
 def ready():
     """Ann is ready for the COUNTDOWN and it is her turn."""
     state = started()
-    make_ready(state, 1)
-    state._phase, state._player = 6, 0  # re-open Ann's turn now that she is ready
-    return state
+    return reopen_turn(make_ready(state, 1))  # Ann's turn again, now that she is ready
 
 
 def test_the_countdown_roll_by_roll():

@@ -27,7 +27,7 @@ def facts(game: CountDownGame, history: Sequence[int]) -> dict[str, Any]:
     attempts = [0] * n
     state = game.new_initial_state()
     for action in history:
-        if state._phase == phases.TURN_START:
+        if state.phase() == phases.NAMES[phases.TURN_START]:
             seat = state.current_player()
             if ready_turn[seat] is None:
                 ready_turn[seat] = state.public_observation()["turn"]

@@ -6,22 +6,36 @@ but at the latest on the fourth roll."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tminus.core.game import CHANCE, TERMINAL
+from tminus.core.game import CHANCE
 from tminus.games.count_down import phases
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
 
+@dataclass(slots=True)
+class Countdown:
+    """The mover's COUNTDOWN: the rolls of this attempt made before the count started, and
+    the points and rolls counted so far."""
+
+    waits: int = 0
+    total: int = 0
+    rolls: int = 0
+
+    def copy(self) -> Countdown:
+        return Countdown(self.waits, self.total, self.rolls)
+
+
 def rocket_complete(s: CountDownState, centre: int) -> bool:
     """Fully built: one of each part (three stages and the capsule)."""
-    return all(s._parts[centre])
+    return all(s.holdings[centre].parts)
 
 
 def missing_photos(s: CountDownState, centre: int) -> list[int]:
-    held = s._photos[centre]
+    held = s.holdings[centre].photos
     return [p for p in s.game.board.control[centre] if not held[p]]
 
 
@@ -32,54 +46,52 @@ def ready_for_countdown(s: CountDownState, centre: int) -> bool:
 
 
 def begin_countdown(s: CountDownState) -> None:
-    s._count_waits = 0
-    s._count_sum = 0
-    s._count_rolls = 0
+    s.countdown = Countdown()  # a fresh record: clones shared the last one (game.py)
     s._phase = phases.COUNT_ROLL
     s._player = CHANCE
 
 
 def countdown_roll(s: CountDownState, face: int) -> None:
-    board = s.game.board
-    if s._count_rolls == 0:
-        s._count_waits += 1
-        if s._count_waits >= board.latest_start:
+    count = s.countdown
+    if count.rolls == 0:
+        count.waits += 1
+        if count.waits >= s.game.board.latest_start:
             start_count(s, face)  # "at the latest on the fourth roll"
         else:
-            s._roll = face
+            s.turn.roll = face
             s._phase = phases.COUNT_CHOICE
-            s._player = s._mover
+            s._player = s.turn.mover
         return
     add_to_count(s, face)
 
 
 def start_count(s: CountDownState, face: int) -> None:
-    s._count_rolls = 0
-    s._count_sum = 0
+    count = s.countdown
+    count.rolls = 0
+    count.total = 0
     add_to_count(s, face)
 
 
 def add_to_count(s: CountDownState, face: int) -> None:
     board = s.game.board
-    s._count_sum += face
-    s._count_rolls += 1
-    if s._count_rolls < board.countdown_rolls:
+    count = s.countdown
+    count.total += face
+    count.rolls += 1
+    if count.rolls < board.countdown_rolls:
         s._phase = phases.COUNT_ROLL
         s._player = CHANCE
         return
-    if s._count_sum >= board.countdown_target:
-        s._winner = s._centre[s._mover]  # "The first to finish their COUNTDOWN ... wins"
-        s._phase = phases.OVER
-        s._player = TERMINAL
+    if count.total >= board.countdown_target:
+        s.end_in_win(s.mover_centre())  # "The first to finish their COUNTDOWN ... wins"
         return
     # "If they do not reach 25 points, they wait for their next turn to try again."
-    s._count_rolls = 0
+    count.rolls = 0
     s.end_turn()
 
 
 def count_choice(s: CountDownState, start: bool) -> None:
     if start:
-        start_count(s, s._roll)
+        start_count(s, s.turn.roll)
     else:
         s._phase = phases.COUNT_ROLL
         s._player = CHANCE

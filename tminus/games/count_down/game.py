@@ -1,7 +1,13 @@
 """Count Down as a T-minus game: the state, the dispatch of each phase to its rule, views.
 
 The rules live in one module per phase (setup, turns, movement, squares, payments, trading,
-missions, auction, countdown); the board, cards and prices in ``board.toml``.
+missions, auction, countdown); the board, cards and prices in ``board.toml``. The state
+keeps its fields in small records, each defined by the module of its phase and read and
+written there through the state (``s.meeting.partners``, ``s.holdings[centre].money``):
+``setup.RollOff`` and ``setup.Seating``, ``turns.Turn``, ``ledger.Holdings`` (one per
+centre) and ``ledger.Leader``, ``squares.Piles``, ``trading.Meeting``, ``auction.Auction``,
+``countdown.Countdown``; the state itself keeps the node (phase and player), the winner,
+the debts, the history and the legal moves listed, which ``apply_action`` alone drops.
 Action ids: see ``actions.py``. Chance outcome ids: a ball roll of n is n-1; a surprise
 draw is the card's index; an agent draw is the agent card type's index.
 """
@@ -20,6 +26,7 @@ from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.count_down import (
     auction,
     countdown,
+    ledger,
     missions,
     movement,
     payments,
@@ -52,6 +59,12 @@ from tminus.games.count_down.actions import (
     ActionSpace,
 )
 from tminus.games.count_down.data import DEFAULT_BOARD, load_board
+from tminus.games.count_down.fields import (
+    CentreField,
+    RecordField,
+    StateField,
+    lead_to_records,
+)
 from tminus.games.count_down.views import board_layout, observe, render_state, state_text, tensor
 from tminus.games.phrasing import check_names
 
@@ -82,6 +95,20 @@ FIXED_DECISIONS: dict[int, tuple[int, ...]] = {
     phases.COUNT_CHOICE: (START_COUNT, WAIT),
 }
 
+# Records that change only in phases of their own, shared by a state and its clones outside
+# them; the rule that enters such a phase gives the state a fresh record: the roll-off and
+# the seating it settles (the game starts there), a COUNTDOWN (``begin_countdown``), the
+# auction (``start_auction``).
+ROLLING_OFF = frozenset({phases.ROLL_OFF})
+COUNTING = frozenset({phases.COUNT_ROLL, phases.COUNT_CHOICE})
+BIDDING = frozenset({phases.BID})
+SHARED_OUTSIDE = {
+    "roll_off": ROLLING_OFF,
+    "seating": ROLLING_OFF,
+    "countdown": COUNTING,
+    "auction": BIDDING,
+}  # record -> its phases
+
 # Generous bounds on decisions and chance nodes in one turn (moves, a square, debts sold,
 # a mission, a countdown), in a meeting and in the one auction of a game: they bound
 # max_game_length.
@@ -89,6 +116,60 @@ ACTIONS_PER_TURN = 50  # besides the meeting
 MEETING_SEATS = 4  # the mover and at most one player for each other centre
 ACTIONS_PER_PROPOSAL = 4  # the proposal, and a forced sale's ask, counter and answer
 AUCTION_ACTIONS_PER_LOT = 8
+
+
+# Where each position field is kept (``fields.py``); the phase, the player and the
+# winner are the state's own.
+RECORD_FIELDS: dict[str, RecordField | StateField | CentreField] = {
+    "auction_done": RecordField("auction", "done"),
+    "bid_at": RecordField("auction", "at"),
+    "bidders": RecordField("auction", "bidders"),
+    "lot_high": RecordField("auction", "high"),
+    "lot_price": RecordField("auction", "price"),
+    "lots": RecordField("auction", "lots"),
+    "ask": RecordField("meeting", "ask"),
+    "counter": RecordField("meeting", "counter"),
+    "deal": RecordField("meeting", "deal", tuple),
+    "dealt": RecordField("meeting", "justified"),
+    "fz_owner": RecordField("meeting", "zone_owner"),
+    "mission": RecordField("meeting", "mission", tuple),
+    "partners": RecordField("meeting", "partners"),
+    "proposals_left": RecordField("meeting", "proposals_left"),
+    "say": RecordField("meeting", "say"),
+    "capital_rolls": RecordField("roll_off", "capital_rolls"),
+    "contenders": RecordField("roll_off", "contenders"),
+    "first_round": RecordField("roll_off", "first_round"),
+    "groups": RecordField("roll_off", "groups"),
+    "tie_rolls": RecordField("roll_off", "tie_rolls"),
+    "centre": RecordField("seating", "centre"),
+    "in_service": RecordField("seating", "in_service"),
+    "order": RecordField("seating", "order"),
+    "seats_of": RecordField("seating", "seats_of"),
+    "again": RecordField("turn", "again"),
+    "mover": RecordField("turn", "mover"),
+    "pos": RecordField("turn", "pos"),
+    "roll": RecordField("turn", "roll"),
+    "skip": RecordField("turn", "skip"),
+    "turn_at": RecordField("turn", "at"),
+    "turns": RecordField("turn", "number"),
+    "agents": CentreField("agents", "agents"),
+    "money": CentreField("money", "money"),
+    "parts": CentreField("parts", "parts"),
+    "photos": CentreField("photos", "photos"),
+    "saturn_sets": CentreField("saturn_sets", "saturn_v"),
+    "bank": RecordField("leader", "bank"),
+    "part_stock": RecordField("leader", "parts"),
+    "photo_stock": RecordField("leader", "photos"),
+    "debts": StateField("debts", lambda debts: [tuple(debt) for debt in debts]),
+    "draw_green": RecordField("piles", "draw_green"),
+    "last_surprise": RecordField("piles", "last_surprise"),
+    "pile": RecordField("piles", "agents"),
+    "surprise_queue": RecordField("piles", "surprise_queue"),
+    "surprise_unseen": RecordField("piles", "surprises_unseen"),
+    "count_rolls": RecordField("countdown", "rolls"),
+    "count_sum": RecordField("countdown", "total"),
+    "count_waits": RecordField("countdown", "waits"),
+}
 
 
 class CountDownGame(Game):
@@ -160,76 +241,30 @@ class CountDownGame(Game):
 
 
 class CountDownState(TurnState[CountDownGame]):
+    """A Count Down position: the node (``_phase``: what for, ``_player``: who acts), the
+    winning centre (-1 none yet) and the records of the rules modules."""
+
     __slots__ = (
-        "_again",
-        "_agents",
-        "_ask",
-        "_auction_done",
-        "_bank",
-        "_bid_at",
-        "_bidders",
-        "_capital_rolls",
-        "_centre",
-        "_contenders",
-        "_count_rolls",
-        "_count_sum",
-        "_count_waits",
-        "_counter",
-        "_deal",
-        "_dealt",
-        "_debts",
-        "_draw_green",
-        "_first_round",
-        "_fz_owner",
-        "_groups",
         "_history",
-        "_in_service",
-        "_last_surprise",
         "_legal",
-        "_lot_high",
-        "_lot_price",
-        "_lots",
-        "_meeting_list",
-        "_mission",
-        "_money",
-        "_mover",
-        "_order",
-        "_part_stock",
-        "_partners",
-        "_parts",
         "_phase",
-        "_photo_stock",
-        "_photos",
-        "_pile",
         "_player",
-        "_pos",
-        "_proposals_left",
-        "_roll",
-        "_saturn_sets",
-        "_say",
-        "_seats_of",
-        "_skip",
-        "_surprise_queue",
-        "_surprise_unseen",
-        "_tie_rolls",
-        "_turn_at",
-        "_turns",
-        "_units",
         "_winner",
+        "auction",
+        "countdown",
+        "debts",
         "game",
+        "holdings",
+        "leader",
+        "meeting",
+        "piles",
+        "roll_off",
+        "seating",
+        "turn",
     )  # fmt: skip
     # Every field of the rules modules (seats, centres 0-3, card and square indexes, phase
-    # codes of ``phases``); the legal-move caches are emptied, the seating units shared.
-    position_fields = (
-        "again", "agents", "ask", "auction_done", "bank", "bid_at", "bidders",
-        "capital_rolls", "centre", "contenders", "count_rolls", "count_sum", "count_waits",
-        "counter", "deal", "dealt", "debts", "draw_green", "first_round", "fz_owner",
-        "groups", "in_service", "last_surprise", "lot_high", "lot_price", "lots", "mission",
-        "money", "mover", "order", "part_stock", "partners", "parts", "phase",
-        "photo_stock", "photos", "pile", "player", "pos", "proposals_left", "roll",
-        "saturn_sets", "say", "seats_of", "skip", "surprise_queue", "surprise_unseen",
-        "tie_rolls", "turn_at", "turns", "winner",
-    )  # fmt: skip
+    # codes of ``phases``), by name; the legal moves listed are remade.
+    position_fields = tuple(sorted(("phase", "player", "winner", *RECORD_FIELDS)))
 
     def __init__(self, game: CountDownGame) -> None:
         board = game.board
@@ -238,72 +273,40 @@ class CountDownState(TurnState[CountDownGame]):
         self._history: list[int] = []
         self._legal: Sequence[int] | None = None  # never modified: shared by clones
         self._player = CHANCE
-        self._turns = 0
         self._winner = -1
-        self._units = game.units
-        self._capital_rolls: list[list[int]] = [[] for _ in game.units]
-        self._centre = [-1] * n
-        self._seats_of: list[list[int]] = [[] for _ in range(4)]
-        self._order: list[int] = []
-        self._turn_at = -1
-        self._mover = -1
-        self._pos = [-1] * n
-        self._skip = [0] * n
-        self._in_service = list(game.in_service)
-        self._money = [0] * 4
-        self._bank = 0
-        photos = len(board.photo_names)
-        self._photos = [[0] * photos for _ in range(4)]
-        self._parts = [[0] * 4 for _ in range(4)]
-        self._saturn_sets = [0] * 4  # Saturn Vs bought complete and still whole, by centre
-        self._agents = [[0] * len(board.agent_names) for _ in range(4)]
-        self._photo_stock, self._part_stock = setup.initial_stock(board, game.in_service)
-        self._pile = list(board.agent_copies)
-        self._surprise_unseen = list(range(len(board.surprises)))
-        self._surprise_queue: list[int] = []
-        self._last_surprise = -1
-        self._roll = 0
-        self._again = False
-        self._debts: list[list[int]] = []
-        self._fz_owner = -1
-        self._partners: list[int] = []  # the seats met, in turn order after the mover
-        self._say = -1  # who has the say in a meeting: 0 the mover, k the k-th partner
-        self._proposals_left = 0
-        self._dealt = False  # the visit to a forbidden zone is justified
-        self._deal = [-1, -1, -1]
-        self._ask = 0
-        self._counter = 0
-        self._mission = [-1, -1]
-        self._draw_green = True
-        self._auction_done = False
-        self._lots: list[int] = []
-        self._meeting_list: Sequence[int] | None = None
-        self._bidders: list[int] = []
-        self._bid_at = 0
-        self._lot_price = 0
-        self._lot_high = -1
-        self._count_waits = 0
-        self._count_sum = 0
-        self._count_rolls = 0
-        self._groups: list[list[int]] = []
-        self._contenders: list[int] = []
-        self._tie_rolls: list[int] = []
-        self._first_round = True
+        self.seating = setup.Seating(
+            centre=[-1] * n,
+            seats_of=[[] for _ in range(4)],
+            order=[],
+            in_service=list(game.in_service),
+        )
+        self.turn = turns.Turn(pos=[-1] * n, skip=[0] * n)
+        photos, agents = len(board.photo_names), len(board.agent_names)
+        self.holdings = [ledger.Holdings.empty(photos, agents) for _ in range(4)]
+        self.leader = ledger.Leader(0, *setup.initial_stock(board, game.in_service))
+        self.piles = squares.Piles(list(board.agent_copies), list(range(len(board.surprises))))
+        # Payments owed (debtor, creditor, amount; -1 the leader), settled in order.
+        self.debts: list[tuple[int, int, int]] = []
+        self.meeting = trading.Meeting()
+        self.auction = auction.Auction()
+        self.countdown = countdown.Countdown()
+        self.roll_off = setup.RollOff(capital_rolls=[[] for _ in game.units])
         setup.start_roll_off(self)
 
     # -- helpers the rule modules share ---------------------------------------------------
     def mover_centre(self) -> int:
-        return self._centre[self._mover]
+        return self.seating.centre[self.turn.mover]
 
     def centres_in_play(self) -> list[int]:
         """Centres in service, in centre order."""
-        return [c for c in range(4) if self._seats_of[c]]
+        return [c for c in range(4) if self.seating.seats_of[c]]
 
     def speaker(self, centre: int) -> int:
         """The seat that decides for a centre: the mover if theirs, else its first seat."""
-        if self._mover >= 0 and self._centre[self._mover] == centre:
-            return self._mover
-        return self._seats_of[centre][0]
+        mover, seating = self.turn.mover, self.seating
+        if mover >= 0 and seating.centre[mover] == centre:
+            return mover
+        return seating.seats_of[centre][0]
 
     def start_next_turn(self) -> None:
         turns.start_next_turn(self)
@@ -314,7 +317,12 @@ class CountDownState(TurnState[CountDownGame]):
     def after_mission(self) -> None:
         trading.mission_carried_out(self)
 
-    def _end_in_draw(self) -> None:
+    def end_in_draw(self) -> None:
+        self._phase = phases.OVER
+        self._player = TERMINAL
+
+    def end_in_win(self, centre: int) -> None:
+        self._winner = centre
         self._phase = phases.OVER
         self._player = TERMINAL
 
@@ -324,7 +332,7 @@ class CountDownState(TurnState[CountDownGame]):
         if self._player != CHANCE:
             return []
         if phase == phases.SURPRISE_DRAW:
-            unseen = self._surprise_unseen
+            unseen = self.piles.surprises_unseen
             return [(card, 1 / len(unseen)) for card in unseen]
         if phase == phases.AGENT_DRAW:
             return squares.agent_draw_outcomes(self)
@@ -349,19 +357,20 @@ class CountDownState(TurnState[CountDownGame]):
         # A chance outcome, checked without listing the outcomes (see chance_outcomes).
         phase = self._phase
         if phase == phases.SURPRISE_DRAW:
-            return action in self._surprise_unseen
+            return action in self.piles.surprises_unseen
         if phase == phases.AGENT_DRAW:
             return squares.can_draw_agent_card(self, action)
         return action in self.game.ball_outcomes
 
     def _decisions(self) -> Sequence[int]:
         phase, s, space = self._phase, self, self.game.space
+        if phase == phases.MEETING:  # the commonest: listed when the say began
+            return trading.say_moves(s)
         fixed = FIXED_DECISIONS.get(phase)
         if fixed is not None:
             return fixed
-        centre = self._centre[self._player]
         if phase == phases.BUY_PHOTO:
-            photo = self.game.board.args[self._pos[self._mover]]
+            photo = self.game.board.args[self.turn.pos[self.turn.mover]]
             return [DECLINE, space.buy_photo + photo]
         if phase == phases.SATURN:
             buys = squares.saturn_v_purchases(s)
@@ -372,8 +381,6 @@ class CountDownState(TurnState[CountDownGame]):
             )
         if phase == phases.DEBT:
             return payments.debt_sales(s)
-        if phase == phases.MEETING:
-            return trading.meeting_actions(s)
         if phase == phases.ASK:
             low, high = trading.ask_range(s)
             return self._money_actions(low, high)
@@ -383,7 +390,7 @@ class CountDownState(TurnState[CountDownGame]):
         if phase == phases.TARGET:
             return missions.mission_targets(s)
         if phase == phases.ARRESTED:
-            pay = self._money[centre] >= self.game.board.ransom
+            pay = self.holdings[self.mover_centre()].money >= self.game.board.ransom
             return [SIT_OUT, PAY_RANSOM] if pay else [SIT_OUT]
         if phase == phases.BID:
             low, high = auction.bid_range(s)
@@ -397,7 +404,7 @@ class CountDownState(TurnState[CountDownGame]):
 
     # -- rules, one per phase ------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        listed, self._legal = self._legal, None
+        self._legal = None  # the one place the legal-move list is dropped
         phase = self._phase
         if self._player == CHANCE:
             face = action + 1
@@ -421,7 +428,7 @@ class CountDownState(TurnState[CountDownGame]):
             else:
                 self._phase, self._player = phases.ROLL, CHANCE
         elif phase == phases.DIRECTION:
-            movement.move(self, self._roll if action == FORWARD else -self._roll)
+            movement.move(self, self.turn.roll if action == FORWARD else -self.turn.roll)
         elif phase == phases.BUY_PHOTO:
             if action == DECLINE:
                 squares.after_square(self)
@@ -449,7 +456,7 @@ class CountDownState(TurnState[CountDownGame]):
             elif action < space.propose:
                 trading.start_mission(self, action)
             else:
-                trading.propose(self, action, listed)
+                trading.propose(self, action)
         elif phase == phases.REPLY:
             trading.reply(self, action == ACCEPT)
         elif phase == phases.ASK:
@@ -536,17 +543,20 @@ class CountDownState(TurnState[CountDownGame]):
         """A centre's agent cards are seen by its seats and by the watching fifth seat."""
         if seat is None:
             return False
-        return self._centre[seat] == centre or (self.game.num_players == 5 and seat == 4)
+        return self.seating.centre[seat] == centre or (self.game.num_players == 5 and seat == 4)
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[float]:
         n = self.game.num_players
         if self._winner < 0:
             return [0.0] * n
-        winners = self._seats_of[self._winner]
-        players = [s for s in range(n) if self._centre[s] >= 0]
+        winners = self.seating.seats_of[self._winner]
+        players = [s for s in range(n) if self.seating.centre[s] >= 0]
         loss = -len(winners) / (len(players) - len(winners))
-        return [1.0 if s in winners else (loss if self._centre[s] >= 0 else 0.0) for s in range(n)]
+        return [
+            1.0 if s in winners else (loss if self.seating.centre[s] >= 0 else 0.0)
+            for s in range(n)
+        ]
 
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0
@@ -554,74 +564,77 @@ class CountDownState(TurnState[CountDownGame]):
     # -- read-only helpers for agents (public information, and a seat's own cards) -------
     def centre_of(self, seat: int) -> int:
         """The centre (0-3) a seat plays, -1 for the watching fifth seat."""
-        return self._centre[seat]
+        return self.seating.centre[seat]
 
     def money(self, centre: int) -> int:
-        return self._money[centre]
+        return self.holdings[centre].money
 
     def photo_counts(self, centre: int) -> list[int]:
-        return self._photos[centre].copy()
+        return self.holdings[centre].photos.copy()
 
     def part_counts(self, centre: int) -> list[int]:
-        return self._parts[centre].copy()
+        return self.holdings[centre].parts.copy()
 
     def photo_stock(self) -> list[int]:
-        return self._photo_stock.copy()
+        return self.leader.photos.copy()
 
     def part_stock(self) -> list[int]:
-        return self._part_stock.copy()
+        return self.leader.parts.copy()
 
     def own_agent_cards(self, seat: int) -> list[int]:
         """The agent cards (count per type) of ``seat``'s centre: secret to that seat."""
-        return self._agents[self._centre[seat]].copy()
+        return self.holdings[self.seating.centre[seat]].agents.copy()
 
     def agent_card_counts(self, centre: int) -> tuple[int, int]:
         """How many green and red cards a centre holds (public)."""
         green = self.game.board.agent_green
-        cards = self._agents[centre]
+        cards = self.holdings[centre].agents
         return (
             sum(n for t, n in enumerate(cards) if green[t]),
             sum(n for t, n in enumerate(cards) if not green[t]),
         )
 
     def position(self, seat: int) -> int:
-        return self._pos[seat]
+        return self.turn.pos[seat]
 
     def phase(self) -> str:
         return phases.NAMES[self._phase]
 
     def last_roll(self) -> int:
-        return self._roll
+        return self.turn.roll
 
     def countdown_waits(self) -> int:
         """Rolls of the current countdown attempt made before the count started."""
-        return self._count_waits
+        return self.countdown.waits
 
     def pending_deal(self) -> tuple[int, int, tuple[int, int, int], int, int]:
         """(proposer seat, other seat, offer template, ask, counter) of the open deal."""
-        proposer, target, t = self._deal
-        return proposer, target, self.game.space.templates[t], self._ask, self._counter
+        meeting = self.meeting
+        proposer, target, t = meeting.deal
+        return proposer, target, self.game.space.templates[t], meeting.ask, meeting.counter
 
     def mover(self) -> int:
         """The seat whose turn it is (also while others answer or have their say)."""
-        return self._mover
+        return self.turn.mover
 
     def forbidden_zone_visit(self) -> tuple[int, bool]:
         """(the centre whose forbidden zone the mover visits, -1 if none; whether the
         visit is justified yet)."""
-        return self._fz_owner, self._dealt
+        return self.meeting.zone_owner, self.meeting.justified
 
     def saturn_v_bought(self, centre: int) -> int:
         """Saturn Vs a centre bought complete and still holds whole."""
-        return self._saturn_sets[centre]
+        return self.holdings[centre].saturn_v
 
     def mission(self) -> tuple[int, int]:
         """(agent card type, target centre) of the mission being carried out."""
-        return self._mission[0], self._mission[1]
+        card, target = self.meeting.mission
+        return card, target
 
     def current_lot(self) -> int:
         """The photo card up for auction, -1 when there is none."""
-        return self._lots[0] if self._lots else -1
+        lots = self.auction.lots
+        return lots[0] if lots else -1
 
     # -- views ---------------------------------------------------------------------------
     def public_observation(self) -> dict[str, Any]:
@@ -645,103 +658,81 @@ class CountDownState(TurnState[CountDownGame]):
         self.check_seat(seat)
         copy = self.clone()
         # The mover's missions depend on the cards redrawn: no list kept may be reused.
-        copy._legal = copy._meeting_list = None
+        copy._legal = copy.meeting.listed = None
         board = self.game.board
-        hidden = [c for c in range(4) if not self.sees_agents(seat, c)]
+        # The hidden hands, then the piles: each a count of cards per type, redrawn in place.
+        hidden = [copy.holdings[c].agents for c in range(4) if not self.sees_agents(seat, c)]
+        pile = copy.piles.agents
         for green in (True, False):
             types = [t for t in range(len(board.agent_names)) if board.agent_green[t] == green]
-            pool = [t for t in types for c in hidden for _ in range(self._agents[c][t])]
-            pool += [t for t in types for _ in range(self._pile[t])]
+            pool = [t for t in types for hand in hidden for _ in range(hand[t])]
+            pool += [t for t in types for _ in range(pile[t])]
             cards = [pool[i] for i in rng.permutation(len(pool))]
-            for c in hidden:
-                size = sum(self._agents[c][t] for t in types)
+            for hand in hidden:
+                size = sum(hand[t] for t in types)
                 for t in types:
-                    copy._agents[c][t] = 0
+                    hand[t] = 0
                 for t in cards[:size]:
-                    copy._agents[c][t] += 1
+                    hand[t] += 1
                 cards = cards[size:]
             for t in types:
-                copy._pile[t] = 0
+                pile[t] = 0
             for t in cards:
-                copy._pile[t] += 1
+                pile[t] += 1
         return copy
 
     def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
         return render_state(self, seat, names)
 
     def _after_set_up(self) -> None:
-        self._legal = self._meeting_list = None
-        self._units = self.game.units
+        self._legal = self.meeting.listed = None
+        self._own_shared_records()
 
     def _check_position(self) -> None:
         n = self.game.num_players
         seats = range(n)
         check_in("phase", self._phase, range(len(phases.NAMES)))
         check_in("player", self._player, [CHANCE, TERMINAL, *seats])
-        check_in("mover", self._mover, range(-1, n))
-        for name in ("centre", "pos", "skip"):
-            check_length(name, getattr(self, "_" + name), n)
-        check_each_in("centre", self._centre, range(-1, 4))
-        check_each_in("pos", self._pos, range(-1, self.game.board.track_len))
-        for name in ("money", "photos", "parts", "agents", "saturn_sets", "seats_of"):
-            check_length(name, getattr(self, "_" + name), 4)
-        check_each_in("order", self._order, seats)
+        check_in("mover", self.turn.mover, range(-1, n))
+        check_length("centre", self.seating.centre, n)
+        check_length("pos", self.turn.pos, n)
+        check_length("skip", self.turn.skip, n)
+        check_each_in("centre", self.seating.centre, range(-1, 4))
+        check_each_in("pos", self.turn.pos, range(-1, self.game.board.track_len))
+        check_length("seats_of", self.seating.seats_of, 4)
+        check_each_in("order", self.seating.order, seats)
 
     def clone(self) -> CountDownState:
-        """A copy sharing nothing mutable (the legal list is never modified: shared)."""
+        """A copy sharing nothing that either may change: each record copied, except those
+        that change only in phases of their own, shared outside them (``SHARED_OUTSIDE``)."""
         c = CountDownState.__new__(CountDownState)
         c.game = self.game
-        c._legal = self._legal
-        # Numbers, flags and the game's tuples.
-        c._again = self._again
-        c._ask = self._ask
-        c._auction_done = self._auction_done
-        c._bank = self._bank
-        c._bid_at = self._bid_at
-        c._count_rolls = self._count_rolls
-        c._count_sum = self._count_sum
-        c._count_waits = self._count_waits
-        c._counter = self._counter
-        c._dealt = self._dealt
-        c._draw_green = self._draw_green
-        c._first_round = self._first_round
-        c._fz_owner = self._fz_owner
-        c._last_surprise = self._last_surprise
-        c._lot_high = self._lot_high
-        c._lot_price = self._lot_price
-        c._meeting_list = self._meeting_list  # never modified, like the legal list
-        c._mover = self._mover
-        c._phase = self._phase
-        c._player = self._player
-        c._proposals_left = self._proposals_left
-        c._roll = self._roll
-        c._say = self._say
-        c._turn_at = self._turn_at
-        c._turns = self._turns
-        c._units = self._units
-        c._winner = self._winner
-        # Lists of numbers.
         c._history = self._history.copy()
-        c._centre, c._pos, c._skip = self._centre.copy(), self._pos.copy(), self._skip.copy()
-        c._in_service, c._money = self._in_service.copy(), self._money.copy()
-        c._saturn_sets = self._saturn_sets.copy()
-        c._photo_stock, c._part_stock = self._photo_stock.copy(), self._part_stock.copy()
-        c._pile = self._pile.copy()
-        c._surprise_unseen = self._surprise_unseen.copy()
-        c._surprise_queue = self._surprise_queue.copy()
-        c._order, c._partners = self._order.copy(), self._partners.copy()
-        c._deal, c._mission = self._deal.copy(), self._mission.copy()
-        c._lots, c._bidders = self._lots.copy(), self._bidders.copy()
-        c._contenders, c._tie_rolls = self._contenders.copy(), self._tie_rolls.copy()
-        # Lists of lists.
-        c._photos = [row.copy() for row in self._photos]
-        c._parts = [row.copy() for row in self._parts]
-        c._agents = [row.copy() for row in self._agents]
-        c._debts = [debt.copy() for debt in self._debts]
-        c._capital_rolls = [rolls.copy() for rolls in self._capital_rolls]
-        c._seats_of = [seats.copy() for seats in self._seats_of]
-        c._groups = [group.copy() for group in self._groups]
+        c._legal = self._legal  # never modified
+        c._phase = phase = self._phase
+        c._player = self._player
+        c._winner = self._winner
+        c.turn = self.turn.copy()
+        c.holdings = [held.copy() for held in self.holdings]
+        c.leader = self.leader.copy()
+        c.piles = self.piles.copy()
+        c.debts = self.debts.copy()  # each debt a tuple
+        c.meeting = self.meeting.copy()
+        if phase in ROLLING_OFF:
+            c.roll_off, c.seating = self.roll_off.copy(), self.seating.copy()
+        else:
+            c.roll_off, c.seating = self.roll_off, self.seating
+        c.countdown = self.countdown.copy() if phase in COUNTING else self.countdown
+        c.auction = self.auction.copy() if phase in BIDDING else self.auction
         return c
+
+    def _own_shared_records(self) -> None:
+        """Copies of the records a clone may share: a position set up may be in any phase."""
+        self.roll_off, self.seating = self.roll_off.copy(), self.seating.copy()
+        self.countdown, self.auction = self.countdown.copy(), self.auction.copy()
 
     def __str__(self) -> str:
         return state_text(self)
+
+
+lead_to_records(CountDownState, RECORD_FIELDS)

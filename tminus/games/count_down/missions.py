@@ -16,22 +16,24 @@ from tminus.games.count_down.ledger import lose_part, transfer
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
+NO_MISSION = (-1, -1)  # (agent card, target centre) when no mission is under way
+
 
 def start_mission(s: CountDownState, card: int) -> None:
     """The agent shows the card; the centre's owner rolls for an arrest."""
     centre = s.mover_centre()
-    s._agents[centre][card] -= 1
-    s._pile[card] += 1  # "They return their card to the game leader" (arrested or not)
-    s._mission = [card, s._fz_owner]
-    s._dealt = True  # a mission justifies the visit
+    s.holdings[centre].agents[card] -= 1
+    s.piles.agents[card] += 1  # "They return their card to the game leader" (arrested or not)
+    s.meeting.mission = (card, s.meeting.zone_owner)
+    s.meeting.justified = True  # a mission justifies the visit
     s._phase, s._player = phases.ARREST_ROLL, CHANCE
 
 
 def arrest_roll(s: CountDownState, face: int) -> None:
     """The owner rolls: 1 to ``arrest_max`` (a parameter, 3 by ruling) arrests the agent."""
-    s._roll = face
+    s.turn.roll = face
     if face <= s.game.arrest_max:
-        s._phase, s._player = phases.ARRESTED, s._mover
+        s._phase, s._player = phases.ARRESTED, s.turn.mover
     else:
         carry_out_mission(s)
 
@@ -41,59 +43,59 @@ def arrested(s: CountDownState, pay: bool) -> None:
     million to the owner of the centre where they are, in order to continue the game." """
     board = s.game.board
     if pay:
-        transfer(s, s.mover_centre(), s._mission[1], board.ransom)
+        transfer(s, s.mover_centre(), s.meeting.mission[1], board.ransom)
     else:
-        s._skip[s._mover] += board.turns_out
+        s.turn.skip[s.turn.mover] += board.turns_out
     end_mission(s)
 
 
 def mission_targets(s: CountDownState) -> list[int]:
     """What the mission may hit: photo ids, or part ids (+ the part offset) by card kind."""
     board, space = s.game.board, s.game.space
-    card, target = s._mission
+    card, target = s.meeting.mission
     kind = board.agent_kinds[card]
     if kind == "photo":
-        held = s._photos[target]
+        held = s.holdings[target].photos
         if board.agent_green[card]:
             # Espionage: a copy of one of the target's cards from the leader's stock.
-            return [space.take_photo + p for p, n in enumerate(held) if n and s._photo_stock[p]]
+            return [space.take_photo + p for p, n in enumerate(held) if n and s.leader.photos[p]]
         return [space.take_photo + p for p, n in enumerate(held) if n]
     if kind == "part":
-        return [space.take_part + p for p, n in enumerate(s._parts[target]) if n]
+        return [space.take_part + p for p, n in enumerate(s.holdings[target].parts) if n]
     return []
 
 
 def carry_out_mission(s: CountDownState) -> None:
-    card, target = s._mission
+    card, target = s.meeting.mission
     if s.game.board.agent_kinds[card] == "turn":
-        for seat in s._seats_of[target]:
-            s._skip[seat] += 1  # a lost turn for the target (each partner of a team)
+        for seat in s.seating.seats_of[target]:
+            s.turn.skip[seat] += 1  # a lost turn for the target (each partner of a team)
         end_mission(s)
     elif mission_targets(s):
-        s._phase, s._player = phases.TARGET, s._mover
+        s._phase, s._player = phases.TARGET, s.turn.mover
     else:
         end_mission(s)  # nothing to hit: no compensation
 
 
 def hit_target(s: CountDownState, action: int) -> None:
     board, space = s.game.board, s.game.space
-    card, target = s._mission
+    card, target = s.meeting.mission
     if action >= space.take_part:
         part = action - space.take_part
         lose_part(s, target, part)  # sabotage: the part goes back to stock
-        s._part_stock[part] += 1
+        s.leader.parts[part] += 1
     else:
         photo = action - space.take_photo
         if board.agent_green[card]:
-            s._photo_stock[photo] -= 1  # espionage: a copy from the leader
-            s._photos[s.mover_centre()][photo] += 1
+            s.leader.photos[photo] -= 1  # espionage: a copy from the leader
+            s.holdings[s.mover_centre()].photos[photo] += 1
         else:
-            s._photos[target][photo] -= 1  # sabotage: the card back to the leader
-            s._photo_stock[photo] += 1
+            s.holdings[target].photos[photo] -= 1  # sabotage: the card back to the leader
+            s.leader.photos[photo] += 1
     end_mission(s)
 
 
 def end_mission(s: CountDownState) -> None:
     """Back to the meeting: the others met still have their say."""
-    s._mission = [-1, -1]
+    s.meeting.mission = NO_MISSION
     s.after_mission()

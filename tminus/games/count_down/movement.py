@@ -15,16 +15,16 @@ CHOICE_OF_DIRECTION = 10  # from this number up the player may go backward
 
 
 def ball_roll(s: CountDownState, face: int) -> None:
-    s._roll = face
+    s.turn.roll = face
     if face >= CHOICE_OF_DIRECTION:
         s._phase = phases.DIRECTION
-        s._player = s._mover
+        s._player = s.turn.mover
     else:
         move(s, face)
 
 
 def move(s: CountDownState, steps: int) -> None:
     """Move the mover's piece ``steps`` squares (negative: backward) and land."""
-    seat = s._mover
-    s._pos[seat] = (s._pos[seat] + steps) % s.game.board.track_len
+    seat = s.turn.mover
+    s.turn.pos[seat] = (s.turn.pos[seat] + steps) % s.game.board.track_len
     squares.land(s)

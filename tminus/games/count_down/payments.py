@@ -14,29 +14,29 @@ if TYPE_CHECKING:
 
 
 def has_holdings(s: CountDownState, centre: int) -> bool:
-    return any(s._photos[centre]) or any(s._parts[centre])
+    return any(s.holdings[centre].photos) or any(s.holdings[centre].parts)
 
 
 def settle_debts(s: CountDownState) -> None:
     """Pay the debts in order; a debtor short of money decides what to sell."""
-    while s._debts:
-        debtor, creditor, amount = s._debts[0]
-        if s._money[debtor] >= amount:
+    while s.debts:
+        debtor, creditor, amount = s.debts[0]
+        if s.holdings[debtor].money >= amount:
             transfer(s, debtor, creditor, amount)
         elif has_holdings(s, debtor):
             s._phase = phases.DEBT
             s._player = s.speaker(debtor)
             return
         else:
-            transfer(s, debtor, creditor, s._money[debtor])  # the rest is lost
-        s._debts.pop(0)
+            transfer(s, debtor, creditor, s.holdings[debtor].money)  # the rest is lost
+        s.debts.pop(0)
     trading.open_meeting(s)
 
 
 def sell_photo_to_leader(s: CountDownState, photo: int) -> None:
-    debtor = s._debts[0][0]
-    s._photos[debtor][photo] -= 1
-    s._photo_stock[photo] += 1
+    debtor = s.debts[0][0]
+    s.holdings[debtor].photos[photo] -= 1
+    s.leader.photos[photo] += 1
     transfer(s, BANK, debtor, s.game.board.photo_values[photo])
     settle_debts(s)
 
@@ -45,27 +45,27 @@ def debt_sales(s: CountDownState) -> list[int]:
     """What the debtor may sell back: each photo card, each part not in a Saturn V bought
     complete, and such a rocket whole."""
     space = s.game.space
-    debtor = s._debts[0][0]
-    sets = s._saturn_sets[debtor]
-    sales = [space.sell_photo + p for p, n in enumerate(s._photos[debtor]) if n]
-    sales += [space.sell_part + p for p, n in enumerate(s._parts[debtor]) if n > sets]
+    debtor = s.debts[0][0]
+    sets = s.holdings[debtor].saturn_v
+    sales = [space.sell_photo + p for p, n in enumerate(s.holdings[debtor].photos) if n]
+    sales += [space.sell_part + p for p, n in enumerate(s.holdings[debtor].parts) if n > sets]
     return [*sales, space.sell_saturn] if sets else sales
 
 
 def sell_part_to_leader(s: CountDownState, part: int) -> None:
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     lose_part(s, debtor, part)
-    s._part_stock[part] += 1
+    s.leader.parts[part] += 1
     transfer(s, BANK, debtor, s.game.board.part_prices[part])
     settle_debts(s)
 
 
 def sell_saturn_to_leader(s: CountDownState) -> None:
     """A Saturn V bought complete goes back whole, at what it cost."""
-    debtor = s._debts[0][0]
+    debtor = s.debts[0][0]
     for part in range(4):
-        s._parts[debtor][part] -= 1
-        s._part_stock[part] += 1
-    s._saturn_sets[debtor] -= 1
+        s.holdings[debtor].parts[part] -= 1
+        s.leader.parts[part] += 1
+    s.holdings[debtor].saturn_v -= 1
     transfer(s, BANK, debtor, s.game.board.saturn_price)
     settle_debts(s)

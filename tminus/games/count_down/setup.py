@@ -7,13 +7,58 @@ their figure ... on space centre no. 1, the next player on launch ramp no. 2, an
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import phases
 from tminus.games.count_down.data import BoardData
+from tminus.games.count_down.ledger import BANK, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
+
+
+@dataclass(slots=True)
+class Seating:
+    """Who plays which centre, settled by the roll-off: each seat's ``centre`` (-1 for the
+    watching fifth seat, and before the roll-off), each centre's ``seats_of``, the turn
+    ``order`` of the seats, and the centres ``in_service``."""
+
+    centre: list[int]
+    seats_of: list[list[int]]
+    order: list[int]
+    in_service: list[bool]
+
+    def copy(self) -> Seating:
+        return Seating(
+            self.centre.copy(),
+            [seats.copy() for seats in self.seats_of],
+            self.order.copy(),
+            self.in_service.copy(),
+        )
+
+
+@dataclass(slots=True)
+class RollOff:
+    """The rolls for capital and the order of play: each unit's ``capital_rolls``, the
+    ``groups`` of units in order so far (a group of two or more is tied), the tied
+    ``contenders`` rolling now with their ``tie_rolls``, and whether this is the
+    ``first_round`` (the rolls for capital)."""
+
+    capital_rolls: list[list[int]]
+    groups: list[list[int]] = field(default_factory=list)
+    contenders: list[int] = field(default_factory=list)
+    tie_rolls: list[int] = field(default_factory=list)
+    first_round: bool = True
+
+    def copy(self) -> RollOff:
+        return RollOff(
+            [rolls.copy() for rolls in self.capital_rolls],
+            [group.copy() for group in self.groups],
+            self.contenders.copy(),
+            self.tie_rolls.copy(),
+            self.first_round,
+        )
 
 
 def units_for(players: int) -> list[tuple[int, ...]]:
@@ -48,37 +93,39 @@ def initial_stock(board: BoardData, in_service: list[bool]) -> tuple[list[int], 
 
 def roll_off(s: CountDownState, face: int) -> None:
     """One roll of the start: the first round gives capital; ties roll again for order."""
-    unit = s._contenders[len(s._tie_rolls)]
-    s._tie_rolls.append(face)
-    if s._first_round:
+    rolls = s.roll_off
+    unit = rolls.contenders[len(rolls.tie_rolls)]
+    rolls.tie_rolls.append(face)
+    if rolls.first_round:
         # In the first round every seat of a unit rolls (teams add their two rolls).
-        seats = s._units[unit]
-        rolled = len(s._capital_rolls[unit])
-        s._capital_rolls[unit].append(face)
-        if rolled + 1 < len(seats):
-            s._tie_rolls.pop()  # the unit's key is complete only with its last seat
+        seats = s.game.units[unit]
+        capital = rolls.capital_rolls[unit]
+        capital.append(face)
+        if len(capital) < len(seats):
+            rolls.tie_rolls.pop()  # the unit's key is complete only with its last seat
             return
-        s._tie_rolls[-1] = sum(s._capital_rolls[unit])
-    if len(s._tie_rolls) < len(s._contenders):
+        rolls.tie_rolls[-1] = sum(capital)
+    if len(rolls.tie_rolls) < len(rolls.contenders):
         return
     split_tied_group(s)
 
 
 def split_tied_group(s: CountDownState) -> None:
     """Order the group that just rolled, highest first; tied units roll again."""
-    group, rolls = s._contenders, s._tie_rolls
-    keys = sorted(set(rolls), reverse=True)
-    split = [[u for u, r in zip(group, rolls, strict=True) if r == k] for k in keys]
-    at = s._groups.index(group)
-    s._groups[at : at + 1] = split
-    s._first_round = False
-    s._tie_rolls = []
-    s._turns += 1  # a round of the roll-off counts towards the turn cap
-    tied = next((g for g in s._groups if len(g) > 1), None)
+    rolls = s.roll_off
+    group, keys_rolled = rolls.contenders, rolls.tie_rolls
+    keys = sorted(set(keys_rolled), reverse=True)
+    split = [[u for u, r in zip(group, keys_rolled, strict=True) if r == k] for k in keys]
+    at = rolls.groups.index(group)
+    rolls.groups[at : at + 1] = split
+    rolls.first_round = False
+    rolls.tie_rolls = []
+    s.turn.number += 1  # a round of the roll-off counts towards the turn cap
+    tied = next((g for g in rolls.groups if len(g) > 1), None)
     if tied is not None:
-        s._contenders = tied
-        if s._turns >= s.game.max_turns:
-            s._end_in_draw()
+        rolls.contenders = tied
+        if s.turn.number >= s.game.max_turns:
+            s.end_in_draw()
         return
     assign_centres(s)
 
@@ -86,28 +133,29 @@ def split_tied_group(s: CountDownState) -> None:
 def assign_centres(s: CountDownState) -> None:
     """Highest roll takes centre 1 and its launch ramp, the next centre 2, and so on."""
     board = s.game.board
-    for centre, (unit,) in enumerate(s._groups):
-        seats = s._units[unit]
+    rolls, seating = s.roll_off, s.seating
+    for centre, (unit,) in enumerate(rolls.groups):
+        seats = s.game.units[unit]
         for seat in seats:
-            s._centre[seat] = centre
-            s._pos[seat] = board.ramp[centre]
-        s._seats_of[centre] = list(seats)
-        capital = sum(s._capital_rolls[unit]) * board.capital_per_pip
-        s._money[centre] += capital
-        s._bank -= capital
+            seating.centre[seat] = centre
+            s.turn.pos[seat] = board.ramp[centre]
+        seating.seats_of[centre] = list(seats)
+        transfer(s, BANK, centre, sum(rolls.capital_rolls[unit]) * board.capital_per_pip)
     # Play goes in centre order; team partners play on the second round of the order.
-    first = [s._seats_of[c][0] for c in range(4) if s._seats_of[c]]
-    second = [s._seats_of[c][1] for c in range(4) if len(s._seats_of[c]) > 1]
-    s._order = first + second
-    s._turn_at = -1
-    s._contenders = []
+    seats_of = seating.seats_of
+    first = [seats_of[c][0] for c in range(4) if seats_of[c]]
+    second = [seats_of[c][1] for c in range(4) if len(seats_of[c]) > 1]
+    seating.order = first + second
+    s.turn.at = -1
+    rolls.contenders = []
     s.start_next_turn()
 
 
 def start_roll_off(s: CountDownState) -> None:
-    units = list(range(len(s._units)))
-    s._groups = [units]
-    s._contenders = units
-    s._first_round = True
-    s._tie_rolls = []
+    units = list(range(len(s.game.units)))
+    rolls = s.roll_off
+    rolls.groups = [units]
+    rolls.contenders = units
+    rolls.first_round = True
+    rolls.tie_rolls = []
     s._phase = phases.ROLL_OFF

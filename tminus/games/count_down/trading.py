@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tminus.games.count_down import missions, phases, turns
@@ -30,59 +31,114 @@ from tminus.games.count_down.ledger import lose_part, transfer
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
+NO_DEAL = (-1, -1, -1)
+
+
+@dataclass(slots=True)
+class Meeting:
+    """The meeting on the mover's square.
+
+    ``partners``: the seats met, in turn order after the mover; ``say``: who has the say
+    (0 the mover, k the k-th partner, -1 no meeting), with ``proposals_left``;
+    ``zone_owner``: the centre whose forbidden zone the mover visits (-1 none), the visit
+    ``justified`` by a deal or a mission; ``deal``: (proposer, other seat, offer template)
+    of the proposal under way, with a forced sale's ``ask`` and ``counter``; ``mission``:
+    (agent card, target centre) of the mission under way. Deal and mission are replaced
+    whole, never changed in place, so copies share them. ``listed``: the moves of the
+    player with the say, listed when the say began (a refused offer changes nothing, so
+    they stand again); None when they must be listed anew.
+    """
+
+    partners: list[int] = field(default_factory=list)
+    say: int = -1
+    proposals_left: int = 0
+    zone_owner: int = -1
+    justified: bool = False
+    deal: tuple[int, ...] = NO_DEAL
+    ask: int = 0
+    counter: int = 0
+    mission: tuple[int, ...] = missions.NO_MISSION
+    listed: Sequence[int] | None = None  # never modified: shared by copies
+
+    def copy(self) -> Meeting:
+        return Meeting(
+            self.partners.copy(),
+            self.say,
+            self.proposals_left,
+            self.zone_owner,
+            self.justified,
+            self.deal,
+            self.ask,
+            self.counter,
+            self.mission,
+            self.listed,
+        )
+
 
 def open_meeting(s: CountDownState) -> None:
     """The mover meets everyone on their square; in another centre's forbidden zone, its
     owner too, who must be given a reason for the visit. The mover has the say first."""
     board = s.game.board
+    meeting, pos, centres = s.meeting, s.turn.pos, s.seating.centre
     centre = s.mover_centre()
-    square = s._pos[s._mover]
-    s._dealt = False
-    s._fz_owner = -1
+    square = pos[s.turn.mover]
+    meeting.justified = False
+    meeting.zone_owner = -1
     met = {}  # centre -> the seat that speaks for it
     owner = board.forbidden_zone_of[square]
-    if owner >= 0 and s._in_service[owner] and owner != centre:
-        s._fz_owner = owner
+    if owner >= 0 and s.seating.in_service[owner] and owner != centre:
+        meeting.zone_owner = owner
         met[owner] = s.speaker(owner)
     for seat in in_turn_order(s):
-        other = s._centre[seat]
-        if s._pos[seat] == square and other not in (centre, -1) and other not in met:
+        other = centres[seat]
+        if pos[seat] == square and other not in (centre, -1) and other not in met:
             met[other] = seat
-    s._partners = [seat for seat in in_turn_order(s) if seat in met.values()]
-    s._say = 0
-    s._proposals_left = board.offers_per_meeting
+    meeting.partners = [seat for seat in in_turn_order(s) if seat in met.values()]
+    meeting.say = 0
+    meeting.proposals_left = board.offers_per_meeting
     continue_meeting(s)
 
 
 def in_turn_order(s: CountDownState) -> list[int]:
     """The seats that play, in turn order from the one after the mover."""
-    order = s._order
-    at = order.index(s._mover)
+    order = s.seating.order
+    at = order.index(s.turn.mover)
     return order[at + 1 :] + order[:at]
 
 
 def has_the_say(s: CountDownState) -> int:
     """The seat whose say it is: the mover, then each player met in turn order."""
-    return s._mover if s._say == 0 else s._partners[s._say - 1]
+    say = s.meeting.say
+    return s.turn.mover if say == 0 else s.meeting.partners[say - 1]
 
 
 def continue_meeting(s: CountDownState) -> None:
     """The player with the say decides; one with nothing to propose passes the say on.
     After the last player's say the meeting closes."""
-    while s._say <= len(s._partners):
+    meeting = s.meeting
+    while meeting.say <= len(meeting.partners):
         actions = meeting_actions(s)
         if actions != [DONE]:
             s._phase, s._player = phases.MEETING, has_the_say(s)
-            s._legal = actions
+            meeting.listed = actions
             return
         pass_the_say(s)
     close_meeting(s)
 
 
+def say_moves(s: CountDownState) -> Sequence[int]:
+    """The moves of the player with the say, as listed when the say began."""
+    meeting = s.meeting
+    if meeting.listed is None:  # a position set up, or hidden cards redrawn
+        meeting.listed = meeting_actions(s)
+    return meeting.listed
+
+
 def pass_the_say(s: CountDownState) -> None:
     """To the next player met, who may make proposals of their own."""
-    s._say += 1
-    s._proposals_left = s.game.board.offers_per_meeting
+    meeting = s.meeting
+    meeting.say += 1
+    meeting.proposals_left = s.game.board.offers_per_meeting
 
 
 def done(s: CountDownState) -> None:
@@ -92,43 +148,46 @@ def done(s: CountDownState) -> None:
 
 def close_meeting(s: CountDownState) -> None:
     """In a forbidden zone, a visitor with no deal and no mission is sent home."""
-    if s._fz_owner >= 0 and not s._dealt:
+    meeting = s.meeting
+    if meeting.zone_owner >= 0 and not meeting.justified:
         send_home(s)
-    s._partners = []
-    s._fz_owner = -1
-    s._say = -1
+    meeting.partners = []
+    meeting.zone_owner = -1
+    meeting.say = -1
     turns.end_move(s)
 
 
 def send_home(s: CountDownState) -> None:
     """ "the player is sent back to their starting square" (their own launch ramp)."""
-    s._pos[s._mover] = s.game.board.ramp[s.mover_centre()]
+    s.turn.pos[s.turn.mover] = s.game.board.ramp[s.mover_centre()]
 
 
 def visit_to_the_owner(s: CountDownState, proposer: int, target: int) -> bool:
     """Is this a proposal of the visitor of a forbidden zone to its owner?"""
-    return s._fz_owner >= 0 and proposer == s._mover and s._centre[target] == s._fz_owner
+    owner = s.meeting.zone_owner
+    return owner >= 0 and proposer == s.turn.mover and s.seating.centre[target] == owner
 
 
 def justify(s: CountDownState, proposer: int, target: int) -> None:
     """ "if they come as a friend, they propose to the owner buying, selling or exchanging
     cards": a deal the visitor proposes to the owner justifies the visit."""
     if visit_to_the_owner(s, proposer, target):
-        s._dealt = True
+        s.meeting.justified = True
 
 
 def meeting_actions(s: CountDownState) -> list[int]:
     """What the player with the say can do now: proposals (the mover's to anyone met, the
     others' to the mover), missions (the mover, in a forbidden zone), and ``done``."""
     space = s.game.space
+    meeting, mover, centres = s.meeting, s.turn.mover, s.seating.centre
     seat = has_the_say(s)
-    centre = s._centre[seat]
+    centre = centres[seat]
     actions = []
-    if s._proposals_left > 0:
-        for target in s._partners if seat == s._mover else [s._mover]:
-            actions += feasible_offers(s, centre, s._centre[target], space.offers_to[target])
-    if seat == s._mover and s._fz_owner >= 0:
-        actions += [space.mission + t for t, n in enumerate(s._agents[centre]) if n]
+    if meeting.proposals_left > 0:
+        for target in meeting.partners if seat == mover else [mover]:
+            actions += feasible_offers(s, centre, centres[target], space.offers_to[target])
+    if seat == mover and meeting.zone_owner >= 0:
+        actions += [space.mission + t for t, n in enumerate(s.holdings[centre].agents) if n]
     actions.append(DONE)
     actions.sort()
     return actions
@@ -143,8 +202,9 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     """The ``ids`` of the offers centre ``a`` can propose to centre ``b`` (``feasible``),
     in runs of rising ids."""
     board = s.game.board
-    mine, theirs = s._photos[a], s._photos[b]
-    money_a, money_b = s._money[a], s._money[b]
+    holder_a, holder_b = s.holdings[a], s.holdings[b]
+    mine, theirs = holder_a.photos, holder_b.photos
+    money_a, money_b = holder_a.money, holder_b.money
     held = [p for p, n in enumerate(mine) if n]
     others = [p for p, n in enumerate(theirs) if n]
     found = []
@@ -155,7 +215,7 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
     for p in held:  # swap p for q
         row = ids.swaps[p]
         found += [row[q] for q in others if q != p]
-    my_parts, their_parts = s._parts[a], s._parts[b]
+    my_parts, their_parts = holder_a.parts, holder_b.parts
     prices = board.part_prices
     for part in range(4):
         if my_parts[part] and money_b >= prices[part]:
@@ -172,12 +232,12 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
 
 def unneeded(s: CountDownState, centre: int, photo: int) -> bool:
     """A photo card its holder does not need: not on their control card, or a second copy."""
-    held = s._photos[centre][photo]
+    held = s.holdings[centre].photos[photo]
     return held >= 2 or (held == 1 and photo not in s.game.control_sets[centre])
 
 
 def needs(s: CountDownState, centre: int, photo: int) -> bool:
-    return photo in s.game.control_sets[centre] and not s._photos[centre][photo]
+    return photo in s.game.control_sets[centre] and not s.holdings[centre].photos[photo]
 
 
 def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) -> bool:
@@ -186,32 +246,32 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     "No money, no sale": the payer must have the money.
     """
     kind, x, y = template
+    giver, taker = s.holdings[a], s.holdings[b]
     if kind == SELL:
-        return s._photos[a][x] > 0 and s._money[b] >= y
+        return giver.photos[x] > 0 and taker.money >= y
     if kind == BUY:
-        return s._photos[b][x] > 0 and s._money[a] >= y
+        return taker.photos[x] > 0 and giver.money >= y
     if kind == SWAP:
-        return s._photos[a][x] > 0 and s._photos[b][y] > 0
+        return giver.photos[x] > 0 and taker.photos[y] > 0
     if kind == SELL_PART:
-        return s._parts[a][x] > 0 and s._money[b] >= y
+        return giver.parts[x] > 0 and taker.money >= y
     if kind == BUY_PART_FROM:
-        return s._parts[b][x] > 0 and s._money[a] >= y
+        return taker.parts[x] > 0 and giver.money >= y
     if kind == ASK_FOR:
         # "if a player has a photo card they do not need, they are obliged to sell it to
         # the player who lacks it" (a buyer who cannot pay the value gets no sale)
         return needs(s, a, x) and unneeded(s, b, x)
     # DEMAND: "the owner of the duplicate must sell it at the fixed price"
-    return not s._parts[a][x] and s._parts[b][x] >= 2
+    return not giver.parts[x] and taker.parts[x] >= 2
 
 
-def propose(s: CountDownState, action: int, listed: Sequence[int] | None) -> None:
-    """The player with the say makes the proposal ``action``, one of the ``listed`` (the
-    say's legal moves, kept for when the reply comes back; None when never listed)."""
+def propose(s: CountDownState, action: int) -> None:
+    """The player with the say makes the proposal ``action``."""
     target, t = s.game.space.split_proposal(action)
     kind, x, y = s.game.space.templates[t]
     proposer = has_the_say(s)
-    s._proposals_left -= 1
-    s._deal = [proposer, target, t]
+    s.meeting.proposals_left -= 1
+    s.meeting.deal = (proposer, target, t)
     if kind == DEMAND:
         claim_spare_part(s, proposer, target, x, y)
     elif kind == ASK_FOR:
@@ -220,15 +280,14 @@ def propose(s: CountDownState, action: int, listed: Sequence[int] | None) -> Non
         # "Exchanges between players are allowed; only the agreement of the parties is
         # needed."
         s._phase, s._player = phases.REPLY, target
-        s._meeting_list = listed
 
 
 def claim_spare_part(s: CountDownState, buyer: int, seller: int, part: int, price: int) -> None:
     """ "the owner of the duplicate must sell it at the fixed price" to a buyer who can pay."""
-    a, b = s._centre[buyer], s._centre[seller]
-    if s._money[a] >= price:
+    a, b = s.seating.centre[buyer], s.seating.centre[seller]
+    if s.holdings[a].money >= price:
         lose_part(s, b, part)
-        s._parts[a][part] += 1
+        s.holdings[a].parts[part] += 1
         transfer(s, a, b, price)
     justify(s, buyer, seller)
     continue_meeting(s)
@@ -238,17 +297,16 @@ def claim_photo(s: CountDownState, buyer: int, seller: int, photo: int) -> None:
     """The forced sale of a photo card the seller does not need: they name a price. A buyer
     who cannot pay the value gets no sale (the claim still justifies a visit)."""
     justify(s, buyer, seller)
-    if s._money[s._centre[buyer]] >= s.game.board.photo_values[photo]:
+    if s.holdings[s.seating.centre[buyer]].money >= s.game.board.photo_values[photo]:
         s._phase, s._player = phases.ASK, seller
     else:
         continue_meeting(s)
 
 
 def reply(s: CountDownState, accept: bool) -> None:
-    proposer, target, t = s._deal
-    listed, s._meeting_list = s._meeting_list, None
+    proposer, target, t = s.meeting.deal
     if accept:
-        exchange(s, s._centre[proposer], s._centre[target], s.game.space.templates[t])
+        exchange(s, s.seating.centre[proposer], s.seating.centre[target], s.game.space.templates[t])
         justify(s, proposer, target)
         continue_meeting(s)
     elif visit_to_the_owner(s, proposer, target):
@@ -256,10 +314,9 @@ def reply(s: CountDownState, accept: bool) -> None:
         # (when the meeting ends, unless an earlier deal justified the visit): the
         # visitor's say is over.
         done(s)
-    elif s._proposals_left > 0 and listed is not None:
-        # A refusal changes no holdings: the say goes on with the same list.
+    elif s.meeting.proposals_left > 0:
+        # A refusal changes no holdings: the say goes on with the moves listed.
         s._phase, s._player = phases.MEETING, proposer
-        s._legal = listed
     else:
         continue_meeting(s)
 
@@ -277,69 +334,70 @@ def exchange(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
         move_photo(s, b, a, y)
     elif kind == SELL_PART:
         lose_part(s, a, x)
-        s._parts[b][x] += 1
+        s.holdings[b].parts[x] += 1
         transfer(s, b, a, y)
     elif kind == BUY_PART_FROM:
         lose_part(s, b, x)
-        s._parts[a][x] += 1
+        s.holdings[a].parts[x] += 1
         transfer(s, a, b, y)
 
 
 def move_photo(s: CountDownState, giver: int, taker: int, photo: int) -> None:
-    s._photos[giver][photo] -= 1
-    s._photos[taker][photo] += 1
+    s.holdings[giver].photos[photo] -= 1
+    s.holdings[taker].photos[photo] += 1
 
 
 # -- the forced sale: ask, counter, settle ------------------------------------------------
 def ask_range(s: CountDownState) -> tuple[int, int]:
     """ "the sale price is fixed by mutual agreement between the indicated value and double
     that value", and never above what the buyer has: the range of prices asked."""
-    photo = s.game.space.templates[s._deal[2]][1]
+    buyer, _, t = s.meeting.deal
+    photo = s.game.space.templates[t][1]
     value = s.game.board.photo_values[photo]
-    return value, min(2 * value, s._money[s._centre[s._deal[0]]])
+    return value, min(2 * value, s.holdings[s.seating.centre[buyer]].money)
 
 
 def ask(s: CountDownState, price: int) -> None:
-    s._ask = price
-    s._phase, s._player = phases.COUNTER, s._deal[0]
+    s.meeting.ask = price
+    s._phase, s._player = phases.COUNTER, s.meeting.deal[0]
 
 
 def counter_prices(s: CountDownState) -> list[int]:
     """The buyer may counter with any lower price in the range."""
     low, _ = ask_range(s)
     step = s.game.board.step
-    return list(range(low, s._ask - step + 1, step))
+    return list(range(low, s.meeting.ask - step + 1, step))
 
 
 def counter(s: CountDownState, price: int) -> None:
     """Accept the ask (price -1) or counter with a lower price."""
     if price < 0:
-        settle_forced_sale(s, s._ask)
+        settle_forced_sale(s, s.meeting.ask)
     else:
-        s._counter = price
-        s._phase, s._player = phases.COUNTER_REPLY, s._deal[1]
+        s.meeting.counter = price
+        s._phase, s._player = phases.COUNTER_REPLY, s.meeting.deal[1]
 
 
 def counter_reply(s: CountDownState, accept: bool) -> None:
     """The seller accepts the counter, or the price settles at the midpoint."""
-    settle_forced_sale(s, s._counter if accept else midpoint_price(s))
+    settle_forced_sale(s, s.meeting.counter if accept else midpoint_price(s))
 
 
 def midpoint_price(s: CountDownState) -> int:
     """Between the ask and the counter, rounded down to the money step (10): never below
     the counter, so never below the value, and never above what the buyer has."""
     step = s.game.board.step
-    return (s._ask + s._counter) // 2 // step * step
+    return (s.meeting.ask + s.meeting.counter) // 2 // step * step
 
 
 def settle_forced_sale(s: CountDownState, price: int) -> None:
     """ "Boycotting is forbidden": the sale happens at the price settled."""
-    buyer, seller, t = s._deal
+    buyer, seller, t = s.meeting.deal
     photo = s.game.space.templates[t][1]
-    a, b = s._centre[buyer], s._centre[seller]
+    a, b = s.seating.centre[buyer], s.seating.centre[seller]
     move_photo(s, b, a, photo)
     transfer(s, a, b, price)
-    s._ask = s._counter = 0
+    s.meeting.ask = s.meeting.counter = 0
     continue_meeting(s)
 
 

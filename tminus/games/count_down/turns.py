@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tminus.core.game import CHANCE
@@ -12,24 +13,53 @@ if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
 
 
+@dataclass(slots=True)
+class Turn:
+    """Whose turn it is and where everyone stands: per seat, the square of its piece
+    (``pos``, -1 off the board) and the turns it must ``skip``; the ``number`` of turns
+    played (the turn cap counts them), the place ``at`` in the turn order, the ``mover``
+    (-1 before the first turn), the ball's last ``roll``, and whether the mover may play
+    ``again``."""
+
+    pos: list[int]
+    skip: list[int]
+    number: int = 0
+    at: int = -1
+    mover: int = -1
+    roll: int = 0
+    again: bool = False
+
+    def copy(self) -> Turn:
+        return Turn(
+            self.pos.copy(),
+            self.skip.copy(),
+            self.number,
+            self.at,
+            self.mover,
+            self.roll,
+            self.again,
+        )
+
+
 def start_next_turn(s: CountDownState) -> None:
     """ "When player no. 1 has settled their affairs, it is the turn of the player on their
     left": the next seat in centre order. A seat with turns to sit out loses this one."""
-    order = s._order
+    order = s.seating.order
+    turn = s.turn
     while True:
-        if s._turns >= s.game.max_turns:
-            s._end_in_draw()  # the turn cap: an unfinished game is a draw
+        if turn.number >= s.game.max_turns:
+            s.end_in_draw()  # the turn cap: an unfinished game is a draw
             return
-        s._turns += 1
-        s._turn_at = (s._turn_at + 1) % len(order)
-        seat = order[s._turn_at]
-        if s._skip[seat] > 0:
-            s._skip[seat] -= 1
+        turn.number += 1
+        turn.at = (turn.at + 1) % len(order)
+        seat = order[turn.at]
+        if turn.skip[seat] > 0:
+            turn.skip[seat] -= 1
             continue
         break
-    s._mover = seat
-    s._again = False
-    if ready_for_countdown(s, s._centre[seat]):
+    turn.mover = seat
+    turn.again = False
+    if ready_for_countdown(s, s.seating.centre[seat]):
         s._phase = phases.TURN_START
         s._player = seat
     else:
@@ -39,18 +69,19 @@ def start_next_turn(s: CountDownState) -> None:
 
 def end_move(s: CountDownState) -> None:
     """After the square and any meeting: play once more if entitled, else end the turn."""
-    if s._again and s._turns < s.game.max_turns:
+    turn = s.turn
+    if turn.again and turn.number < s.game.max_turns:
         s._phase = phases.PLAY_AGAIN
-        s._player = s._mover
+        s._player = turn.mover
     else:
         end_turn(s)
 
 
 def play_once_more(s: CountDownState, again: bool) -> None:
     """ "may play once more": another roll in the same turn (it counts towards the cap)."""
-    s._again = False
+    s.turn.again = False
     if again:
-        s._turns += 1
+        s.turn.number += 1
         s._phase = phases.ROLL
         s._player = CHANCE
     else:
@@ -58,9 +89,9 @@ def play_once_more(s: CountDownState, again: bool) -> None:
 
 
 def end_turn(s: CountDownState) -> None:
-    s._again = False
-    s._fz_owner = -1
-    s._partners = []
+    s.turn.again = False
+    s.meeting.zone_owner = -1  # nobody is met any more
+    s.meeting.partners = []
     if auction.should_start(s):
         auction.start_auction(s)
     else:

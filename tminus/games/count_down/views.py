@@ -30,18 +30,19 @@ def _named(names: tuple[str, ...], counts: list[int]) -> dict[str, int]:
 
 def centre_view(s: CountDownState, centre: int, seat: int | None) -> dict[str, Any]:
     board = s.game.board
-    agents = s._agents[centre]
+    held = s.holdings[centre]
+    agents = held.agents
     view: dict[str, Any] = {
         "centre": centre + 1,
-        "seats": list(s._seats_of[centre]),
-        "in_service": s._in_service[centre],
-        "money": s._money[centre],
-        "photos": _named(board.photo_names, s._photos[centre]),
-        "parts": _named(board.part_names, s._parts[centre]),
+        "seats": list(s.seating.seats_of[centre]),
+        "in_service": s.seating.in_service[centre],
+        "money": held.money,
+        "photos": _named(board.photo_names, held.photos),
+        "parts": _named(board.part_names, held.parts),
         "control_card": [board.photo_names[p] for p in board.control[centre]],
         "missing_photos": [board.photo_names[p] for p in missing_photos(s, centre)],
         "rocket_complete": rocket_complete(s, centre),
-        "saturn_v_bought": s._saturn_sets[centre],  # bought complete and still whole
+        "saturn_v_bought": held.saturn_v,  # bought complete and still whole
         "green_cards": sum(n for t, n in enumerate(agents) if board.agent_green[t]),
         "red_cards": sum(n for t, n in enumerate(agents) if not board.agent_green[t]),
     }
@@ -58,77 +59,86 @@ def board_layout(board: BoardData) -> dict[str, Any]:
 def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
     board = s.game.board
     space = s.game.space
-    template = space.templates[s._deal[2]] if s._deal[2] >= 0 else None
+    meeting, auction, rolls, piles = s.meeting, s.auction, s.roll_off, s.piles
+    deal, mission = meeting.deal, meeting.mission
+    template = space.templates[deal[2]] if deal[2] >= 0 else None
     obs: dict[str, Any] = {
         "game": s.game.name,
         "players": s.game.num_players,
         "phase": phases.NAMES[s._phase],
         "current_player": s._player,
-        "mover": s._mover,
-        "turn": s._turns,
+        "mover": s.turn.mover,
+        "turn": s.turn.number,
         "max_turns": s.game.max_turns,
-        "roll": s._roll,
-        "positions": list(s._pos),
-        "turns_to_sit_out": list(s._skip),
+        "roll": s.turn.roll,
+        "positions": list(s.turn.pos),
+        "turns_to_sit_out": list(s.turn.skip),
         "centres": [centre_view(s, c, seat) for c in range(4)],
         "stock": {
-            "photos": _named(board.photo_names, s._photo_stock),
-            "parts": _named(board.part_names, s._part_stock),
-            "green_pile": sum(n for t, n in enumerate(s._pile) if board.agent_green[t]),
-            "red_pile": sum(n for t, n in enumerate(s._pile) if not board.agent_green[t]),
-            "surprise_known_order": [board.surprises[c][0] for c in s._surprise_queue],
-            "surprise_unseen": len(s._surprise_unseen),
+            "photos": _named(board.photo_names, s.leader.photos),
+            "parts": _named(board.part_names, s.leader.parts),
+            "green_pile": sum(n for t, n in enumerate(piles.agents) if board.agent_green[t]),
+            "red_pile": sum(n for t, n in enumerate(piles.agents) if not board.agent_green[t]),
+            "surprise_known_order": [board.surprises[c][0] for c in piles.surprise_queue],
+            "surprise_unseen": len(piles.surprises_unseen),
         },
-        "bank": s._bank,
-        "last_surprise": board.surprises[s._last_surprise][0] if s._last_surprise >= 0 else None,
+        "bank": s.leader.bank,
+        "last_surprise": (
+            board.surprises[piles.last_surprise][0] if piles.last_surprise >= 0 else None
+        ),
         "roll_off": {
-            "capital_rolls": [list(r) for r in s._capital_rolls],
+            "capital_rolls": [list(r) for r in rolls.capital_rolls],
             # Units tied for a place roll again: everyone sees those rolls too.
-            "order_so_far": [list(group) for group in s._groups],
-            "contenders": list(s._contenders),
-            "tie_rolls": list(s._tie_rolls),
+            "order_so_far": [list(group) for group in rolls.groups],
+            "contenders": list(rolls.contenders),
+            "tie_rolls": list(rolls.tie_rolls),
         },
-        "debts": [list(d) for d in s._debts],
+        "debts": [list(d) for d in s.debts],
         "meeting": {
-            "with": list(s._partners),  # in the order they have the say, after the mover
-            "say": has_the_say(s) if s._say >= 0 else None,
-            "forbidden_zone_of": s._fz_owner + 1 if s._fz_owner >= 0 else None,
-            "offers_left": s._proposals_left,  # of the player with the say
-            "visit_justified": s._dealt,  # in a forbidden zone: a deal or a mission
+            "with": list(meeting.partners),  # in the order they have the say, after the mover
+            "say": has_the_say(s) if meeting.say >= 0 else None,
+            "forbidden_zone_of": meeting.zone_owner + 1 if meeting.zone_owner >= 0 else None,
+            "offers_left": meeting.proposals_left,  # of the player with the say
+            "visit_justified": meeting.justified,  # in a forbidden zone: a deal or a mission
         },
         "deal": (
             {
-                "by": s._deal[0],
-                "to": s._deal[1],
-                "what": space.template_name(s._deal[1], template) if template else None,
+                "by": deal[0],
+                "to": deal[1],
+                "what": space.template_name(deal[1], template) if template else None,
                 "terms": deal_terms(s) if template else None,
                 "photo": (
                     board.photo_names[template[1]] if template and template[0] == ASK_FOR else None
                 ),
-                "ask": s._ask,
-                "counter": s._counter,
+                "ask": meeting.ask,
+                "counter": meeting.counter,
             }
             if s._phase in (phases.REPLY, phases.ASK, phases.COUNTER, phases.COUNTER_REPLY)
             else None
         ),
         "mission": (
-            {"card": board.agent_names[s._mission[0]], "target_centre": s._mission[1] + 1}
-            if s._mission[0] >= 0
+            {"card": board.agent_names[mission[0]], "target_centre": mission[1] + 1}
+            if mission[0] >= 0
             else None
         ),
         "auction": {
-            "done": s._auction_done,
-            "lots": [board.photo_names[p] for p in s._lots],
-            "price": s._lot_price,
-            "high_bidder_centre": s._lot_high + 1 if s._lot_high >= 0 else None,
-            "bidders": [c + 1 for c in s._bidders],
+            "done": auction.done,
+            "lots": [board.photo_names[p] for p in auction.lots],
+            "price": auction.price,
+            "high_bidder_centre": auction.high + 1 if auction.high >= 0 else None,
+            "bidders": [c + 1 for c in auction.bidders],
         },
-        "countdown": {"waits": s._count_waits, "sum": s._count_sum, "rolls": s._count_rolls},
-        "winner": list(s._seats_of[s._winner]) if s._winner >= 0 else None,
+        "countdown": {
+            "waits": s.countdown.waits,
+            "sum": s.countdown.total,
+            "rolls": s.countdown.rolls,
+        },
+        "winner": list(s.seating.seats_of[s._winner]) if s._winner >= 0 else None,
     }
     if seat is not None:
         obs["seat"] = seat
-        obs["centre"] = s._centre[seat] + 1 if s._centre[seat] >= 0 else None
+        centre = s.seating.centre[seat]
+        obs["centre"] = centre + 1 if centre >= 0 else None
     return obs
 
 
@@ -140,62 +150,66 @@ def tensor(s: CountDownState, seat: int) -> np.ndarray:
     size = n * length + 4 * (1 + photos + 4 + 2) + photos + 4 + agents + len(phases.NAMES) + 14
     out = np.zeros(size, dtype=np.float32)
     for offset in range(n):
-        pos = s._pos[(seat + offset) % n]
+        pos = s.turn.pos[(seat + offset) % n]
         if pos >= 0:
             out[offset * length + pos] = 1.0
     i = n * length
-    mine = max(s._centre[seat], 0)
+    mine = max(s.seating.centre[seat], 0)
     for k in range(4):
-        c = (mine + k) % 4
-        out[i] = s._money[c] / 1000
-        out[i + 1 : i + 1 + photos] = s._photos[c]
-        out[i + 1 + photos : i + 5 + photos] = s._parts[c]
-        agents_c = s._agents[c]
+        held = s.holdings[(mine + k) % 4]
+        out[i] = held.money / 1000
+        out[i + 1 : i + 1 + photos] = held.photos
+        out[i + 1 + photos : i + 5 + photos] = held.parts
+        agents_c = held.agents
         out[i + 5 + photos] = sum(x for t, x in enumerate(agents_c) if board.agent_green[t])
         out[i + 6 + photos] = sum(x for t, x in enumerate(agents_c) if not board.agent_green[t])
         i += 7 + photos
-    out[i : i + photos] = s._photo_stock
-    out[i + photos : i + photos + 4] = s._part_stock
+    out[i : i + photos] = s.leader.photos
+    out[i + photos : i + photos + 4] = s.leader.parts
     i += photos + 4
-    if s._centre[seat] >= 0:
-        out[i : i + agents] = s._agents[s._centre[seat]]
+    if s.seating.centre[seat] >= 0:
+        out[i : i + agents] = s.holdings[mine].agents
     i += agents
     out[i + s._phase] = 1.0
     i += len(phases.NAMES)
-    out[i + min(s._roll, 12)] = 1.0
-    out[i + 13] = s._turns / s.game.max_turns
+    out[i + min(s.turn.roll, 12)] = 1.0
+    out[i + 13] = s.turn.number / s.game.max_turns
     return out
 
 
 def state_text(s: CountDownState) -> str:
     """Everything, hidden cards included (for debugging and the conformance checks)."""
+    turn, meeting, auction, count, rolls = s.turn, s.meeting, s.auction, s.countdown, s.roll_off
     lines = [
         f"Count Down ({s.game.num_players} players), {phases.NAMES[s._phase]}, "
-        f"turn {s._turns}/{s.game.max_turns}, player {s._player}, mover {s._mover}, "
-        f"roll {s._roll}, bank {s._bank}"
+        f"turn {turn.number}/{s.game.max_turns}, player {s._player}, mover {turn.mover}, "
+        f"roll {turn.roll}, bank {s.leader.bank}"
     ]
-    for c in range(4):
+    for c, held in enumerate(s.holdings):
         lines.append(
-            f"centre {c + 1} seats {s._seats_of[c]} money {s._money[c]} "
-            f"photos {s._photos[c]} parts {s._parts[c]} agents {s._agents[c]}"
+            f"centre {c + 1} seats {s.seating.seats_of[c]} money {held.money} "
+            f"photos {held.photos} parts {held.parts} agents {held.agents}"
         )
-    lines.append(f"positions {s._pos} skip {s._skip} order {s._order} at {s._turn_at}")
-    lines.append(f"stock {s._photo_stock} parts {s._part_stock} pile {s._pile}")
-    lines.append(f"surprise unseen {s._surprise_unseen} queue {s._surprise_queue}")
+    lines.append(f"positions {turn.pos} skip {turn.skip} order {s.seating.order} at {turn.at}")
+    piles = s.piles
+    lines.append(f"stock {s.leader.photos} parts {s.leader.parts} pile {piles.agents}")
+    lines.append(f"surprise unseen {piles.surprises_unseen} queue {piles.surprise_queue}")
     lines.append(
-        f"again {s._again} debts {s._debts} meeting {s._partners} say {s._say} "
-        f"fz {s._fz_owner} saturn {s._saturn_sets} "
-        f"left {s._proposals_left} dealt {s._dealt} deal {s._deal} ask {s._ask} "
-        f"counter {s._counter} mission {s._mission} green {s._draw_green}"
+        f"again {turn.again} debts {[list(debt) for debt in s.debts]} "
+        f"meeting {meeting.partners} say {meeting.say} "
+        f"fz {meeting.zone_owner} saturn {[held.saturn_v for held in s.holdings]} "
+        f"left {meeting.proposals_left} dealt {meeting.justified} deal {list(meeting.deal)} "
+        f"ask {meeting.ask} counter {meeting.counter} mission {list(meeting.mission)} "
+        f"green {piles.draw_green}"
     )
     lines.append(
-        f"auction {s._auction_done} lots {s._lots} bidders {s._bidders} at {s._bid_at} "
-        f"price {s._lot_price} high {s._lot_high} count {s._count_waits}/{s._count_sum}/"
-        f"{s._count_rolls} winner {s._winner}"
+        f"auction {auction.done} lots {auction.lots} bidders {auction.bidders} "
+        f"at {auction.at} price {auction.price} high {auction.high} count {count.waits}/"
+        f"{count.total}/{count.rolls} winner {s._winner}"
     )
     lines.append(
-        f"roll-off {s._capital_rolls} groups {s._groups} contenders {s._contenders} "
-        f"rolls {s._tie_rolls} first {s._first_round} last surprise {s._last_surprise}"
+        f"roll-off {rolls.capital_rolls} groups {rolls.groups} contenders {rolls.contenders} "
+        f"rolls {rolls.tie_rolls} first {rolls.first_round} last surprise {piles.last_surprise}"
     )
     return "\n".join(lines)
 
@@ -217,7 +231,7 @@ def render_state(
         "track:",
         *track_lines(s, marks),
     ]
-    for who, at in enumerate(s._pos):
+    for who, at in enumerate(s.turn.pos):
         if at >= 0:
             piece = f"[bold {PIECE_COLOURS[who]}]{marks[who]}[/]"
             where = f"{at} {square_name(s.game.board, at)}"
@@ -241,7 +255,7 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
     board = s.game.board
     length = board.track_len
     here: list[list[int]] = [[] for _ in range(length)]
-    for who, at in enumerate(s._pos):
+    for who, at in enumerate(s.turn.pos):
         if at >= 0:
             here[at].append(who)
     names = [square_name(board, i) for i in range(length)]
@@ -261,7 +275,7 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
 
 
 def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str]) -> list[str]:
-    mark = "▶ " if s._mover in view["seats"] else "  "
+    mark = "▶ " if s.turn.mover in view["seats"] else "  "
     players = escape(join([labels[w] for w in view["seats"]]))
     parts = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in view["parts"].items()) or "none"
     complete = " [green](complete)[/]" if view["rocket_complete"] else ""
@@ -284,27 +298,30 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
     board = s.game.board
     lines = []
     if s._phase == phases.ROLL_OFF:
+        units, roll_off = s.game.units, s.roll_off
         rolls = ", ".join(
             f"{escape(labels[seat])} {rolled[i] if i < len(rolled) else '…'}"
-            for unit, rolled in zip(s._units, s._capital_rolls, strict=True)
+            for unit, rolled in zip(units, roll_off.capital_rolls, strict=True)
             for i, seat in enumerate(unit)
         )
         lines.append(f"rolls for capital and the order of play: {rolls}")
-        if not s._first_round:
-            tied = join([labels[s._units[u][0]] for u in s._contenders])
+        if not roll_off.first_round:
+            tied = join([labels[units[u][0]] for u in roll_off.contenders])
             lines.append(f"to break the tie: {escape(tied)} roll again")
     asked = prompt(s, labels)
     if asked:
         lines.append(f"[bold]{escape(asked)}[/]")
     if s._phase == phases.BID:
-        bidders = ", ".join(f"centre {c + 1}" for c in s._bidders)
-        high = f"{s._lot_price} by centre {s._lot_high + 1}" if s._lot_high >= 0 else "none"
-        lot = board.photo_names[s._lots[0]]
+        auction = s.auction
+        bidders = ", ".join(f"centre {c + 1}" for c in auction.bidders)
+        high = f"{auction.price} by centre {auction.high + 1}" if auction.high >= 0 else "none"
+        lot = board.photo_names[auction.lots[0]]
         lines.append(f"auction: the {lot} · highest bid {high} · bidding: {bidders}")
-    if s._count_rolls or s._count_waits:
-        if s._count_rolls:
-            done = f"count {s._count_sum} after {s._count_rolls} of {board.countdown_rolls} rolls"
+    count = s.countdown
+    if count.rolls or count.waits:
+        if count.rolls:
+            done = f"count {count.total} after {count.rolls} of {board.countdown_rolls} rolls"
         else:
-            done = f"roll {s._count_waits} of {board.latest_start} to start the count"
+            done = f"roll {count.waits} of {board.latest_start} to start the count"
         lines.append(f"COUNTDOWN: {done} (needs {board.countdown_target})")
     return lines

@@ -90,7 +90,7 @@ def capitalised(text: str) -> str:
 
 def centre_players(state: CountDownState, centre: int, names: Sequence[str]) -> str:
     """Who plays a centre: "Bob", or a team "Bob and Erin"."""
-    return join([names[s] for s in state._seats_of[centre]])
+    return join([names[s] for s in state.seating.seats_of[centre]])
 
 
 # -- buttons and log lines -------------------------------------------------------------
@@ -129,7 +129,7 @@ def chance_line(
     phase, face = state._phase, action + 1
     if phase == phases.ROLL_OFF:
         return roll_off(state, face, names)
-    who = names[state._mover]
+    who = names[state.turn.mover]
     if phase == phases.ROLL:
         return ball(state, face, who)
     if phase == phases.SURPRISE_DRAW:
@@ -147,10 +147,11 @@ def chance_line(
 
 def roll_off(state: CountDownState, face: int, names: Sequence[str]) -> str:
     """ "Each player rolls the ball once ... one hundred million multiplied by the number"."""
-    unit = state._contenders[len(state._tie_rolls)]
-    seats = state._units[unit]
-    if state._first_round:
-        seat = seats[len(state._capital_rolls[unit])]
+    rolls = state.roll_off
+    unit = rolls.contenders[len(rolls.tie_rolls)]
+    seats = state.game.units[unit]
+    if rolls.first_round:
+        seat = seats[len(rolls.capital_rolls[unit])]
         money = face * state.game.board.capital_per_pip
         team = " for the team" if len(seats) > 1 else ""
         return f"{names[seat]} rolls {face}: {money} million to start with{team}"
@@ -168,11 +169,12 @@ def ball(state: CountDownState, face: int, who: str) -> str:
 def reach(state: CountDownState, steps: int) -> str:
     """The square ``steps`` away from the mover, and the surprise waiting there if known."""
     board = state.game.board
-    square = (state._pos[state._mover] + steps) % board.track_len
+    square = (state.turn.pos[state.turn.mover] + steps) % board.track_len
     name = square_name(board, square)
-    if board.kinds[square] == "surprise" and not state._surprise_unseen:
+    piles = state.piles
+    if board.kinds[square] == "surprise" and not piles.surprises_unseen:
         # Every card has been seen, so the pile's order is known: say which card is on top.
-        name += f" (the top surprise card is {board.surprises[state._surprise_queue[0]][0]})"
+        name += f" (the top surprise card is {board.surprises[piles.surprise_queue[0]][0]})"
     return name
 
 
@@ -187,11 +189,11 @@ def surprise_effect(state: CountDownState, card: int) -> str:
         return f"pay {amount} to each other centre"
     if kind == "photo":
         photo_name = board.photo_names[photo]
-        if state._photo_stock[photo]:
+        if state.leader.photos[photo]:
             return f"a free {photo_name} card"
         return f"a free {photo_name} card, but none is left"
     if kind == "part":
-        if state._part_stock[part]:
+        if state.leader.parts[part]:
             return f"a free {board.part_names[part]}"
         return f"a free {board.part_names[part]}, but none is left"
     if kind == "move_to":
@@ -206,7 +208,7 @@ def surprise_effect(state: CountDownState, card: int) -> str:
 def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, reveal: bool) -> str:
     """The card's name only for those who see the centre's agent cards."""
     board = state.game.board
-    pile = "green (espionage)" if state._draw_green else "red (sabotage)"
+    pile = "green (espionage)" if state.piles.draw_green else "red (sabotage)"
     if reveal or state.sees_agents(viewer, state.mover_centre()):
         return f"{who} draws a {pile} card: {board.agent_names[card]}"
     return f"{who} draws a {pile} card"
@@ -214,7 +216,7 @@ def agent_card(state: CountDownState, card: int, who: str, viewer: int | None, r
 
 def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]) -> str:
     """The owner of the centre rolls: 1 to ``arrest_max`` arrests the agent."""
-    owner = names[state.speaker(state._mission[1])]
+    owner = names[state.speaker(state.meeting.mission[1])]
     if face <= state.game.arrest_max:
         return f"{owner} rolls {face} for an arrest: {who} is arrested"
     return f"{owner} rolls {face} for an arrest: the mission of {who} goes ahead"
@@ -222,15 +224,16 @@ def arrest_roll(state: CountDownState, face: int, who: str, names: Sequence[str]
 
 def countdown_roll(state: CountDownState, face: int, who: str) -> str:
     board = state.game.board
-    if state._count_rolls == 0:
-        attempt = state._count_waits + 1
+    count = state.countdown
+    if count.rolls == 0:
+        attempt = count.waits + 1
         if attempt >= board.latest_start:
             return (
                 f"{who} rolls {face} for the COUNTDOWN on the {ordinal(attempt)} roll: "
                 f"the count must start with it ({face} of {board.countdown_target})"
             )
         return f"{who} rolls {face} for the COUNTDOWN: count from it or wait"
-    total, rolls = state._count_sum + face, state._count_rolls + 1
+    total, rolls = count.total + face, count.rolls + 1
     if rolls < board.countdown_rolls:
         return f"{who} rolls {face}: {total} after {count_word(rolls)} rolls"
     if total >= board.countdown_target:
@@ -258,14 +261,14 @@ def direction_choice(state: CountDownState, action: int, names: Sequence[str], w
     """On 10, 11 or 12 "the player may choose to move their rocket forward or backward"."""
     forward = action == FORWARD
     way = "forward" if forward else "back"
-    square = reach(state, state._roll if forward else -state._roll)
-    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state._roll} to {square}"
+    square = reach(state, state.turn.roll if forward else -state.turn.roll)
+    return f"{capitalised(way)} to {square}", f"{who} moves {way} {state.turn.roll} to {square}"
 
 
 def photo_square(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "The player may buy the card at the price noted on it." """
     board = state.game.board
-    photo = board.args[state._pos[state._mover]]
+    photo = board.args[state.turn.pos[state.turn.mover]]
     name, price = board.photo_names[photo], board.photo_values[photo]
     if action == DECLINE:
         return "Don't buy", f"{who} does not buy the {name} card"
@@ -326,12 +329,12 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
         return done(state, names, who)
     if action < space.propose:
         card = board.agent_names[action - space.mission]
-        target = centre_players(state, state._fz_owner, names)
+        target = centre_players(state, state.meeting.zone_owner, names)
         return f"Mission: {card}", f"{who} shows a {card} card: a mission against {target}"
     seat, template = space.split_proposal(action)
     kind, a, c = space.templates[template]
     to = names[seat]
-    money = state._money[state._centre[state.current_player()]]
+    money = state.holdings[state.seating.centre[state.current_player()]].money
     if kind == ASK_FOR:
         photo, value = board.photo_names[a], board.photo_values[a]
         short = f", but cannot pay its value ({value}): no sale" if money < value else ""
@@ -350,18 +353,18 @@ def meeting(state: CountDownState, action: int, names: Sequence[str], who: str) 
 def done(state: CountDownState, names: Sequence[str], who: str) -> Said:
     """The end of a say: the next player met has theirs, or the meeting ends."""
     label = "Done"
-    if state.current_player() == state._mover and sent_home_on_leaving(state):
+    if state.current_player() == state.turn.mover and sent_home_on_leaving(state):
         label = f"Leave (back to {home(state)})"
     after = applied(state, DONE)
-    if after._phase == phases.MEETING and after._mover == state._mover:
+    if after._phase == phases.MEETING and after.turn.mover == state.turn.mover:
         return label, f"{who} is done: {names[after.current_player()]} has the say"
     return label, f"{who} ends the meeting"
 
 
 def reply(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "Only the agreement of the parties is needed": accept or refuse an offer."""
-    proposer = names[state._deal[0]]
-    offer = f"{terms(state, state.game.space.templates[state._deal[2]])} from {proposer}"
+    proposer, _, t = state.meeting.deal
+    offer = f"{terms(state, state.game.space.templates[t])} from {names[proposer]}"
     if action != REFUSE:
         return "Accept", f"{who} accepts {offer}"
     return "Refuse", f"{who} refuses {offer}"
@@ -376,8 +379,8 @@ def ask(state: CountDownState, action: int, names: Sequence[str], who: str) -> S
 def counter(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     if action < state.game.space.money:  # ACCEPT
         return (
-            f"Accept {state._ask}",
-            f"{who} pays the {state._ask} asked for the {deal_photo(state)}",
+            f"Accept {state.meeting.ask}",
+            f"{who} pays the {state.meeting.ask} asked for the {deal_photo(state)}",
         )
     price = state._money_of(action)
     return f"Counter with {price}", f"{who} offers {price} instead"
@@ -387,14 +390,14 @@ def counter_reply(state: CountDownState, action: int, names: Sequence[str], who:
     """The seller accepts the counter, or the price settles at the midpoint."""
     if action == REFUSE:
         price = midpoint_price(state)
-        return "Refuse", f"{who} refuses {state._counter}: the price settles at {price}"
-    return "Accept", f"{who} accepts {state._counter} for the {deal_photo(state)}"
+        return "Refuse", f"{who} refuses {state.meeting.counter}: the price settles at {price}"
+    return "Accept", f"{who} accepts {state.meeting.counter} for the {deal_photo(state)}"
 
 
 def target(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """What a successful mission takes: a copy of a photo card, a card burnt, a part."""
     board, space = state.game.board, state.game.space
-    card, centre = state._mission
+    card, centre = state.meeting.mission
     victim = centre_players(state, centre, names)
     if action >= space.take_part:
         hit = f"send the {board.part_names[action - space.take_part]} of {victim} back to stock"
@@ -413,19 +416,19 @@ def arrested(state: CountDownState, action: int, names: Sequence[str], who: str)
     if action == SIT_OUT:
         turns = count_word(board.turns_out)
         return f"Sit out {turns} turns", f"{who} sits out the next {turns} turns"
-    owner = centre_players(state, state._mission[1], names)
+    owner = centre_players(state, state.meeting.mission[1], names)
     return f"Pay the {board.ransom} ransom", f"{who} pays a ransom of {board.ransom} to {owner}"
 
 
 def count_choice(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
     """ "start counting only from the moment the ball stops on a high number"."""
     if action == START_COUNT:
-        return f"Count from this {state._roll}", f"{who} counts from this {state._roll}"
+        return f"Count from this {state.turn.roll}", f"{who} counts from this {state.turn.roll}"
     return "Wait", f"{who} waits for a higher roll"
 
 
 def bid(state: CountDownState, action: int, names: Sequence[str], who: str) -> Said:
-    lot = state.game.board.photo_names[state._lots[0]]
+    lot = state.game.board.photo_names[state.auction.lots[0]]
     if action == PASS:
         return "Pass", f"{who} passes on the {lot}"
     price = state._money_of(action)
@@ -470,12 +473,12 @@ def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
 def deal_photo(state: CountDownState) -> str:
     """The photo card of the forced sale under way."""
     space = state.game.space
-    return state.game.board.photo_names[space.templates[state._deal[2]][1]]
+    return state.game.board.photo_names[space.templates[state.meeting.deal[2]][1]]
 
 
 def deal_terms(state: CountDownState) -> str:
     """The deal under way, without names: "the Radar for 150", "the Radar (forced sale)"."""
-    template = state.game.space.templates[state._deal[2]]
+    template = state.game.space.templates[state.meeting.deal[2]]
     if template[0] == ASK_FOR:
         return f"the {deal_photo(state)} (forced sale)"
     return terms(state, template)
@@ -488,14 +491,15 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
     phase = state._phase
     if phase not in MEETING_PHASES:
         return None
+    meeting = state.meeting
     if phase == phases.MEETING:
         speaker = state.current_player()
         say = possessive(labels[speaker], "say")
-        if speaker == state._mover:
-            return f"Meeting with {join([labels[s] for s in state._partners])}: {say} first"
-        where = "forbidden zone" if state._fz_owner >= 0 else "square"
-        return f"{capitalised(labels[state._mover])} came to the {where}: {say}"
-    buyer, seller = labels[state._deal[0]], labels[state._deal[1]]
+        if speaker == state.turn.mover:
+            return f"Meeting with {join([labels[s] for s in meeting.partners])}: {say} first"
+        where = "forbidden zone" if meeting.zone_owner >= 0 else "square"
+        return f"{capitalised(labels[state.turn.mover])} came to the {where}: {say}"
+    buyer, seller = labels[meeting.deal[0]], labels[meeting.deal[1]]
     if phase == phases.REPLY:
         return f"{verb(buyer, 'offer')} {seller} {deal_terms(state)}: accept or refuse"
     photo = deal_photo(state)
@@ -504,9 +508,9 @@ def prompt(state: CountDownState, labels: Sequence[str]) -> str | None:
         price = f"{low}" if low == high else f"{low} to {high}"
         return f"{verb(buyer, 'ask')} {seller} to sell {photo} (forced sale): a price of {price}"
     if phase == phases.COUNTER:
-        return f"{verb(seller, 'ask')} {state._ask} for the {photo}: accept or counter"
+        return f"{verb(seller, 'ask')} {meeting.ask} for the {photo}: accept or counter"
     return (
-        f"{verb(buyer, 'counter')} with {state._counter} for the {photo}: accept, or the "
+        f"{verb(buyer, 'counter')} with {meeting.counter} for the {photo}: accept, or the "
         f"price settles at {midpoint_price(state)}"
     )
 
@@ -528,7 +532,7 @@ def home(state: CountDownState) -> str:
 
 def sent_home_on_leaving(state: CountDownState) -> bool:
     """In another centre's forbidden zone with no deal and no mission, leaving sends home."""
-    return state._fz_owner >= 0 and not state._dealt
+    return state.meeting.zone_owner >= 0 and not state.meeting.justified
 
 
 def consequences(state: CountDownState, action: int, names: Sequence[str]) -> list[str]:
@@ -536,16 +540,21 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
     settled, a lot sold, an auction opened, the end of the game."""
     after = applied(state, action)
     said = []
-    mover = state._mover
-    if state._phase in MEETING_PHASES and after._pos[mover] != state._pos[mover]:
+    mover = state.turn.mover
+    if state._phase in MEETING_PHASES and after.turn.pos[mover] != state.turn.pos[mover]:
         said.append(f"{names[mover]} is sent back to {home(state)}")
-    if state._phase == phases.ROLL_OFF and after._turns > state._turns and not after.is_terminal():
+    if (
+        state._phase == phases.ROLL_OFF
+        and after.turn.number > state.turn.number
+        and not after.is_terminal()
+    ):
         said.append(order_settled(after, names))
-    if state._phase == phases.BID and len(after._lots) < len(state._lots):
+    auction = after.auction
+    if state._phase == phases.BID and len(auction.lots) < len(state.auction.lots):
         said.append(lot_sold(state, action, names))
-    if after._auction_done and not state._auction_done and after._lots:
-        lots = ", ".join(state.game.board.photo_names[p] for p in after._lots)
-        count = count_word(len(after._lots))
+    if auction.done and not state.auction.done and auction.lots:
+        lots = ", ".join(state.game.board.photo_names[p] for p in auction.lots)
+        count = count_word(len(auction.lots))
         said.append(f"the leader auctions {count} photo cards, one at a time: {lots}")
     if after.is_terminal():
         said.append(ending(after, names))
@@ -555,21 +564,24 @@ def consequences(state: CountDownState, action: int, names: Sequence[str]) -> li
 def order_settled(after: CountDownState, names: Sequence[str]) -> str:
     """After a round of the roll-off: the centres taken, or who rolls again."""
     if after._phase == phases.ROLL_OFF:
-        tied = [names[after._units[u][0]] for u in after._contenders]
+        tied = [names[after.game.units[u][0]] for u in after.roll_off.contenders]
         return f"{join(tied)} tie and roll again"
     taken = [
-        f"{centre_players(after, c, names)} centre {c + 1}" for c in range(4) if after._seats_of[c]
+        f"{centre_players(after, c, names)} centre {c + 1}"
+        for c in range(4)
+        if after.seating.seats_of[c]
     ]
     return "the centres go to " + join(taken)
 
 
 def lot_sold(state: CountDownState, action: int, names: Sequence[str]) -> str:
     """The lot that this bid or pass closed: to the last bidder standing, if any."""
-    lot = state.game.board.photo_names[state._lots[0]]
+    auction = state.auction
+    lot = state.game.board.photo_names[auction.lots[0]]
     if action == PASS:
-        buyer, price = state._lot_high, state._lot_price
+        buyer, price = auction.high, auction.price
     else:
-        buyer, price = state._bidders[state._bid_at], state._money_of(action)
+        buyer, price = auction.bidders[auction.at], state._money_of(action)
     if buyer < 0:
         return f"nobody buys the {lot}"
     return f"{centre_players(state, buyer, names)} buys the {lot} for {price}"
