@@ -62,7 +62,9 @@ def test_a_take_back_and_a_move_raced_on_two_processes_one_of_them_succeeds(serv
         row = export["actions"][number]
         outcomes["taken back" if row.get("take_back") else "moved"] += 1
         assert row["actor"] == (asker if row.get("take_back") else to_move)
-    assert outcomes["taken back"] and outcomes["moved"], outcomes
+    # Which one wins is up to the two processes' timing (on a loaded machine one side can win
+    # every race): each race above had exactly one winner, and the game played on.
+    assert sum(outcomes.values()) >= 4, outcomes
     # Both processes have the same game as the store; it verifies once over.
     sockets[0][0].send({"type": "resign"})
     for client in (sockets[0][0], sockets[1][1]):

@@ -212,9 +212,9 @@ def test_a_player_met_is_asked_by_name_and_answers_on_the_board(server, new_page
 
     names = ["Ada", "Bot 2", "Bot 3", "Bot 4"]
     state = take_turn(take_turn(take_turn(started())))  # Bot 4 (centre 4) is to roll
-    give_photo(state, 1, "Radar")  # on centre 4's control card, not on Ada's
-    place(state, 0, FUNDING_100)
-    place(state, 3, FUNDING_100 - 1)
+    state = give_photo(state, 1, "Radar")  # on centre 4's control card, not on Ada's
+    state = place(state, 0, FUNDING_100)
+    state = place(state, 3, FUNDING_100 - 1)
     play(state, "ball 1")
     page = position_page(server, new_page)
     # Bot 4's say first (as a spectator sees it); when he is done, Ada has hers.
