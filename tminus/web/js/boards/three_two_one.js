@@ -396,7 +396,7 @@ function narrowOpponent(obs, ctx, seat, x, y, width) {
   const g = svg("g", { class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`, "data-seat": seat, transform: `translate(${x},${y})` });
   g.append(svg("rect", { width, height: 104, rx: 12, class: "panel-bg" }));
   g.append(seatBadge(20, 22, seat, ctx));
-  const name = text(38, 27, short(seatName(ctx.seats, seat), Math.floor((width - 44) / 9)), "name");
+  const name = text(38, 27, short(seatName(ctx.seats, seat), Math.floor((width - 44) / 10.5)), "name");
   name.append(svg("title", {}, seatName(ctx.seats, seat)));
   g.append(name);
   g.append(text(12, 96, standing(obs, seat), "small"));
