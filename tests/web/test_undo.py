@@ -108,3 +108,39 @@ def test_a_hot_seat_device_takes_a_move_back_for_one_of_its_people(server, new_p
     page.click("#accept-take-back")
     page.wait_for_selector("#log li.taken-back")
     page.wait_for_selector(f"#chat li:has-text('{other} accepts: the move is taken back')")
+
+
+def test_the_lobby_turns_take_backs_on_for_friends_and_lets_the_creator_choose(server, new_page):
+    """Take-backs follow the seats until the creator chooses: on for a game of people, off
+    with a bot; ticked by the creator, a game with a bot allows them (its bots accept)."""
+    import httpx
+
+    page = new_page()
+    page.goto(server + "/")
+    page.click(".game-card[data-game=sputnik]")
+    page.select_option("[name=players]", "2")
+    undo = page.locator("#undo")
+    assert not undo.is_checked()  # seat 2 is the lobby's bot
+    page.select_option("[name=kind-1]", "person")
+    assert undo.is_checked()  # a game of friends
+    page.select_option("[name=kind-1]", index=2)  # a bot again
+    assert not undo.is_checked()
+    undo.check()  # the creator's choice stands whatever the seats become
+    page.select_option("[name=kind-1]", "person")
+    page.select_option("[name=kind-1]", index=2)
+    assert undo.is_checked()
+    page.click("#create-game")
+    page.click("#take-seat")
+    page.wait_for_selector("#status.playing")
+    game_id = page.url.split("/")[-1].split("#")[0]
+    assert httpx.get(f"{server}/api/games/{game_id}").json()["undo"] is True
+
+    # Left alone, a game with a bot is made without take-backs.
+    page.goto(server + "/")
+    page.click(".game-card[data-game=sputnik]")
+    page.select_option("[name=players]", "2")
+    page.click("#create-game")
+    page.click("#take-seat")
+    page.wait_for_selector("#status.playing")
+    game_id = page.url.split("/")[-1].split("#")[0]
+    assert httpx.get(f"{server}/api/games/{game_id}").json()["undo"] is False

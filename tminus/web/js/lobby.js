@@ -79,12 +79,22 @@ function renderSeats() {
   const bots = state.game.bots;
   const usual = Math.min(1, bots.length - 1); // the medium bot, where there is one
   for (let seat = 0; seat < n; seat++) {
-    const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}` },
+    const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}`, onchange: suggestUndo },
       el("option", { value: "person", selected: seat === 0 }, seat === 0 ? "You" : "A friend (invite)"),
       seat > 0 ? el("option", { value: "here" }, "Also you: this device (hot-seat)") : null,
       ...bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === usual }, `Bot: ${b.label}`)));
     box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" }, seat === 0 ? "Y" : String(seat + 1)), kind));
   }
+  suggestUndo();
+}
+
+// Take-backs are on by default in a game of people only (as the server decides when not
+// told); the creator's own choice, once made, stands whatever the seats become.
+function suggestUndo() {
+  const box = $("undo");
+  if (box.dataset.chosen) return;
+  const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  box.checked = kinds.every((kind) => kind === "person" || kind === "here");
 }
 
 function readForm() {
@@ -101,7 +111,7 @@ function readForm() {
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
   const here = seats.map((_, seat) => seat).filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
-  return { game: state.game.name, params, seats, here, listed: $("listed").checked, you: seats[0].kind === "person" };
+  return { game: state.game.name, params, seats, here, listed: $("listed").checked, undo: $("undo").checked, you: seats[0].kind === "person" };
 }
 
 async function create(event) {
@@ -200,6 +210,7 @@ async function main() {
     type: "button", class: "game-card", role: "radio", "aria-checked": "false", "data-game": g.name, onclick: () => pickGame(g.name),
   }, el("strong", {}, g.title), el("small", { class: "game-description" }, description(g)))));
   $("create").addEventListener("submit", create);
+  $("undo").addEventListener("change", () => { $("undo").dataset.chosen = "yes"; });
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
   loadGames();
   setInterval(() => { if (!document.hidden) loadGames(); }, 15000);
