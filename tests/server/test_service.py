@@ -454,6 +454,27 @@ async def test_the_catalog_lists_games_parameters_and_bots():
     assert specs == [level["spec"] for level in levels("four_way")]
     assert specs[0] == "random" and "greedy" in specs and "solver" in specs
     assert four_way["rules_version"] >= 1
+    # The expert depends on the count of players: the exact solver plays duels only.
+    by_players = {n: [b["spec"] for b in bots] for n, bots in four_way["bots_by_players"].items()}
+    assert sorted(by_players) == [2, 3, 4]
+    assert by_players[2][-1] == "solver"
+    assert "solver" not in by_players[3] and "solver" not in by_players[4]
+    assert by_players[3] == [level["spec"] for level in levels("four_way", 3)]
+
+
+async def test_a_game_offers_the_levels_of_its_count_of_players(tmp_path):
+    """A three-player 4-Way game takes the three-player expert and refuses the duel solver
+    (it would fail at its first move); a duel takes the solver."""
+    service = await new_service(tmp_path / "games.db")
+    expert3 = levels("four_way", 3)[-1]["spec"]
+    table = await create(service, "four_way", {"players": 3}, seats("person", expert3, "greedy"))
+    assert table.record.seats[1].bot == expert3
+    with pytest.raises(GameError) as refused:
+        await create(service, "four_way", {"players": 3}, seats("person", "solver", "greedy"))
+    assert refused.value.code == "bad_request" and "solver" in refused.value.message
+    duel = await create(service, "four_way", {"players": 2}, seats("person", "solver"))
+    assert duel.record.seats[1].bot == "solver"
+    await service.store.close()
 
 
 async def test_a_perfect_information_game_narrates_each_action_once(tmp_path, monkeypatch):

@@ -110,10 +110,20 @@ class GameError(Exception):
         self.message = message
 
 
-def bot_levels(game_name: str) -> list[dict[str, str]]:
-    """The bots a lobby offers for a game, weakest first: (spec, label), as measured in
-    ``tminus.agents.levels``."""
-    return levels(game_name)
+def bot_levels(game_name: str, players: int | None = None) -> list[dict[str, str]]:
+    """The bots a lobby offers for a game of ``players`` (None: its default count), weakest
+    first: (spec, label), as measured in ``tminus.agents.levels``."""
+    return levels(game_name, players)
+
+
+def player_counts(cls) -> list[int]:
+    """The numbers of players a game class allows (its ``players`` parameter)."""
+    param = cls.parameters.get("players")
+    if param is None:
+        return []
+    if param.choices is not None:
+        return [int(n) for n in param.choices]
+    return list(range(int(param.minimum), int(param.maximum) + 1))
 
 
 def is_search(spec: str | None) -> bool:
@@ -151,6 +161,8 @@ def catalog() -> list[dict[str, Any]]:
                 "rules_version": cls.rules_version,
                 "params": params,
                 "bots": bot_levels(name),
+                # The levels for each count of players (an expert may depend on it).
+                "bots_by_players": {n: bot_levels(name, n) for n in player_counts(cls)},
                 # From the game's manifest: the lobby's line, the board script's URL.
                 "description": manifest(name).description,
                 "board": manifest(name).board,
@@ -502,7 +514,7 @@ class GameService:
         return Created(table, tokens)
 
     def _seats(self, game_name: str, seats: list[dict[str, Any]]):
-        levels = {level["spec"]: level["label"] for level in bot_levels(game_name)}
+        levels = {level["spec"]: level["label"] for level in bot_levels(game_name, len(seats))}
         bots = [s.get("bot") or "random" for s in seats if s.get("kind") == BOT]
         labels = Counter(levels.get(spec) for spec in bots)
         numbered: Counter[str] = Counter()
@@ -829,7 +841,8 @@ class GameService:
             raise GameError("bad_request", f"a seat is a number, not {seat!r}")
         if not 0 <= seat < (n := len(table.record.seats)):
             raise GameError("bad_request", f"no seat {seat}: the game has {n}")
-        label = {level["spec"]: level["label"] for level in bot_levels(table.record.game)}.get(bot)
+        offered = bot_levels(table.record.game, len(table.record.seats))
+        label = {level["spec"]: level["label"] for level in offered}.get(bot)
         if label is None:
             raise GameError("bad_request", f"no bot {bot!r} for {title_of(table.record.game)}")
         names = self.names(table)

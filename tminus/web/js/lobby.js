@@ -76,7 +76,7 @@ function renderSeats() {
   const box = $("seats");
   const n = players(state.game);
   box.replaceChildren(el("legend", {}, "Seats"));
-  const bots = state.game.bots;
+  const bots = state.game.bots_by_players?.[n] || state.game.bots; // the expert may depend on n
   const usual = Math.min(1, bots.length - 1); // the medium bot, where there is one
   for (let seat = 0; seat < n; seat++) {
     const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}`, onchange: suggestUndo },
