@@ -285,6 +285,30 @@ async def test_one_process_at_a_time_holds_a_games_bots(tmp_path):
     await store.close()
 
 
+async def test_a_lease_taken_while_the_leases_are_renewed_is_not_lost(tmp_path, monkeypatch):
+    """Under load a new game's lease can be taken while the renewal is on its way to the
+    store: the renewal does not name it, yet it is ours (it was taken as lost, its bots
+    stopped, and nobody played them until the lease ran out)."""
+    service = await new_service(tmp_path / "games.db")
+    old = await create(service, "four_way", {}, seats("person", "greedy"))
+    new = await create(service, "four_way", {}, seats("person", "greedy"))
+    await join_all(service, old)
+    await join_all(service, new)
+    leases = Leases(service.store, 30)
+    assert await leases.take(old.id)
+    renew_leases = service.store.renew_leases
+
+    async def renewed_before_the_take_lands(holder, seconds):
+        kept = await renew_leases(holder, seconds)  # (the new lease is not there yet)
+        assert await leases.take(new.id)
+        return kept
+
+    monkeypatch.setattr(service.store, "renew_leases", renewed_before_the_take_lands)
+    assert await leases.renew() == set()
+    assert leases.holds(old.id) and leases.holds(new.id)
+    await service.store.close()
+
+
 def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     holder = subprocess.Popen(

@@ -291,10 +291,13 @@ class Leases:
         return False
 
     async def renew(self) -> set[str]:
-        """Renew every lease held: the ids of the games whose lease was lost meanwhile."""
+        """Renew every lease held: the ids of the games whose lease was lost meanwhile.
+        Only leases held before asking can be lost: one taken while the renewal was under
+        way may be missing from what it renewed, and is ours all the same."""
         asked = time.monotonic()
+        held = set(self.mine)
         kept = await self.store.renew_leases(self.holder, self.seconds)
-        lost = set(self.mine) - kept
+        lost = (held & set(self.mine)) - kept
         for game_id in kept:
             self.mine[game_id] = asked + self.seconds
         for game_id in lost:
