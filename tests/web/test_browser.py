@@ -95,22 +95,36 @@ def test_a_friend_joins_by_invite_and_both_see_the_moves(server, new_page):
     friend.fill("#my-name", "Bea")
     friend.click("#save-name")
     host.wait_for_function("document.querySelector('#seats').textContent.includes('Bea')")
-    # Each plays their turns by clicking; the logs of both pages stay the same.
-    for _ in range(6):
-        for page in (host, friend):
-            if page.locator(".four-way .playable").count():
-                page.locator(".four-way .playable").first.click()
-        time.sleep(0.3)
-    host.wait_for_function("document.querySelectorAll('#log li').length > 8")
-
     def log(page):
         return page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+
+    # Each plays their turns by clicking, on the page of the seat to move; each flip reaches
+    # the mover's log, and the logs of both pages stay the same.
+    pages, flips = (host, friend), {"Ada": 0, "Bea": 0}
+    settled = """seat => document.querySelector('.banner.over') ||
+        document.querySelector('#seats .seat.to-move')?.dataset.seat !== String(seat) ||
+        document.querySelector('.four-way .playable')"""
+    for _ in range(40):
+        if min(flips.values()) >= 2 or host.locator(".banner.over").count():
+            break
+        seat = int(host.get_attribute("#seats .seat.to-move", "data-seat"))
+        page = pages[seat]
+        page.wait_for_function(settled, arg=seat)
+        if not page.locator(".four-way .playable").count():
+            continue  # no key to flip: the turn passed
+        count = len(log(page))
+        page.locator(".four-way .playable").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {count}")
+        flips[("Ada", "Bea")[seat]] += any(" flips " in line for line in log(page)[count:])
+    assert min(flips.values()) >= 1, flips
 
     deadline = time.monotonic() + 10
     while log(host) != log(friend):
         assert time.monotonic() < deadline, "the two pages show different logs"
         time.sleep(0.2)
-    assert any(line.startswith("Ada ") for line in log(friend))  # the friend sees the host's moves
+    said = log(friend)  # the friend sees the host's flips, the host the friend's
+    assert any(line.startswith("Ada flips") for line in said)
+    assert any(line.startswith("Bea flips") for line in said)
     # A spectator sees the same game; then the friend resigns and everyone sees it.
     spectator = new_page()
     spectator.goto(server + host.url.split("#")[0].removeprefix(server))

@@ -42,7 +42,9 @@ export function canNotify() {
 // Asked only when the player presses the button (browsers refuse unasked prompts).
 export async function askToNotify() {
   if (!canNotify()) return "unsupported";
-  return Notification.permission === "default" ? Notification.requestPermission() : Notification.permission;
+  return Notification.permission === "default"
+    ? Notification.requestPermission()
+    : Notification.permission;
 }
 
 // Called once each time it becomes your turn.
@@ -50,7 +52,10 @@ export function yourTurnBegins(gameTitle) {
   if (soundOn()) chime();
   if (document.hidden && canNotify() && Notification.permission === "granted") {
     try {
-      new Notification(YOUR_TURN_TITLE, { body: `${gameTitle}: it is your turn.`, tag: "tminus-turn" });
+      new Notification(YOUR_TURN_TITLE, {
+        body: `${gameTitle}: it is your turn.`,
+        tag: "tminus-turn",
+      });
     } catch {
       // (a phone's browser may only notify from a service worker: the title says it)
     }

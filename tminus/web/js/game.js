@@ -5,26 +5,54 @@ import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
 import { takeBackParts, takenBackLines } from "./undo.js";
-import { YOUR_TURN_TITLE, askToNotify, canNotify, setSound, soundOn, yourTurnBegins } from "./alerts.js";
-import { heldSeat, heldSeats, holdHotSeats, holdSeat, invitesOf, releaseSeat, rememberName, seatInHash } from "./seat.js";
+import {
+  YOUR_TURN_TITLE,
+  askToNotify,
+  canNotify,
+  setSound,
+  soundOn,
+  yourTurnBegins,
+} from "./alerts.js";
+import {
+  heldSeat,
+  heldSeats,
+  holdHotSeats,
+  holdSeat,
+  invitesOf,
+  releaseSeat,
+  rememberName,
+  seatInHash,
+} from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const NARROW = 640; // below this board width, boards draw their phone layout
-const PING_EVERY = 15000, PONG_WITHIN = 20000; // a busy server may be slow to answer
+const PING_EVERY = 15000,
+  PONG_WITHIN = 20000; // a busy server may be slow to answer
 
 const app = {
-  view: null, log: [], socket: null, replay: null, me: takeSeatFromLink() || heldSeat(gameId),
-  retries: 0, retryTimer: null, offline: false, pending: null, refusal: null,
+  view: null,
+  log: [],
+  socket: null,
+  replay: null,
+  me: takeSeatFromLink() || heldSeat(gameId),
+  retries: 0,
+  retryTimer: null,
+  offline: false,
+  pending: null,
+  refusal: null,
   before: null, // the observation drawn before this one: the board marks what changed
   bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
   opened: new Set(), // folded log runs the reader opened
   chat: [], // the table talk's lines
   myTurn: false,
   passTo: null, // hot-seat: the seat the device is to be passed to (its screen hides the rest)
-  secretGames: new Set(), catalogRead: false, // games with hidden information (the catalog's)
-  rematchAsked: false, rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
-  pingTimer: null, pongTimer: null,
+  secretGames: new Set(),
+  catalogRead: false, // games with hidden information (the catalog's)
+  rematchAsked: false,
+  rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
+  pingTimer: null,
+  pongTimer: null,
 };
 
 // An invite link's seat and token are kept (localStorage: every tab of this browser gets the
@@ -49,7 +77,9 @@ window.addEventListener("hashchange", () => {
 function connect() {
   clearTimeout(app.retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+  const socket = new WebSocket(
+    `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`,
+  );
   app.socket = socket;
   socket.onopen = () => {
     const hello = { type: "hello" };
@@ -62,8 +92,12 @@ function connect() {
     socket.send(JSON.stringify(hello));
     heartbeat(socket);
   };
-  socket.onmessage = (event) => { if (socket === app.socket) receive(JSON.parse(event.data)); };
-  socket.onclose = (event) => { if (socket === app.socket) closed(event.code); };
+  socket.onmessage = (event) => {
+    if (socket === app.socket) receive(JSON.parse(event.data));
+  };
+  socket.onclose = (event) => {
+    if (socket === app.socket) closed(event.code);
+  };
 }
 
 function closed(code) {
@@ -90,7 +124,11 @@ function drop() {
   const socket = app.socket;
   app.socket = null;
   stopHeartbeat();
-  if (socket) { socket.onclose = null; socket.onmessage = null; socket.close(); }
+  if (socket) {
+    socket.onclose = null;
+    socket.onmessage = null;
+    socket.close();
+  }
 }
 
 // A connection that silently died (a phone losing its network) is noticed by a ping
@@ -100,7 +138,12 @@ function heartbeat(socket) {
   app.pingTimer = setInterval(() => {
     if (socket !== app.socket || socket.readyState !== WebSocket.OPEN || app.pongTimer) return;
     socket.send(JSON.stringify({ type: "ping" }));
-    app.pongTimer = setTimeout(() => { if (socket === app.socket) { drop(); goOffline(); } }, PONG_WITHIN);
+    app.pongTimer = setTimeout(() => {
+      if (socket === app.socket) {
+        drop();
+        goOffline();
+      }
+    }, PONG_WITHIN);
   }, PING_EVERY);
 }
 
@@ -110,13 +153,33 @@ function stopHeartbeat() {
   app.pongTimer = null;
 }
 
-window.addEventListener("offline", () => { if (app.socket) { drop(); goOffline(); } });
-window.addEventListener("online", () => { if (!app.socket && !app.refusal) { app.retries = 0; connect(); } });
+window.addEventListener("offline", () => {
+  if (app.socket) {
+    drop();
+    goOffline();
+  }
+});
+window.addEventListener("online", () => {
+  if (!app.socket && !app.refusal) {
+    app.retries = 0;
+    connect();
+  }
+});
 
 // A new hello (another seat, or a spectator): a fresh socket and a fresh page.
 function restart() {
   drop();
-  Object.assign(app, { view: null, log: [], chat: [], replay: null, pending: null, refusal: null, before: null, offline: false, retries: 0 });
+  Object.assign(app, {
+    view: null,
+    log: [],
+    chat: [],
+    replay: null,
+    pending: null,
+    refusal: null,
+    before: null,
+    offline: false,
+    retries: 0,
+  });
   document.body.classList.remove("offline");
   hideProblem();
   connect();
@@ -129,7 +192,11 @@ function send(message) {
 }
 
 function receive(message) {
-  if (message.type === "pong") { clearTimeout(app.pongTimer); app.pongTimer = null; return; }
+  if (message.type === "pong") {
+    clearTimeout(app.pongTimer);
+    app.pongTimer = null;
+    return;
+  }
   if (message.type === "error") return refused(message);
   if (message.type === "chat") {
     app.chat = mergeLines(app.chat, message.messages);
@@ -178,12 +245,33 @@ function renderPass() {
   box.hidden = false;
   // Who just moved may still take it back here (the move itself is not shown: the next
   // person may be looking).
-  const takeBack = takeBackParts(app.view, { held: hotSeats(), send, offline: app.offline, hideMove: true });
-  box.replaceChildren(el("section", { class: "panel pass-panel" },
-    el("h2", {}, `Pass the device to ${name}`),
-    el("p", {}, `${name}'s cards are hidden until ${name} has the device.`),
-    el("button", { type: "button", class: "primary", id: "take-device", onclick: () => send({ type: "switch", seat: app.passTo }) }, `I am ${name}: show my cards`),
-    takeBack.length ? el("div", { class: "take-back", role: "group", "aria-label": "Take back" }, ...takeBack) : null));
+  const takeBack = takeBackParts(app.view, {
+    held: hotSeats(),
+    send,
+    offline: app.offline,
+    hideMove: true,
+  });
+  box.replaceChildren(
+    el(
+      "section",
+      { class: "panel pass-panel" },
+      el("h2", {}, `Pass the device to ${name}`),
+      el("p", {}, `${name}'s cards are hidden until ${name} has the device.`),
+      el(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          id: "take-device",
+          onclick: () => send({ type: "switch", seat: app.passTo }),
+        },
+        `I am ${name}: show my cards`,
+      ),
+      takeBack.length
+        ? el("div", { class: "take-back", role: "group", "aria-label": "Take back" }, ...takeBack)
+        : null,
+    ),
+  );
 }
 
 // A move sent or queued and not yet answered: once the game has moved past it, it was
@@ -195,7 +283,8 @@ function settlePending(reconnected) {
   const view = app.view;
   if (view.move_number > pending.move_number) {
     app.pending = null;
-    if (!pending.sent) notice(`The game moved on while you were offline: “${pending.label}” was not played.`);
+    if (!pending.sent)
+      notice(`The game moved on while you were offline: “${pending.label}” was not played.`);
     return;
   }
   if (!reconnected && pending.sent) return; // the answer is on its way
@@ -218,7 +307,12 @@ function move(action) {
   if (!view || app.replay || app.offline || app.pending) return;
   const chosen = view.legal.find((m) => m.action === action);
   if (!chosen) return;
-  app.pending = { move_number: view.move_number, action, label: chosen.label || chosen.text, sent: false };
+  app.pending = {
+    move_number: view.move_number,
+    action,
+    label: chosen.label || chosen.text,
+    sent: false,
+  };
   app.pending.sent = send(moveMessage(app.pending));
   // Until the answer comes, no second move for the same position.
   view.legal = [];
@@ -242,9 +336,15 @@ function refused(message) {
   const words = {
     stale: "The game moved on before your move arrived: choose again.",
     rate_limited: "Slow down: that message was not sent.",
-    not_your_turn: view.to_move === null ? "It is nobody's turn now." : `It is ${seatName(view.seats, view.to_move)}'s turn, not yours.`,
+    not_your_turn:
+      view.to_move === null
+        ? "It is nobody's turn now."
+        : `It is ${seatName(view.seats, view.to_move)}'s turn, not yours.`,
     illegal: "That move is not allowed now: choose again.",
-    forbidden: view.seat === null ? "You are watching: spectators do not play." : "This seat's link is not valid any more.",
+    forbidden:
+      view.seat === null
+        ? "You are watching: spectators do not play."
+        : "This seat's link is not valid any more.",
   };
   notice(words[message.code] || message.message);
   if (message.code === "stale" || message.code === "illegal") render();
@@ -261,9 +361,18 @@ function notice(text) {
 
 // -- a page instead of the table: a game that does not exist, an invite that is not valid --
 const PROBLEMS = {
-  not_found: () => ["Game not found", `There is no game “${gameId}” here. The link may be mistyped, or the game was made on another server.`],
-  bad_invite: () => ["This invite link is not valid", "Its seat or secret does not match this game: ask for the link again, or watch the game as a spectator."],
-  refused: () => ["The game refused this page", app.refusal ? app.refusal.message : "The server closed the connection."],
+  not_found: () => [
+    "Game not found",
+    `There is no game “${gameId}” here. The link may be mistyped, or the game was made on another server.`,
+  ],
+  bad_invite: () => [
+    "This invite link is not valid",
+    "Its seat or secret does not match this game: ask for the link again, or watch the game as a spectator.",
+  ],
+  refused: () => [
+    "The game refused this page",
+    app.refusal ? app.refusal.message : "The server closed the connection.",
+  ],
 };
 
 function showProblem(kind) {
@@ -277,12 +386,33 @@ function showProblem(kind) {
   $("table").hidden = true;
   const actions = [el("a", { class: "button", href: "/", id: "to-lobby" }, "Go to the lobby")];
   if (kind === "bad_invite") {
-    actions.unshift(el("button", { type: "button", class: "primary", id: "watch", onclick: () => { app.me = null; restart(); } }, "Watch as a spectator"));
+    actions.unshift(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          id: "watch",
+          onclick: () => {
+            app.me = null;
+            restart();
+          },
+        },
+        "Watch as a spectator",
+      ),
+    );
   }
   const box = $("problem");
   box.hidden = false;
-  box.replaceChildren(el("section", { class: "panel problem-panel", "data-problem": kind },
-    el("h2", {}, title), el("p", {}, words), el("p", { class: "problem-actions" }, ...actions)));
+  box.replaceChildren(
+    el(
+      "section",
+      { class: "panel problem-panel", "data-problem": kind },
+      el("h2", {}, title),
+      el("p", {}, words),
+      el("p", { class: "problem-actions" }, ...actions),
+    ),
+  );
 }
 
 function hideProblem() {
@@ -293,7 +423,9 @@ function hideProblem() {
 // -- rendering --------------------------------------------------------------------------
 function isMyTurn() {
   const view = app.view;
-  return !app.replay && view.status === "playing" && view.to_move !== null && view.to_move === view.seat;
+  return (
+    !app.replay && view.status === "playing" && view.to_move !== null && view.to_move === view.seat
+  );
 }
 
 function render() {
@@ -315,7 +447,9 @@ function render() {
   renderMoves();
   renderSeats();
   renderLog($("log"), app.log, {
-    opened: app.opened, upto: app.replay ? app.replay.index : app.log.length, replaying: !!app.replay,
+    opened: app.opened,
+    upto: app.replay ? app.replay.index : app.log.length,
+    replaying: !!app.replay,
     textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
   });
   markTakenBack();
@@ -329,8 +463,11 @@ function render() {
 
 function drawChat() {
   renderChat($("chat-box"), {
-    lines: app.chat, seats: app.view.seats, seat: app.view.seat,
-    send: (text) => send({ type: "chat", text }), onMute: drawChat,
+    lines: app.chat,
+    seats: app.view.seats,
+    seat: app.view.seat,
+    send: (text) => send({ type: "chat", text }),
+    onMute: drawChat,
   });
 }
 
@@ -364,19 +501,65 @@ function renderRematch() {
   const next = view.rematch;
   if (next && app.rematchAsked) return moveToRematch(next);
   if (view.seat === null) {
-    box.replaceChildren(next ? el("a", { class: "button", id: "watch-rematch", href: `/game/${next.id}` }, "Watch the rematch →") : "");
+    box.replaceChildren(
+      next
+        ? el(
+            "a",
+            { class: "button", id: "watch-rematch", href: `/game/${next.id}` },
+            "Watch the rematch →",
+          )
+        : "",
+    );
     box.hidden = !next;
     return;
   }
   if (!next) {
-    box.replaceChildren(el("button", { type: "button", id: "play-again", class: "primary", disabled: app.offline, onclick: () => {
-      if (send({ type: "rematch" })) { app.rematchAsked = true; notice("Making the rematch…"); }
-    } }, "Play again"));
+    box.replaceChildren(
+      el(
+        "button",
+        {
+          type: "button",
+          id: "play-again",
+          class: "primary",
+          disabled: app.offline,
+          onclick: () => {
+            if (send({ type: "rematch" })) {
+              app.rematchAsked = true;
+              notice("Making the rematch…");
+            }
+          },
+        },
+        "Play again",
+      ),
+    );
     return;
   }
-  box.replaceChildren(el("p", {}, "A rematch is ready: same players and rules, the next player starts."),
-    el("button", { type: "button", id: "accept-rematch", class: "primary", onclick: () => moveToRematch(next) }, "Accept"),
-    el("button", { type: "button", id: "decline-rematch", class: "quiet", onclick: () => { app.rematchDeclined = true; renderRematch(); } }, "Decline"));
+  box.replaceChildren(
+    el("p", {}, "A rematch is ready: same players and rules, the next player starts."),
+    el(
+      "button",
+      {
+        type: "button",
+        id: "accept-rematch",
+        class: "primary",
+        onclick: () => moveToRematch(next),
+      },
+      "Accept",
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        id: "decline-rematch",
+        class: "quiet",
+        onclick: () => {
+          app.rematchDeclined = true;
+          renderRematch();
+        },
+      },
+      "Decline",
+    ),
+  );
 }
 
 function moveToRematch(next) {
@@ -392,13 +575,37 @@ function renderAlerts() {
   const seated = app.view.seat !== null && app.view.status !== "finished";
   $("alerts-panel").hidden = !seated;
   if (!seated || $("alerts").childElementCount) return;
-  const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const sound = el("input", {
+    type: "checkbox",
+    id: "sound",
+    checked: soundOn(),
+    onchange: (e) => setSound(e.target.checked),
+  });
   const parts = [el("label", { class: "check-field" }, sound, "Sound when it is your turn")];
   if (canNotify() && Notification.permission === "default") {
-    parts.push(el("button", { type: "button", id: "notify", class: "quiet", onclick: async (e) => {
-      const answer = await askToNotify();
-      e.target.replaceWith(el("p", { class: "muted" }, answer === "granted" ? "You will be notified when the page is hidden." : "Notifications are off."));
-    } }, "Notify me when it is my turn"));
+    parts.push(
+      el(
+        "button",
+        {
+          type: "button",
+          id: "notify",
+          class: "quiet",
+          onclick: async (e) => {
+            const answer = await askToNotify();
+            e.target.replaceWith(
+              el(
+                "p",
+                { class: "muted" },
+                answer === "granted"
+                  ? "You will be notified when the page is hidden."
+                  : "Notifications are off.",
+              ),
+            );
+          },
+        },
+        "Notify me when it is my turn",
+      ),
+    );
   }
   $("alerts").replaceChildren(...parts);
 }
@@ -427,10 +634,15 @@ function renderBoard() {
   const board = boardFor(view.game);
   const box = $("board");
   const ctx = {
-    seat: view.seat, seats: view.seats, legal: playable() ? view.legal : [],
-    toMove: app.replay ? null : view.to_move, onMove: move, replay: !!app.replay,
+    seat: view.seat,
+    seats: view.seats,
+    legal: playable() ? view.legal : [],
+    toMove: app.replay ? null : view.to_move,
+    onMove: move,
+    replay: !!app.replay,
     ended: !app.replay && view.status === "finished", // e.g. by resignation, mid-turn
-    before: previousObservation(), narrow: layoutOf(box) === "narrow",
+    before: previousObservation(),
+    narrow: layoutOf(box) === "narrow",
   };
   box.replaceChildren(board.render(currentObservation(), ctx));
   box.dataset.board = board.name;
@@ -443,7 +655,8 @@ function layoutOf(box) {
 
 // A phone turned, a window resized: the board redraws when it has crossed the phone width
 // (looked at once the resizing has settled, so a passing size redraws nothing).
-let lastLayout = null, resizeTimer = null;
+let lastLayout = null,
+  resizeTimer = null;
 window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
@@ -457,20 +670,25 @@ function renderBanner() {
   banner.className = "banner";
   if (app.offline) {
     banner.classList.add("offline");
-    const queued = app.pending && !app.pending.sent ? ` Your move “${app.pending.label}” will be sent when it is back.` : "";
+    const queued =
+      app.pending && !app.pending.sent
+        ? ` Your move “${app.pending.label}” will be sent when it is back.`
+        : "";
     banner.textContent = `Connection lost: reconnecting… Moves are paused.${queued}`;
   } else if (view.status === "waiting") {
     const missing = view.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => s.name);
     banner.textContent = `Waiting for ${missing.join(", ")} to join…`;
   } else if (view.status === "expired") {
     banner.classList.add("over");
-    banner.textContent = "This game expired: it waited too long for its players. Make a new one in the lobby.";
+    banner.textContent =
+      "This game expired: it waited too long for its players. Make a new one in the lobby.";
   } else if (view.status === "finished") {
     banner.classList.add("over");
     banner.textContent = resultText(view);
   } else if (view.paused) {
     banner.classList.add("paused");
-    banner.textContent = "Paused: everyone left a while ago. It goes on, bots too, when a player comes back.";
+    banner.textContent =
+      "Paused: everyone left a while ago. It goes on, bots too, when a player comes back.";
   } else if (app.pending) {
     banner.textContent = `Sending “${app.pending.label}”…`;
   } else if (view.legal.length) {
@@ -483,8 +701,10 @@ function renderBanner() {
 
 function resultText(view) {
   const r = view.result || {};
-  const names = (seats) => seats.map((s) => (s === view.seat ? "you" : seatName(view.seats, s))).join(" and ");
-  if (r.reason === "resigned") return `${seatName(view.seats, r.resigned)} resigned. Winner: ${names(r.winners)}.`;
+  const names = (seats) =>
+    seats.map((s) => (s === view.seat ? "you" : seatName(view.seats, s))).join(" and ");
+  if (r.reason === "resigned")
+    return `${seatName(view.seats, r.resigned)} resigned. Winner: ${names(r.winners)}.`;
   if (r.reason === "turn cap") return "Draw: the turn limit was reached.";
   if (!r.winners || !r.winners.length) return "Game over: a draw.";
   const won = r.winners.includes(view.seat);
@@ -496,10 +716,24 @@ function renderMoves() {
   const box = $("moves");
   const legal = app.replay ? [] : view.legal;
   const disabled = !playable();
-  box.replaceChildren(...legal.map((m, i) => el("button", {
-    type: "button", class: "move", "data-action": m.action, "data-move": m.text, disabled,
-    title: i < 9 ? `key ${i + 1}` : null, onclick: () => move(m.action),
-  }, i < 9 ? el("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, m.label || m.text)));
+  box.replaceChildren(
+    ...legal.map((m, i) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "move",
+          "data-action": m.action,
+          "data-move": m.text,
+          disabled,
+          title: i < 9 ? `key ${i + 1}` : null,
+          onclick: () => move(m.action),
+        },
+        i < 9 ? el("kbd", { "aria-hidden": "true" }, String(i + 1)) : null,
+        m.label || m.text,
+      ),
+    ),
+  );
 }
 
 function botLevel(spec) {
@@ -512,15 +746,41 @@ function renderSeats() {
   const obs = currentObservation();
   const scores = board.scores ? board.scores(obs) : null;
   const places = view.status === "finished" ? placings(view.result, view.seats.length) : null;
-  $("seats").replaceChildren(...view.seats.map((s) => el("li", {
-    class: ["seat", view.to_move === s.seat && !app.replay ? "to-move" : "", view.seat === s.seat ? "me" : ""].join(" "),
-    "data-seat": s.seat,
-  },
-  el("span", { class: "seat-dot", "data-seat": s.seat, "aria-hidden": "true" }, initial(s.name)),
-  el("span", { class: "seat-name", title: s.name }, s.name, view.seat === s.seat ? " (you)" : ""),
-  el("span", { class: "seat-kind" }, s.kind === "bot" ? `bot · ${botLevel(s.bot)}` : s.joined ? "person" : "invited"),
-  scores ? el("span", { class: "score" }, scores[s.seat]) : null,
-  places ? el("span", { class: "result", "data-place": places[s.seat] }, places[s.seat]) : null)));
+  $("seats").replaceChildren(
+    ...view.seats.map((s) =>
+      el(
+        "li",
+        {
+          class: [
+            "seat",
+            view.to_move === s.seat && !app.replay ? "to-move" : "",
+            view.seat === s.seat ? "me" : "",
+          ].join(" "),
+          "data-seat": s.seat,
+        },
+        el(
+          "span",
+          { class: "seat-dot", "data-seat": s.seat, "aria-hidden": "true" },
+          initial(s.name),
+        ),
+        el(
+          "span",
+          { class: "seat-name", title: s.name },
+          s.name,
+          view.seat === s.seat ? " (you)" : "",
+        ),
+        el(
+          "span",
+          { class: "seat-kind" },
+          s.kind === "bot" ? `bot · ${botLevel(s.bot)}` : s.joined ? "person" : "invited",
+        ),
+        scores ? el("span", { class: "score" }, scores[s.seat]) : null,
+        places
+          ? el("span", { class: "result", "data-place": places[s.seat] }, places[s.seat])
+          : null,
+      ),
+    ),
+  );
   renderSeatActions();
 }
 
@@ -528,36 +788,109 @@ function renderSeatActions() {
   const view = app.view;
   const actions = $("seat-actions");
   if (actions.contains(document.activeElement) && document.activeElement.id === "my-name") return; // typing
-  const giving = { open: $("left-seat")?.closest("details").open, seat: $("left-seat")?.value, bot: $("left-bot")?.value };
+  const giving = {
+    open: $("left-seat")?.closest("details").open,
+    seat: $("left-seat")?.value,
+    bot: $("left-bot")?.value,
+  };
   actions.replaceChildren();
   const online = !app.offline;
   if (view.seat !== null && view.status === "waiting") {
-    actions.append(el("button", { type: "button", id: "start", class: "primary", disabled: !online, onclick: () => send({ type: "start" }) }, "Start now"));
+    actions.append(
+      el(
+        "button",
+        {
+          type: "button",
+          id: "start",
+          class: "primary",
+          disabled: !online,
+          onclick: () => send({ type: "start" }),
+        },
+        "Start now",
+      ),
+    );
     for (const invite of invitesOf(gameId).filter((i) => i.seat !== view.seat)) {
       const name = seatName(view.seats, invite.seat);
-      actions.append(el("label", { class: "invite" }, `Invite for ${name}`,
-        el("input", { readonly: true, value: new URL(invite.url, location.origin).href, onfocus: (e) => e.target.select() })));
+      actions.append(
+        el(
+          "label",
+          { class: "invite" },
+          `Invite for ${name}`,
+          el("input", {
+            readonly: true,
+            value: new URL(invite.url, location.origin).href,
+            onfocus: (e) => e.target.select(),
+          }),
+        ),
+      );
     }
   }
   if (view.seat !== null && view.status !== "finished") {
-    const input = el("input", { id: "my-name", maxlength: 40, value: view.seats[view.seat].name, "aria-label": "Your name" });
+    const input = el("input", {
+      id: "my-name",
+      maxlength: 40,
+      value: view.seats[view.seat].name,
+      "aria-label": "Your name",
+    });
     const rename = () => {
       const name = input.value.trim();
-      if (name && name !== view.seats[view.seat].name && send({ type: "name", name })) rememberName(name);
+      if (name && name !== view.seats[view.seat].name && send({ type: "name", name }))
+        rememberName(name);
     };
-    input.addEventListener("keydown", (e) => { if (e.key === "Enter") rename(); });
-    actions.append(el("div", { class: "rename" }, input, el("button", { type: "button", id: "save-name", disabled: !online, onclick: rename }, "Set name")));
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") rename();
+    });
+    actions.append(
+      el(
+        "div",
+        { class: "rename" },
+        input,
+        el(
+          "button",
+          { type: "button", id: "save-name", disabled: !online, onclick: rename },
+          "Set name",
+        ),
+      ),
+    );
     if (app.me && app.me.seat === view.seat) {
       const link = `${location.origin}${location.pathname}#seat=${app.me.seat}&token=${encodeURIComponent(app.me.token)}`;
-      actions.append(el("button", { type: "button", id: "copy-seat-link", class: "quiet", onclick: () => {
-        navigator.clipboard?.writeText(link).then(() => notice("Your seat's link is copied: open it on another device to play there."), () => prompt("Your seat's link:", link));
-      } }, "Copy your seat's link (another device)"));
+      actions.append(
+        el(
+          "button",
+          {
+            type: "button",
+            id: "copy-seat-link",
+            class: "quiet",
+            onclick: () => {
+              navigator.clipboard?.writeText(link).then(
+                () =>
+                  notice("Your seat's link is copied: open it on another device to play there."),
+                () => prompt("Your seat's link:", link),
+              );
+            },
+          },
+          "Copy your seat's link (another device)",
+        ),
+      );
     }
-    actions.append(el("button", { type: "button", id: "resign", class: "quiet", disabled: !online, onclick: () => {
-      if (confirm("Resign this game? The others win.")) send({ type: "resign" });
-    } }, "Resign"));
+    actions.append(
+      el(
+        "button",
+        {
+          type: "button",
+          id: "resign",
+          class: "quiet",
+          disabled: !online,
+          onclick: () => {
+            if (confirm("Resign this game? The others win.")) send({ type: "resign" });
+          },
+        },
+        "Resign",
+      ),
+    );
   }
-  if (view.seat !== null && view.status === "playing") actions.append(giveToBotForm(view, online, giving));
+  if (view.seat !== null && view.status === "playing")
+    actions.append(giveToBotForm(view, online, giving));
 }
 
 // A person who left: the game's creator lets a bot play for them, or the others vote so (the
@@ -566,16 +899,36 @@ function giveToBotForm(view, online, before) {
   const others = view.seats.filter((s) => s.kind === "person" && s.seat !== view.seat);
   const levels = Object.entries(app.bots);
   if (!others.length || !levels.length) return "";
-  const who = el("select", { id: "left-seat", "aria-label": "The player who left" },
-    ...others.map((s) => el("option", { value: s.seat }, s.name)));
-  const bot = el("select", { id: "left-bot", "aria-label": "The bot that plays for them" },
-    ...levels.map(([spec, label]) => el("option", { value: spec }, label)));
+  const who = el(
+    "select",
+    { id: "left-seat", "aria-label": "The player who left" },
+    ...others.map((s) => el("option", { value: s.seat }, s.name)),
+  );
+  const bot = el(
+    "select",
+    { id: "left-bot", "aria-label": "The bot that plays for them" },
+    ...levels.map(([spec, label]) => el("option", { value: spec }, label)),
+  );
   if (before.seat !== undefined) who.value = before.seat; // (as the reader left them)
   if (before.bot !== undefined) bot.value = before.bot;
   const give = () => send({ type: "bot", seat: Number(who.value), bot: bot.value });
-  return el("details", { class: "give-to-bot", open: before.open || null }, el("summary", {}, "A player left?"),
-    el("p", {}, "Let a bot play for them (the one who made the game decides; otherwise most of you must ask)."),
-    who, bot, el("button", { type: "button", id: "give-to-bot", disabled: !online, onclick: give }, "Let a bot play"));
+  return el(
+    "details",
+    { class: "give-to-bot", open: before.open || null },
+    el("summary", {}, "A player left?"),
+    el(
+      "p",
+      {},
+      "Let a bot play for them (the one who made the game decides; otherwise most of you must ask).",
+    ),
+    who,
+    bot,
+    el(
+      "button",
+      { type: "button", id: "give-to-bot", disabled: !online, onclick: give },
+      "Let a bot play",
+    ),
+  );
 }
 
 function scrollLog() {
@@ -588,17 +941,45 @@ function renderFairness() {
   const view = app.view;
   const box = $("fairness");
   const parts = [
-    el("p", {}, "Spectator link: ", el("a", { href: `/game/${gameId}`, id: "spectator-link" }, `${location.host}/game/${gameId}`)),
-    el("p", {}, "Commitment (SHA-256 of the secret seed): ", el("code", { class: "hash" }, view.commitment)),
+    el(
+      "p",
+      {},
+      "Spectator link: ",
+      el("a", { href: `/game/${gameId}`, id: "spectator-link" }, `${location.host}/game/${gameId}`),
+    ),
+    el(
+      "p",
+      {},
+      "Commitment (SHA-256 of the secret seed): ",
+      el("code", { class: "hash" }, view.commitment),
+    ),
   ];
   if (view.seed) {
-    parts.push(el("p", {}, "Seed, revealed: ", el("code", { class: "hash", id: "seed" }, view.seed)));
-    parts.push(el("p", {},
-      el("button", { type: "button", id: "verify", onclick: verify }, "Verify every roll"), " ",
-      el("a", { href: `/api/games/${gameId}/export`, download: `tminus-${gameId}.json` }, "Export (for tminus verify)")));
+    parts.push(
+      el("p", {}, "Seed, revealed: ", el("code", { class: "hash", id: "seed" }, view.seed)),
+    );
+    parts.push(
+      el(
+        "p",
+        {},
+        el("button", { type: "button", id: "verify", onclick: verify }, "Verify every roll"),
+        " ",
+        el(
+          "a",
+          { href: `/api/games/${gameId}/export`, download: `tminus-${gameId}.json` },
+          "Export (for tminus verify)",
+        ),
+      ),
+    );
     parts.push(el("p", { id: "verify-result", class: "muted" }));
   } else {
-    parts.push(el("p", { class: "muted" }, "The seed is revealed when the game ends; then every roll can be checked."));
+    parts.push(
+      el(
+        "p",
+        { class: "muted" },
+        "The seed is revealed when the game ends; then every roll can be checked.",
+      ),
+    );
   }
   box.replaceChildren(...parts);
 }
@@ -618,28 +999,68 @@ async function verify() {
 
 // -- replay of a finished game ------------------------------------------------------------
 function iconButton(name, label, onclick, id) {
-  return el("button", { type: "button", class: "icon-button", id, "aria-label": label, title: label, onclick }, icon(name));
+  return el(
+    "button",
+    { type: "button", class: "icon-button", id, "aria-label": label, title: label, onclick },
+    icon(name),
+  );
 }
 
 function renderReplayControls() {
   const box = $("replay");
-  if (app.view.status !== "finished") { box.hidden = true; return; }
+  if (app.view.status !== "finished") {
+    box.hidden = true;
+    return;
+  }
   box.hidden = false;
   if (!app.replay) {
-    box.replaceChildren(el("button", { type: "button", id: "replay-start", onclick: startReplay }, icon("play"), " Replay the game step by step"));
+    box.replaceChildren(
+      el(
+        "button",
+        { type: "button", id: "replay-start", onclick: startReplay },
+        icon("play"),
+        " Replay the game step by step",
+      ),
+    );
     return;
   }
   const r = app.replay;
   const last = r.frames.length - 1;
-  const go = (i) => { r.index = Math.max(0, Math.min(last, i)); render(); };
+  const go = (i) => {
+    r.index = Math.max(0, Math.min(last, i));
+    render();
+  };
   box.replaceChildren(
     iconButton("first", "first step", () => go(0), "replay-first"),
     iconButton("back", "step back", () => go(r.index - 1), "replay-back"),
-    el("input", { type: "range", min: 0, max: last, value: r.index, "aria-label": "step", oninput: (e) => go(Number(e.target.value)) }),
+    el("input", {
+      type: "range",
+      min: 0,
+      max: last,
+      value: r.index,
+      "aria-label": "step",
+      oninput: (e) => go(Number(e.target.value)),
+    }),
     iconButton("next", "next step", () => go(r.index + 1), "replay-next"),
     iconButton("last", "last step", () => go(last), "replay-last"),
-    el("span", { id: "replay-step", class: "muted" }, `step ${r.index} of ${last}`, r.index ? ` · ${r.frames[r.index].text}` : ""),
-    el("button", { type: "button", class: "quiet", onclick: () => { app.replay = null; render(); } }, "Leave replay"),
+    el(
+      "span",
+      { id: "replay-step", class: "muted" },
+      `step ${r.index} of ${last}`,
+      r.index ? ` · ${r.frames[r.index].text}` : "",
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "quiet",
+        onclick: () => {
+          app.replay = null;
+          render();
+        },
+      },
+      "Leave replay",
+    ),
   );
 }
 
@@ -662,13 +1083,16 @@ document.addEventListener("keydown", (event) => {
 });
 
 // The bots' levels in words, for the players panel.
-api("/api/catalog").then((games) => {
-  for (const game of games) {
-    for (const bot of game.bots) app.bots[bot.spec] = bot.label;
-    if (game.information !== "perfect") app.secretGames.add(game.game || game.name);
-  }
-  app.catalogRead = true;
-  if (app.view) renderSeats();
-}, () => {});
+api("/api/catalog").then(
+  (games) => {
+    for (const game of games) {
+      for (const bot of game.bots) app.bots[bot.spec] = bot.label;
+      if (game.information !== "perfect") app.secretGames.add(game.game || game.name);
+    }
+    app.catalogRead = true;
+    if (app.view) renderSeats();
+  },
+  () => {},
+);
 
 connect();

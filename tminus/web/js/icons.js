@@ -12,6 +12,9 @@ const PATHS = {
 };
 
 export function icon(name) {
-  return svg("svg", { viewBox: "0 0 24 24", class: `icon icon-${name}`, "aria-hidden": "true", focusable: "false" },
-    svg("path", { d: PATHS[name], fill: "currentColor" }));
+  return svg(
+    "svg",
+    { viewBox: "0 0 24 24", class: `icon icon-${name}`, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: PATHS[name], fill: "currentColor" }),
+  );
 }

@@ -1,6 +1,14 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
 import { api, el, placings, titleCase } from "./util.js";
-import { heldSeats, holdHotSeats, holdSeat, keepInvites, myGameIds, rememberName, rememberedName } from "./seat.js";
+import {
+  heldSeats,
+  holdHotSeats,
+  holdSeat,
+  keepInvites,
+  myGameIds,
+  rememberName,
+  rememberedName,
+} from "./seat.js";
 
 const state = { catalog: [], game: null };
 const $ = (id) => document.getElementById(id);
@@ -21,7 +29,9 @@ const CHOICE_WORDS = { true: "yes", false: "no", adult: "adult", junior: "junior
 
 // One line about each game, for a player choosing: its manifest's line, from the catalog.
 function description(game) {
-  return game.description || (game.information === "imperfect" ? "Hidden cards." : "Open information.");
+  return (
+    game.description || (game.information === "imperfect" ? "Hidden cards." : "Open information.")
+  );
 }
 
 function paramLabel(name, p) {
@@ -54,15 +64,35 @@ function pickGame(name) {
 
 function renderParams() {
   const box = $("params");
-  box.replaceChildren(el("legend", {}, "Rules ", el("a", { href: `/rules/${state.game.name}`, target: "_blank" }, "(read them)")));
+  box.replaceChildren(
+    el(
+      "legend",
+      {},
+      "Rules ",
+      el("a", { href: `/rules/${state.game.name}`, target: "_blank" }, "(read them)"),
+    ),
+  );
   for (const [name, p] of Object.entries(state.game.params)) {
     if (!offered(p)) continue;
     let input;
     if (p.choices) {
-      input = el("select", { name, "data-kind": typeof p.default, onchange: name === "players" ? renderSeats : null },
-        ...p.choices.map((c) => el("option", { value: c, selected: c === p.default }, CHOICE_WORDS[c] || String(c))));
+      input = el(
+        "select",
+        { name, "data-kind": typeof p.default, onchange: name === "players" ? renderSeats : null },
+        ...p.choices.map((c) =>
+          el("option", { value: c, selected: c === p.default }, CHOICE_WORDS[c] || String(c)),
+        ),
+      );
     } else {
-      input = el("input", { name, type: "number", inputmode: "numeric", value: p.default, min: p.minimum, max: p.maximum, "data-kind": "number" });
+      input = el("input", {
+        name,
+        type: "number",
+        inputmode: "numeric",
+        value: p.default,
+        min: p.minimum,
+        max: p.maximum,
+        "data-kind": "number",
+      });
     }
     box.append(el("label", { title: p.help }, el("span", {}, paramLabel(name, p)), input));
   }
@@ -79,11 +109,39 @@ function renderSeats() {
   const bots = state.game.bots_by_players?.[n] || state.game.bots; // the expert may depend on n
   const usual = Math.min(1, bots.length - 1); // the medium bot, where there is one
   for (let seat = 0; seat < n; seat++) {
-    const kind = el("select", { name: `kind-${seat}`, "aria-label": `Who plays: ${seatLabel(seat)}`, onchange: suggestUndo },
-      el("option", { value: "person", selected: seat === 0 }, seat === 0 ? "You" : "A friend (invite)"),
+    const kind = el(
+      "select",
+      {
+        name: `kind-${seat}`,
+        "aria-label": `Who plays: ${seatLabel(seat)}`,
+        onchange: suggestUndo,
+      },
+      el(
+        "option",
+        { value: "person", selected: seat === 0 },
+        seat === 0 ? "You" : "A friend (invite)",
+      ),
       seat > 0 ? el("option", { value: "here" }, "Also you: this device (hot-seat)") : null,
-      ...bots.map((b, i) => el("option", { value: `bot:${b.spec}`, selected: seat > 0 && i === usual }, `Bot: ${b.label}`)));
-    box.append(el("label", { class: "seat-row" }, el("span", { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" }, seat === 0 ? "Y" : String(seat + 1)), kind));
+      ...bots.map((b, i) =>
+        el(
+          "option",
+          { value: `bot:${b.spec}`, selected: seat > 0 && i === usual },
+          `Bot: ${b.label}`,
+        ),
+      ),
+    );
+    box.append(
+      el(
+        "label",
+        { class: "seat-row" },
+        el(
+          "span",
+          { class: "seat-dot", "data-seat": seat, "aria-hidden": "true" },
+          seat === 0 ? "Y" : String(seat + 1),
+        ),
+        kind,
+      ),
+    );
   }
   suggestUndo();
 }
@@ -101,17 +159,33 @@ function readForm() {
   const params = {};
   for (const input of document.querySelectorAll("#params select, #params input")) {
     const raw = input.value;
-    params[input.name] = input.dataset.kind === "number" ? Number(raw) : input.dataset.kind === "boolean" ? raw === "true" : raw;
+    params[input.name] =
+      input.dataset.kind === "number"
+        ? Number(raw)
+        : input.dataset.kind === "boolean"
+          ? raw === "true"
+          : raw;
   }
   const seats = [];
   const name = $("your-name").value.trim();
   for (let seat = 0; seat < players(state.game); seat++) {
     const value = document.querySelector(`[name=kind-${seat}]`).value;
-    if (value === "person" || value === "here") seats.push({ kind: "person", name: seat === 0 && name ? name : null });
+    if (value === "person" || value === "here")
+      seats.push({ kind: "person", name: seat === 0 && name ? name : null });
     else seats.push({ kind: "bot", bot: value.slice(4) });
   }
-  const here = seats.map((_, seat) => seat).filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
-  return { game: state.game.name, params, seats, here, listed: $("listed").checked, undo: $("undo").checked, you: seats[0].kind === "person" };
+  const here = seats
+    .map((_, seat) => seat)
+    .filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
+  return {
+    game: state.game.name,
+    params,
+    seats,
+    here,
+    listed: $("listed").checked,
+    undo: $("undo").checked,
+    you: seats[0].kind === "person",
+  };
 }
 
 async function create(event) {
@@ -139,20 +213,61 @@ function showCreated(game, mine, hot = []) {
   const box = $("created");
   box.hidden = false;
   const name = (seat) => game.seats[seat].name;
-  const rows = game.invites.filter((invite) => invite !== mine && !hot.includes(invite)).map((invite) => {
-    const url = new URL(invite.url, location.origin).href;
-    return el("li", {}, el("label", { for: `invite-${invite.seat}` }, `${name(invite.seat)}:`),
-      el("input", { id: `invite-${invite.seat}`, readonly: true, value: url, class: "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
-      el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url) }, "Copy"));
-  });
+  const rows = game.invites
+    .filter((invite) => invite !== mine && !hot.includes(invite))
+    .map((invite) => {
+      const url = new URL(invite.url, location.origin).href;
+      return el(
+        "li",
+        {},
+        el("label", { for: `invite-${invite.seat}` }, `${name(invite.seat)}:`),
+        el("input", {
+          id: `invite-${invite.seat}`,
+          readonly: true,
+          value: url,
+          class: "invite-link",
+          "data-seat": invite.seat,
+          onfocus: (e) => e.target.select(),
+        }),
+        el(
+          "button",
+          { type: "button", onclick: () => navigator.clipboard?.writeText(url) },
+          "Copy",
+        ),
+      );
+    });
   const parts = [
     el("h2", {}, `${game.title} is ready`),
-    el("p", { class: "fair" }, "Fair dice: the server committed to its secret seed ", el("code", {}, game.commitment.slice(0, 16) + "…"), ". It is revealed at the end, so anyone can check every roll."),
+    el(
+      "p",
+      { class: "fair" },
+      "Fair dice: the server committed to its secret seed ",
+      el("code", {}, game.commitment.slice(0, 16) + "…"),
+      ". It is revealed at the end, so anyone can check every roll.",
+    ),
   ];
-  if (rows.length) parts.push(el("p", {}, "Send each friend their own invite link:"), el("ul", { class: "invites" }, rows));
-  parts.push(el("p", {}, "Spectators: ", el("a", { href: game.spectate, id: "spectate-link" }, new URL(game.spectate, location.origin).href)));
-  parts.push(mine ? el("a", { class: "primary button", id: "take-seat", href: mine.url }, "Take your seat →")
-    : el("a", { class: "primary button", id: "watch", href: game.spectate }, "Watch the bots →"));
+  if (rows.length)
+    parts.push(
+      el("p", {}, "Send each friend their own invite link:"),
+      el("ul", { class: "invites" }, rows),
+    );
+  parts.push(
+    el(
+      "p",
+      {},
+      "Spectators: ",
+      el(
+        "a",
+        { href: game.spectate, id: "spectate-link" },
+        new URL(game.spectate, location.origin).href,
+      ),
+    ),
+  );
+  parts.push(
+    mine
+      ? el("a", { class: "primary button", id: "take-seat", href: mine.url }, "Take your seat →")
+      : el("a", { class: "primary button", id: "watch", href: game.spectate }, "Watch the bots →"),
+  );
   box.replaceChildren(...parts);
   box.scrollIntoView({ behavior: "smooth" });
 }
@@ -161,42 +276,73 @@ function showCreated(game, mine, hot = []) {
 function resultWords(g) {
   const places = placings(g.result, g.seats.length);
   if (!places) return null;
-  if (g.result.reason === "turn cap" || (!g.result.winners?.length && g.result.reason !== "resigned")) return "draw";
-  return g.seats.map((s, i) => ({ name: s.name, place: places[i], rank: parseInt(places[i].replace("=", ""), 10) }))
-    .sort((a, b) => a.rank - b.rank).map((s) => `${s.place} ${s.name}`).join(" · ");
+  if (
+    g.result.reason === "turn cap" ||
+    (!g.result.winners?.length && g.result.reason !== "resigned")
+  )
+    return "draw";
+  return g.seats
+    .map((s, i) => ({
+      name: s.name,
+      place: places[i],
+      rank: parseInt(places[i].replace("=", ""), 10),
+    }))
+    .sort((a, b) => a.rank - b.rank)
+    .map((s) => `${s.place} ${s.name}`)
+    .join(" · ");
 }
 
 // One line of a games list: the game, its state, whose turn it is (marked when it is yours).
 function gameRow(g, mySeats = []) {
   const result = g.status === "finished" ? resultWords(g) : null;
   const yours = g.to_move !== null && g.to_move !== undefined && mySeats.includes(g.to_move);
-  const turn = g.status === "playing" && g.to_move !== null && g.to_move !== undefined
-    ? el("span", { class: `turn${yours ? " yours" : ""}` }, yours ? "● your turn" : `${g.seats[g.to_move].name} to play`) : null;
+  const turn =
+    g.status === "playing" && g.to_move !== null && g.to_move !== undefined
+      ? el(
+          "span",
+          { class: `turn${yours ? " yours" : ""}` },
+          yours ? "● your turn" : `${g.seats[g.to_move].name} to play`,
+        )
+      : null;
   const you = mySeats.filter((s) => g.seats[s]).map((s) => g.seats[s].name);
-  return el("li", { "data-game": g.id, class: yours ? "your-turn" : null },
-    el("a", { href: `/game/${g.id}` }, g.title), " ",
-    el("span", { class: `status ${g.status}` }, g.status), " ", turn, " ",
+  return el(
+    "li",
+    { "data-game": g.id, class: yours ? "your-turn" : null },
+    el("a", { href: `/game/${g.id}` }, g.title),
+    " ",
+    el("span", { class: `status ${g.status}` }, g.status),
+    " ",
+    turn,
+    " ",
     you.length ? el("span", { class: "your-seat" }, `you: ${you.join(", ")}`) : null,
-    el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")));
+    el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")),
+  );
 }
 
 // My games: those this browser holds seats in (or made), asked for by id; yours to play first.
 async function loadMyGames() {
   const ids = myGameIds().slice(-50);
-  const games = ids.length ? await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => []) : [];
+  const games = ids.length
+    ? await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => [])
+    : [];
   const seatsIn = (g) => heldSeats(g.id).map((s) => s.seat);
   const rows = games.map((g) => ({ g, seats: seatsIn(g) }));
-  const mine = (r) => r.g.to_move !== null && r.seats.includes(r.g.to_move) && r.g.status === "playing";
+  const mine = (r) =>
+    r.g.to_move !== null && r.seats.includes(r.g.to_move) && r.g.status === "playing";
   rows.sort((a, b) => mine(b) - mine(a));
   $("my-games").replaceChildren(...rows.map((r) => gameRow(r.g, r.seats)));
-  if (!rows.length) $("my-games").append(el("li", { class: "muted" }, "None yet: the games you create or are invited to show here."));
+  if (!rows.length)
+    $("my-games").append(
+      el("li", { class: "muted" }, "None yet: the games you create or are invited to show here."),
+    );
 }
 
 // The public list: listed games in play, open to spectators.
 async function loadPublicGames() {
   const games = await api("/api/games?limit=15").catch(() => []);
   $("public-games").replaceChildren(...games.map((g) => gameRow(g)));
-  if (!games.length) $("public-games").append(el("li", { class: "muted" }, "No listed game is being played now."));
+  if (!games.length)
+    $("public-games").append(el("li", { class: "muted" }, "No listed game is being played now."));
 }
 
 function loadGames() {
@@ -206,14 +352,32 @@ function loadGames() {
 async function main() {
   $("your-name").value = rememberedName();
   state.catalog = await api("/api/catalog");
-  $("games").replaceChildren(...state.catalog.map((g) => el("button", {
-    type: "button", class: "game-card", role: "radio", "aria-checked": "false", "data-game": g.name, onclick: () => pickGame(g.name),
-  }, el("strong", {}, g.title), el("small", { class: "game-description" }, description(g)))));
+  $("games").replaceChildren(
+    ...state.catalog.map((g) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "game-card",
+          role: "radio",
+          "aria-checked": "false",
+          "data-game": g.name,
+          onclick: () => pickGame(g.name),
+        },
+        el("strong", {}, g.title),
+        el("small", { class: "game-description" }, description(g)),
+      ),
+    ),
+  );
   $("create").addEventListener("submit", create);
-  $("undo").addEventListener("change", () => { $("undo").dataset.chosen = "yes"; });
+  $("undo").addEventListener("change", () => {
+    $("undo").dataset.chosen = "yes";
+  });
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
   loadGames();
-  setInterval(() => { if (!document.hidden) loadGames(); }, 15000);
+  setInterval(() => {
+    if (!document.hidden) loadGames();
+  }, 15000);
 }
 
 main();

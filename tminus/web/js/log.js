@@ -34,22 +34,45 @@ export function foldTitle(run, textOf) {
 // ``opened``: the runs (by their first entry's index) the reader has opened, kept across
 // redraws; ``upto``: in a replay, how many entries have happened; ``textOf``: the line.
 export function renderLog(box, entries, { opened, upto, replaying, textOf }) {
-  const classes = (entry) => [
-    entry.actor === -1 ? "chance" : "",
-    entry.position >= upto ? "future" : "",
-    replaying && entry.position === upto - 1 ? "current" : "",
-  ].join(" ").trim();
-  const line = (entry) => el("li", { class: classes(entry), value: entry.index + 1, "data-index": entry.index }, textOf(entry));
-  box.replaceChildren(...groups(entries).map((group) => {
-    if (group.entry) return line(group.entry);
-    const { run } = group;
-    const start = run[0].index;
-    const current = replaying && run.some((entry) => entry.position === upto - 1);
-    const details = el("details", { class: "fold", open: opened.has(start) || current },
-      el("summary", {}, foldTitle(run, textOf)),
-      el("ol", { class: "fold-lines" }, ...run.map(line)));
-    details.addEventListener("toggle", () => (details.open ? opened.add(start) : opened.delete(start)));
-    const future = run[0].position >= upto;
-    return el("li", { class: `chance folded ${future ? "future" : ""}`.trim(), value: start + 1, "data-index": start }, details);
-  }));
+  const classes = (entry) =>
+    [
+      entry.actor === -1 ? "chance" : "",
+      entry.position >= upto ? "future" : "",
+      replaying && entry.position === upto - 1 ? "current" : "",
+    ]
+      .join(" ")
+      .trim();
+  const line = (entry) =>
+    el(
+      "li",
+      { class: classes(entry), value: entry.index + 1, "data-index": entry.index },
+      textOf(entry),
+    );
+  box.replaceChildren(
+    ...groups(entries).map((group) => {
+      if (group.entry) return line(group.entry);
+      const { run } = group;
+      const start = run[0].index;
+      const current = replaying && run.some((entry) => entry.position === upto - 1);
+      const details = el(
+        "details",
+        { class: "fold", open: opened.has(start) || current },
+        el("summary", {}, foldTitle(run, textOf)),
+        el("ol", { class: "fold-lines" }, ...run.map(line)),
+      );
+      details.addEventListener("toggle", () =>
+        details.open ? opened.add(start) : opened.delete(start),
+      );
+      const future = run[0].position >= upto;
+      return el(
+        "li",
+        {
+          class: `chance folded ${future ? "future" : ""}`.trim(),
+          value: start + 1,
+          "data-index": start,
+        },
+        details,
+      );
+    }),
+  );
 }

@@ -18,7 +18,10 @@ export function markdown(source) {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
-    if (!line.trim()) { i++; continue; }
+    if (!line.trim()) {
+      i++;
+      continue;
+    }
     const heading = line.match(/^(#{1,4})\s+(.*)$/);
     if (heading) {
       const level = heading[1].length;
@@ -27,17 +30,38 @@ export function markdown(source) {
     } else if (line.startsWith("|")) {
       const rows = [];
       while (i < lines.length && lines[i].startsWith("|")) rows.push(lines[i++]);
-      const cells = (row) => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+      const cells = (row) =>
+        row
+          .trim()
+          .replace(/^\||\|$/g, "")
+          .split("|")
+          .map((c) => c.trim());
       const body = rows.filter((r) => !/^\|[\s:|-]+\|$/.test(r.trim()));
       const [head, ...rest] = body;
-      out.push("<table><thead><tr>" + cells(head).map((c) => `<th>${inline(c)}</th>`).join("") +
-        "</tr></thead><tbody>" + rest.map((r) => "<tr>" + cells(r).map((c) => `<td>${inline(c)}</td>`).join("") + "</tr>").join("") +
-        "</tbody></table>");
+      out.push(
+        "<table><thead><tr>" +
+          cells(head)
+            .map((c) => `<th>${inline(c)}</th>`)
+            .join("") +
+          "</tr></thead><tbody>" +
+          rest
+            .map(
+              (r) =>
+                "<tr>" +
+                cells(r)
+                  .map((c) => `<td>${inline(c)}</td>`)
+                  .join("") +
+                "</tr>",
+            )
+            .join("") +
+          "</tbody></table>",
+      );
     } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
       const ordered = /^\s*\d+\./.test(line);
       const items = [];
       while (i < lines.length && lines[i].trim() && !/^#/.test(lines[i])) {
-        if (/^\s*([-*]|\d+\.)\s+/.test(lines[i])) items.push(lines[i].replace(/^\s*([-*]|\d+\.)\s+/, ""));
+        if (/^\s*([-*]|\d+\.)\s+/.test(lines[i]))
+          items.push(lines[i].replace(/^\s*([-*]|\d+\.)\s+/, ""));
         else items[items.length - 1] += " " + lines[i].trim();
         i++;
       }
@@ -45,7 +69,8 @@ export function markdown(source) {
       out.push(`<${tag}>` + items.map((t) => `<li>${inline(t)}</li>`).join("") + `</${tag}>`);
     } else {
       const para = [];
-      while (i < lines.length && lines[i].trim() && !/^(#|\||\s*([-*]|\d+\.)\s)/.test(lines[i])) para.push(lines[i++]);
+      while (i < lines.length && lines[i].trim() && !/^(#|\||\s*([-*]|\d+\.)\s)/.test(lines[i]))
+        para.push(lines[i++]);
       out.push(`<p>${inline(para.join(" "))}</p>`);
     }
   }

@@ -31,12 +31,17 @@ export function heldSeats(gameId) {
   } catch {
     more = [];
   }
-  const seats = [first, ...more].filter((s) => s && Number.isInteger(s.seat) && typeof s.token === "string");
+  const seats = [first, ...more].filter(
+    (s) => s && Number.isInteger(s.seat) && typeof s.token === "string",
+  );
   return seats.filter((s, i) => seats.findIndex((t) => t.seat === s.seat) === i);
 }
 
 export function holdHotSeats(gameId, seats) {
-  localStorage.setItem(`tminus:hotseat:${gameId}`, JSON.stringify(seats.map((s) => ({ seat: s.seat, token: s.token }))));
+  localStorage.setItem(
+    `tminus:hotseat:${gameId}`,
+    JSON.stringify(seats.map((s) => ({ seat: s.seat, token: s.token }))),
+  );
 }
 
 export function holdSeat(gameId, seat) {

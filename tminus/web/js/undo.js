@@ -16,8 +16,13 @@ export function takeBackParts(view, { held, send, offline, hideMove = false }) {
     const asker = view.may_take_back;
     if (asker === null || asker === undefined || !held.includes(asker)) return [];
     const ask = () => send({ type: "take_back", move_number: view.move_number, ...forSeat(asker) });
-    return [el("button", { type: "button", id: "take-back", class: "quiet", disabled: offline, onclick: ask },
-      several ? `Take back ${name(asker)}'s move` : "Take back my move")];
+    return [
+      el(
+        "button",
+        { type: "button", id: "take-back", class: "quiet", disabled: offline, onclick: ask },
+        several ? `Take back ${name(asker)}'s move` : "Take back my move",
+      ),
+    ];
   }
   const asker = name(request.seat);
   const waiting = request.waiting.map(name).join(" and ");
@@ -25,20 +30,52 @@ export function takeBackParts(view, { held, send, offline, hideMove = false }) {
   const answering = request.waiting.find((seat) => held.includes(seat));
   if (answering === undefined) {
     const mine = held.includes(request.seat);
-    return [el("p", { id: "take-back-asked" }, mine
-      ? `You asked to take back ${hideMove ? "your last move" : `“${request.move}”`}: waiting for ${waiting}.`
-      : `${asker} asks to take back ${move}: waiting for ${waiting}.`)];
+    return [
+      el(
+        "p",
+        { id: "take-back-asked" },
+        mine
+          ? `You asked to take back ${hideMove ? "your last move" : `“${request.move}”`}: waiting for ${waiting}.`
+          : `${asker} asks to take back ${move}: waiting for ${waiting}.`,
+      ),
+    ];
   }
-  const answer = (accept) => send({ type: "take_back_answer", move_number: view.move_number, accept, ...forSeat(answering) });
+  const answer = (accept) =>
+    send({
+      type: "take_back_answer",
+      move_number: view.move_number,
+      accept,
+      ...forSeat(answering),
+    });
   const who = several ? ` (${name(answering)})` : "";
   return [
-    el("p", { id: "take-back-question" }, `${asker} asks to take back ${move}.${several ? ` ${name(answering)}, do you agree?` : ""}`),
-    el("button", { type: "button", id: "accept-take-back", class: "primary", disabled: offline, onclick: () => answer(true) }, `Accept${who}`),
-    el("button", { type: "button", id: "refuse-take-back", disabled: offline, onclick: () => answer(false) }, `Refuse${who}`),
+    el(
+      "p",
+      { id: "take-back-question" },
+      `${asker} asks to take back ${move}.${several ? ` ${name(answering)}, do you agree?` : ""}`,
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        id: "accept-take-back",
+        class: "primary",
+        disabled: offline,
+        onclick: () => answer(true),
+      },
+      `Accept${who}`,
+    ),
+    el(
+      "button",
+      { type: "button", id: "refuse-take-back", disabled: offline, onclick: () => answer(false) },
+      `Refuse${who}`,
+    ),
   ];
 }
 
 // The line a take-back's log entry undid is struck through: the set of their indexes.
 export function takenBackLines(log) {
-  return new Set(log.filter((entry) => entry.takes_back !== undefined).map((entry) => entry.takes_back));
+  return new Set(
+    log.filter((entry) => entry.takes_back !== undefined).map((entry) => entry.takes_back),
+  );
 }

@@ -51,7 +51,9 @@ export function seatName(seats, seat) {
 
 // The mark on a seat's colour dot: the first letter of its name.
 export function initial(name) {
-  const letter = String(name || "").trim().match(/[\p{L}\p{N}]/u);
+  const letter = String(name || "")
+    .trim()
+    .match(/[\p{L}\p{N}]/u);
   return letter ? letter[0].toUpperCase() : "?";
 }
 
@@ -62,8 +64,18 @@ export function short(name, max) {
 
 // 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd".
 export function ordinal(n) {
-  const tens = n % 100, units = n % 10;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : units === 1 ? "st" : units === 2 ? "nd" : units === 3 ? "rd" : "th";
+  const tens = n % 100,
+    units = n % 10;
+  const suffix =
+    tens >= 11 && tens <= 13
+      ? "th"
+      : units === 1
+        ? "st"
+        : units === 2
+          ? "nd"
+          : units === 3
+            ? "rd"
+            : "th";
   return `${n}${suffix}`;
 }
 
@@ -73,7 +85,10 @@ export function placings(result, n) {
   if (!result) return null;
   let score;
   if (result.returns) score = result.returns;
-  else if (result.winners) score = Array.from({ length: n }, (_, s) => (result.winners.includes(s) ? 1 : s === result.resigned ? -1 : 0));
+  else if (result.winners)
+    score = Array.from({ length: n }, (_, s) =>
+      result.winners.includes(s) ? 1 : s === result.resigned ? -1 : 0,
+    );
   else return null;
   return score.map((mine, s) => {
     const better = score.filter((other) => other > mine).length;
@@ -83,7 +98,9 @@ export function placings(result, n) {
 }
 
 export function titleCase(text) {
-  return String(text).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return String(text)
+    .replace(/_/g, " ")
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 // A board element that acts like a button: clickable, focusable, Enter or Space to press,
@@ -104,9 +121,16 @@ export function pressable(node, label, handler, move, hit = null) {
   button.setAttribute("aria-label", label);
   // Its name is the label: the text drawn inside (a card's corners, a badge) is decoration,
   // hidden from screen readers once the board is built.
-  queueMicrotask(() => node.querySelectorAll("text").forEach((t) => t.setAttribute("aria-hidden", "true")));
+  queueMicrotask(() =>
+    node.querySelectorAll("text").forEach((t) => t.setAttribute("aria-hidden", "true")),
+  );
   button.addEventListener("click", handler);
-  button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); } });
+  button.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      handler();
+    }
+  });
   return node;
 }
 
@@ -118,6 +142,8 @@ export function clickable(node, move, onMove, label, hit = null) {
   pressable(node, label || move.label || move.text, () => onMove(move.action), move.text, hit);
   const button = hit || node;
   button.addEventListener("click", (e) => e.stopPropagation());
-  button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") e.stopPropagation(); });
+  button.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") e.stopPropagation();
+  });
   return node;
 }

@@ -5,8 +5,39 @@
 // The keys that changed with the last move are marked (and flip, motion allowed).
 import { clickable, initial, seatName, short, svg } from "../util.js";
 
-const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [0, 2], [2, 0], [2, 2]],
-  5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
+const PIPS = {
+  1: [[1, 1]],
+  2: [
+    [0, 0],
+    [2, 2],
+  ],
+  3: [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+  ],
+  4: [
+    [0, 0],
+    [0, 2],
+    [2, 0],
+    [2, 2],
+  ],
+  5: [
+    [0, 0],
+    [0, 2],
+    [1, 1],
+    [2, 0],
+    [2, 2],
+  ],
+  6: [
+    [0, 0],
+    [0, 1],
+    [0, 2],
+    [2, 0],
+    [2, 1],
+    [2, 2],
+  ],
+};
 
 // The two layouts: the board's width, the dice tray, a row of keys per player.
 const WIDE = { width: 814, top: 138, tray: 110, die: 64, nameChars: 13 };
@@ -33,7 +64,9 @@ function die(x, y, face, size, extra = {}) {
   g.append(svg("rect", { width: size, height: size, rx: size * 0.18, class: "die-face" }));
   const step = size / 4;
   for (const [r, c] of PIPS[face] || []) {
-    g.append(svg("circle", { cx: step * (c + 1), cy: step * (r + 1), r: size * 0.085, class: "pip" }));
+    g.append(
+      svg("circle", { cx: step * (c + 1), cy: step * (r + 1), r: size * 0.085, class: "pip" }),
+    );
   }
   return g;
 }
@@ -50,7 +83,9 @@ function header(obs, ctx, moves, L) {
   const g = svg("g", { class: "dice-area" });
   const cx = L.width / 2;
   const narrow = L === NARROW;
-  g.append(svg("rect", { x: 10, y: 10, width: L.width - 20, height: L.tray, rx: 16, class: "tray" }));
+  g.append(
+    svg("rect", { x: 10, y: 10, width: L.width - 20, height: L.tray, rx: 16, class: "tray" }),
+  );
   if (obs.phase === "roll-off") {
     const rolls = obs.roll_off.rolls;
     const caption = narrow ? "Roll-off: highest starts" : "Roll-off: highest die starts";
@@ -60,13 +95,22 @@ function header(obs, ctx, moves, L) {
     obs.roll_off.contenders.forEach((s, i) => {
       const x = cx - (n * step) / 2 + i * step + (step - 44) / 2;
       if (rolls[i]) g.append(die(x, 48, rolls[i], 44));
-      g.append(svg("text", { x: x + 22, y: 112, class: "small", "text-anchor": "middle" }, short(seatName(ctx.seats, s), Math.floor(step / 8))));
+      g.append(
+        svg(
+          "text",
+          { x: x + 22, y: 112, class: "small", "text-anchor": "middle" },
+          short(seatName(ctx.seats, s), Math.floor(step / 8)),
+        ),
+      );
     });
     return g;
   }
   if (obs.phase === "over") {
     const name = obs.winner !== null ? seatName(ctx.seats, obs.winner) : null;
-    const text = name !== null ? `${short(name, narrow ? 16 : 30)} flipped all ten keys!` : "Draw: the turn limit was reached";
+    const text =
+      name !== null
+        ? `${short(name, narrow ? 16 : 30)} flipped all ten keys!`
+        : "Draw: the turn limit was reached";
     g.append(svg("text", { x: cx, y: 72, class: "caption", "text-anchor": "middle" }, text));
     return g;
   }
@@ -75,25 +119,51 @@ function header(obs, ctx, moves, L) {
   const dieGroup = svg("g", { class: "dice" });
   // One target for both dice, the gap between them included.
   const hitW = 2 * size + 40;
-  dieGroup.append(svg("rect", { x: cx - hitW / 2, y: 18, width: hitW, height: size + 16, rx: 14, class: "hit" }));
+  dieGroup.append(
+    svg("rect", { x: cx - hitW / 2, y: 18, width: hitW, height: size + 16, rx: 14, class: "hit" }),
+  );
   if (dice) {
     dieGroup.append(die(cx - size - 10, 26, dice[0], size), die(cx + 10, 26, dice[1], size));
   } else {
-    dieGroup.append(svg("text", { x: cx, y: 26 + size / 2 + 6, class: "caption", "text-anchor": "middle" }, "rolling…"));
+    dieGroup.append(
+      svg(
+        "text",
+        { x: cx, y: 26 + size / 2 + 6, class: "caption", "text-anchor": "middle" },
+        "rolling…",
+      ),
+    );
   }
   if (moves.dice) {
-    const words = moves.dice.struct.kind === "reset" ? "Double six: tap the dice to reset" : "No key: tap the dice to pass";
-    clickable(dieGroup, moves.dice, ctx.onMove, `${moves.dice.label || moves.dice.text} (the dice)`);
-    if (narrow) g.append(svg("text", { x: cx, y: L.tray + 2, class: "hint", "text-anchor": "middle" }, words));
-    else g.append(svg("text", { x: cx + hitW / 2 + 16, y: 72, class: "hint" }, words.replace("tap", "click")));
+    const words =
+      moves.dice.struct.kind === "reset"
+        ? "Double six: tap the dice to reset"
+        : "No key: tap the dice to pass";
+    clickable(
+      dieGroup,
+      moves.dice,
+      ctx.onMove,
+      `${moves.dice.label || moves.dice.text} (the dice)`,
+    );
+    if (narrow)
+      g.append(
+        svg("text", { x: cx, y: L.tray + 2, class: "hint", "text-anchor": "middle" }, words),
+      );
+    else
+      g.append(
+        svg("text", { x: cx + hitW / 2 + 16, y: 72, class: "hint" }, words.replace("tap", "click")),
+      );
   }
   g.append(dieGroup);
   g.append(svg("text", { x: 26, y: 40, class: "caption" }, `Turn ${obs.turn}`));
   if (obs.phase === "move" && !ctx.ended && !(narrow && moves.dice)) {
-    const mover = obs.current_player === ctx.seat ? "Your move" : `${short(seatName(ctx.seats, obs.current_player), narrow ? 9 : 16)} to move`;
+    const mover =
+      obs.current_player === ctx.seat
+        ? "Your move"
+        : `${short(seatName(ctx.seats, obs.current_player), narrow ? 9 : 16)} to move`;
     g.append(svg("text", { x: 26, y: narrow ? 96 : 102, class: "small" }, mover));
   }
-  if (dice && dice[0] + dice[1] === 11) g.append(svg("text", { x: 26, y: 68, class: "eleven" }, "Eleven!"));
+  if (dice && dice[0] + dice[1] === 11)
+    g.append(svg("text", { x: 26, y: 68, class: "eleven" }, "Eleven!"));
   return g;
 }
 
@@ -101,24 +171,46 @@ function header(obs, ctx, moves, L) {
 function changedKeys(obs, ctx, seat) {
   const before = ctx.before;
   if (!before || !before.keys || !before.keys[seat]) return new Set();
-  const was = new Set(before.keys[seat]), now = new Set(obs.keys[seat]);
+  const was = new Set(before.keys[seat]),
+    now = new Set(obs.keys[seat]);
   const changed = new Set();
   for (let k = 1; k <= 10; k++) if (was.has(k) !== now.has(k)) changed.add(k);
   return changed;
 }
 
 function key(k, isUp, w, h, x, y, changed) {
-  const g = svg("g", { class: `key ${isUp ? "up" : "down"} ${changed ? "last" : ""}`, "data-key": k, transform: `translate(${x},${y + (isUp ? 0 : h * 0.14)})` });
+  const g = svg("g", {
+    class: `key ${isUp ? "up" : "down"} ${changed ? "last" : ""}`,
+    "data-key": k,
+    transform: `translate(${x},${y + (isUp ? 0 : h * 0.14)})`,
+  });
   const inner = svg("g", { class: "key-body" });
   inner.append(svg("rect", { width: w, height: isUp ? h : h * 0.86, rx: 8, class: "key-face" }));
-  inner.append(svg("text", { x: w / 2, y: (isUp ? h : h * 0.86) / 2 + w * 0.17, "text-anchor": "middle", class: "key-number", "font-size": Math.min(24, w * 0.48) }, String(k)));
+  inner.append(
+    svg(
+      "text",
+      {
+        x: w / 2,
+        y: (isUp ? h : h * 0.86) / 2 + w * 0.17,
+        "text-anchor": "middle",
+        class: "key-number",
+        "font-size": Math.min(24, w * 0.48),
+      },
+      String(k),
+    ),
+  );
   g.append(inner);
   return g;
 }
 
 function playKey(node, k, move, ctx) {
   const words = move.label || move.text;
-  clickable(node, move, ctx.onMove, move.pair ? `${words} (keys ${move.pair.join(" and ")})` : words);
+  clickable(
+    node,
+    move,
+    ctx.onMove,
+    move.pair ? `${words} (keys ${move.pair.join(" and ")})` : words,
+  );
 }
 
 function nameLine(obs, ctx, seat, x, y, L) {
@@ -126,7 +218,9 @@ function nameLine(obs, ctx, seat, x, y, L) {
   const g = svg("g", { class: "who" });
   g.append(svg("circle", { cx: x, cy: y - 6, r: 13, class: `seat-dot seat-${seat}` }));
   const name = seatName(ctx.seats, seat);
-  g.append(svg("text", { x, y: y - 1, class: "seat-number", "text-anchor": "middle" }, initial(name)));
+  g.append(
+    svg("text", { x, y: y - 1, class: "seat-number", "text-anchor": "middle" }, initial(name)),
+  );
   const label = svg("text", { x: x + 22, y, class: "name" }, short(name, L.nameChars));
   label.append(svg("title", {}, name));
   g.append(label);
@@ -138,24 +232,43 @@ function nameLine(obs, ctx, seat, x, y, L) {
 // shows) and goes on with the server's words for the move, which name the rival.
 function attackButton(attack, ctx, x, y, width, height) {
   const words = width > 200 ? "Eleven: knock down" : "11: knock down";
-  const button = svg("g", { class: "attack", transform: `translate(${x},${y})` },
+  const button = svg(
+    "g",
+    { class: "attack", transform: `translate(${x},${y})` },
     svg("rect", { width, height, rx: height / 2 }),
-    svg("text", { x: width / 2, y: height / 2 + 5, "text-anchor": "middle" }, `⚔ ${words}`));
+    svg("text", { x: width / 2, y: height / 2 + 5, "text-anchor": "middle" }, `⚔ ${words}`),
+  );
   return clickable(button, attack, ctx.onMove, `${words} — ${attack.label || attack.text}`);
 }
 
 // -- the wide layout: a row of ten keys per player -------------------------------------------
-const ROW_H = 112, KEY_W = 50, KEY_H = 74, GAP = 8, LEFT = 214;
+const ROW_H = 112,
+  KEY_W = 50,
+  KEY_H = 74,
+  GAP = 8,
+  LEFT = 214;
 
 function wideRow(obs, ctx, seat, y, moves) {
   const L = WIDE;
   const mine = seat === ctx.seat;
   const up = new Set(obs.keys[seat]);
   const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
-  const g = svg("g", { class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
-  g.append(svg("rect", { x: 10, y: 0, width: L.width - 20, height: ROW_H - 12, rx: 14, class: "side-bg" }));
+  const g = svg("g", {
+    class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`,
+    "data-seat": seat,
+    transform: `translate(0,${y})`,
+  });
+  g.append(
+    svg("rect", { x: 10, y: 0, width: L.width - 20, height: ROW_H - 12, rx: 14, class: "side-bg" }),
+  );
   g.append(nameLine(obs, ctx, seat, 36, 36, L).g);
-  g.append(svg("text", { x: 58, y: 60, class: "small" }, `${mine ? "you · " : ""}${up.size} of 10 keys up`));
+  g.append(
+    svg(
+      "text",
+      { x: 58, y: 60, class: "small" },
+      `${mine ? "you · " : ""}${up.size} of 10 keys up`,
+    ),
+  );
   const attack = moves.attacks[seat];
   if (attack) g.append(attackButton(attack, ctx, 22, 66, 160, 30));
   const changed = changedKeys(obs, ctx, seat);
@@ -169,7 +282,12 @@ function wideRow(obs, ctx, seat, y, moves) {
 }
 
 // -- the narrow layout: your keys in two rows of five, the rivals' as strips -----------------
-const BIG_W = 64, BIG_H = 58, BIG_GAP = 9, MINI_W = 31, MINI_H = 28, MINI_GAP = 4.5;
+const BIG_W = 64,
+  BIG_H = 58,
+  BIG_GAP = 9,
+  MINI_W = 31,
+  MINI_H = 28,
+  MINI_GAP = 4.5;
 
 function narrowRow(obs, ctx, seat, y, moves) {
   const L = NARROW;
@@ -178,23 +296,47 @@ function narrowRow(obs, ctx, seat, y, moves) {
   const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
   const attack = moves.attacks[seat];
   const height = narrowHeight(seat, ctx, moves);
-  const g = svg("g", { class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
-  g.append(svg("rect", { x: 6, y: 0, width: L.width - 12, height: height - 8, rx: 12, class: "side-bg" }));
+  const g = svg("g", {
+    class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`,
+    "data-seat": seat,
+    transform: `translate(0,${y})`,
+  });
+  g.append(
+    svg("rect", { x: 6, y: 0, width: L.width - 12, height: height - 8, rx: 12, class: "side-bg" }),
+  );
   g.append(nameLine(obs, ctx, seat, 28, 28, L).g);
-  g.append(svg("text", { x: L.width - 20, y: 28, class: "small", "text-anchor": "end" }, `${mine ? "you · " : ""}${up.size}/10 up`));
+  g.append(
+    svg(
+      "text",
+      { x: L.width - 20, y: 28, class: "small", "text-anchor": "end" },
+      `${mine ? "you · " : ""}${up.size}/10 up`,
+    ),
+  );
   const changed = changedKeys(obs, ctx, seat);
   if (mine) {
     const left = (L.width - (5 * BIG_W + 4 * BIG_GAP)) / 2;
     for (let k = 1; k <= 10; k++) {
-      const row = k <= 5 ? 0 : 1, col = (k - 1) % 5;
-      const node = key(k, up.has(k), BIG_W, BIG_H, left + col * (BIG_W + BIG_GAP), 44 + row * (BIG_H + 10), changed.has(k));
+      const row = k <= 5 ? 0 : 1,
+        col = (k - 1) % 5;
+      const node = key(
+        k,
+        up.has(k),
+        BIG_W,
+        BIG_H,
+        left + col * (BIG_W + BIG_GAP),
+        44 + row * (BIG_H + 10),
+        changed.has(k),
+      );
       const move = moves.byKey[k];
       if (move) playKey(node, k, move, ctx);
       g.append(node);
     }
   } else {
     const left = (L.width - (10 * MINI_W + 9 * MINI_GAP)) / 2;
-    for (let k = 1; k <= 10; k++) g.append(key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)));
+    for (let k = 1; k <= 10; k++)
+      g.append(
+        key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)),
+      );
     if (attack) g.append(attackButton(attack, ctx, 20, 80, L.width - 40, 50));
   }
   return g;
@@ -211,7 +353,11 @@ export default {
     const n = obs.players;
     const moves = movesByKey(ctx.legal || []);
     const L = ctx.narrow ? NARROW : WIDE;
-    const root = svg("svg", { class: `four-way ${ctx.narrow ? "narrow" : "wide"}`, role: "group", "aria-label": "4-Way CountDown board" });
+    const root = svg("svg", {
+      class: `four-way ${ctx.narrow ? "narrow" : "wide"}`,
+      role: "group",
+      "aria-label": "4-Way CountDown board",
+    });
     root.append(header(obs, ctx, moves, L));
     let y = L.top;
     for (const seat of seatOrder(n, ctx.seat)) {

@@ -10,13 +10,20 @@ const BOARDS = {};
 // Every game's board is loaded before the page's own script runs (it imports this module).
 try {
   const games = await api("/api/catalog");
-  await Promise.all(games.filter((g) => g.board).map(async (g) => {
-    try {
-      BOARDS[g.name] = (await import(g.board)).default;
-    } catch (error) {
-      console.error(`the board of ${g.name} did not load (${g.board}): the generic board shows it`, error);
-    }
-  }));
+  await Promise.all(
+    games
+      .filter((g) => g.board)
+      .map(async (g) => {
+        try {
+          BOARDS[g.name] = (await import(g.board)).default;
+        } catch (error) {
+          console.error(
+            `the board of ${g.name} did not load (${g.board}): the generic board shows it`,
+            error,
+          );
+        }
+      }),
+  );
 } catch (error) {
   console.error("the catalog did not load: every game shows the generic board", error);
 }

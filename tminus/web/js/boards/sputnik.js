@@ -45,16 +45,25 @@ function geometry(obs) {
 function neighbours(geo, name) {
   const c = geo.byName[name];
   if (!c) return [];
-  return [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
+  return [
+    [1, 0],
+    [1, -1],
+    [0, -1],
+    [-1, 0],
+    [-1, 1],
+    [0, 1],
+  ]
     .map(([dq, dr]) => geo.cells.find((o) => o.q === c.q + dq && o.r === c.r + dr))
-    .filter(Boolean).map((o) => o.name);
+    .filter(Boolean)
+    .map((o) => o.name);
 }
 
 // Galaxies next to a base whose rocket is on the board and has never left it may not be taken.
 function protectedCells(obs, geo) {
   const cells = new Set();
   for (const rocket of obs.rockets) {
-    if (rocket.cell !== null && !rocket.left_base && rocket.base) neighbours(geo, rocket.base).forEach((n) => cells.add(n));
+    if (rocket.cell !== null && !rocket.left_base && rocket.base)
+      neighbours(geo, rocket.base).forEach((n) => cells.add(n));
   }
   return cells;
 }
@@ -69,30 +78,59 @@ function hexPoints(size) {
 }
 
 function defs() {
-  return svg("defs", {},
-    svg("radialGradient", { id: "sp-galaxy", cx: "50%", cy: "50%", r: "50%" },
+  return svg(
+    "defs",
+    {},
+    svg(
+      "radialGradient",
+      { id: "sp-galaxy", cx: "50%", cy: "50%", r: "50%" },
       svg("stop", { offset: "0%", "stop-color": "#fff6d8" }),
       svg("stop", { offset: "35%", "stop-color": "#c79bff", "stop-opacity": 0.9 }),
-      svg("stop", { offset: "100%", "stop-color": "#5b3fb8", "stop-opacity": 0 })),
-    svg("radialGradient", { id: "sp-cell", cx: "50%", cy: "40%", r: "65%" },
+      svg("stop", { offset: "100%", "stop-color": "#5b3fb8", "stop-opacity": 0 }),
+    ),
+    svg(
+      "radialGradient",
+      { id: "sp-cell", cx: "50%", cy: "40%", r: "65%" },
       svg("stop", { offset: "0%", "stop-color": "#2c2f6b" }),
-      svg("stop", { offset: "100%", "stop-color": "#161a3f" })),
-    svg("pattern", { id: "sp-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
-      svg("rect", { width: 3, height: 8, fill: "rgba(255, 92, 122, 0.45)" })));
+      svg("stop", { offset: "100%", "stop-color": "#161a3f" }),
+    ),
+    svg(
+      "pattern",
+      {
+        id: "sp-hatch",
+        width: 8,
+        height: 8,
+        patternUnits: "userSpaceOnUse",
+        patternTransform: "rotate(45)",
+      },
+      svg("rect", { width: 3, height: 8, fill: "rgba(255, 92, 122, 0.45)" }),
+    ),
+  );
 }
 
 function galaxyGlyph(size, index) {
   const turn = (index * 47) % 180;
-  const g = svg("g", { class: "galaxy-glyph", transform: `rotate(${turn}) translate(0,${-size * 0.08})` });
+  const g = svg("g", {
+    class: "galaxy-glyph",
+    transform: `rotate(${turn}) translate(0,${-size * 0.08})`,
+  });
   g.append(svg("ellipse", { rx: size * 0.52, ry: size * 0.22, fill: "url(#sp-galaxy)" }));
-  g.append(svg("path", { d: `M${-size * 0.42},0 C${-size * 0.2},${-size * 0.3} ${size * 0.2},${-size * 0.18} ${size * 0.05},0 C${-size * 0.1},${size * 0.18} ${size * 0.25},${size * 0.28} ${size * 0.42},0`, class: "galaxy-arm" }));
+  g.append(
+    svg("path", {
+      d: `M${-size * 0.42},0 C${-size * 0.2},${-size * 0.3} ${size * 0.2},${-size * 0.18} ${size * 0.05},0 C${-size * 0.1},${size * 0.18} ${size * 0.25},${size * 0.28} ${size * 0.42},0`,
+      class: "galaxy-arm",
+    }),
+  );
   g.append(svg("circle", { r: size * 0.07, class: "galaxy-core" }));
   return g;
 }
 
 function rocketShape(seat, size, moving) {
   const scale = (size / 48) * 1.15;
-  const g = svg("g", { class: `rocket seat-${seat % 6} ${moving ? "moving" : ""}`, transform: `translate(0,${-size * 0.06}) scale(${scale.toFixed(3)})` });
+  const g = svg("g", {
+    class: `rocket seat-${seat % 6} ${moving ? "moving" : ""}`,
+    transform: `translate(0,${-size * 0.06}) scale(${scale.toFixed(3)})`,
+  });
   if (moving) g.append(svg("path", { d: FLAME, class: "flame" }));
   g.append(svg("path", { d: FINS, class: "fins" }));
   g.append(svg("path", { d: ROCKET, class: "body" }));
@@ -129,33 +167,66 @@ function cellNode(obs, ctx, geo, cell, info) {
   if (info.last.from.has(cell.name)) classes.push("last-from");
   if (info.last.to.has(cell.name)) classes.push("last-to");
   if (info.last.removed.has(cell.name)) classes.push("last-removed");
-  const g = svg("g", { class: classes.join(" "), "data-cell": cell.name, transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})` });
+  const g = svg("g", {
+    class: classes.join(" "),
+    "data-cell": cell.name,
+    transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})`,
+  });
   g.append(svg("polygon", { points: hexPoints(size * 0.96), class: "hex" }));
   if (kind === "galaxy") g.append(galaxyGlyph(size, cell.i));
   if (kind === "base") {
     g.append(svg("circle", { r: size * 0.5, class: "pad" }));
     g.append(svg("circle", { r: size * 0.3, class: "pad-inner" }));
   }
-  if (kind === "empty") g.append(svg("circle", { r: 1.4, cx: size * 0.2, cy: -size * 0.25, class: "star" }),
-    svg("circle", { r: 1, cx: -size * 0.3, cy: size * 0.1, class: "star" }));
-  if (classes.includes("protected")) g.append(svg("polygon", { points: hexPoints(size * 0.96), fill: "url(#sp-hatch)", class: "hatch" }));
+  if (kind === "empty")
+    g.append(
+      svg("circle", { r: 1.4, cx: size * 0.2, cy: -size * 0.25, class: "star" }),
+      svg("circle", { r: 1, cx: -size * 0.3, cy: size * 0.1, class: "star" }),
+    );
+  if (classes.includes("protected"))
+    g.append(
+      svg("polygon", { points: hexPoints(size * 0.96), fill: "url(#sp-hatch)", class: "hatch" }),
+    );
   const rocket = info.rocketAt[cell.name];
   if (rocket) {
     // A rocket that just flew here starts from the cell it left (motion allowed).
     const from = info.last.steps[cell.name] && geo.byName[info.last.steps[cell.name]];
-    const style = from ? `--dx:${(from.x - cell.x).toFixed(1)}px;--dy:${(from.y - cell.y).toFixed(1)}px` : null;
-    g.append(svg("g", { class: from ? "flight" : "", style }, rocketShape(rocket.seat, size, rocket.seat === info.mover)));
+    const style = from
+      ? `--dx:${(from.x - cell.x).toFixed(1)}px;--dy:${(from.y - cell.y).toFixed(1)}px`
+      : null;
+    g.append(
+      svg(
+        "g",
+        { class: from ? "flight" : "", style },
+        rocketShape(rocket.seat, size, rocket.seat === info.mover),
+      ),
+    );
   }
-  if (kind !== "empty" && !rocket) g.append(svg("text", { y: size * 0.72, "text-anchor": "middle", class: "cell-name" }, cell.name));
+  if (kind !== "empty" && !rocket)
+    g.append(
+      svg("text", { y: size * 0.72, "text-anchor": "middle", class: "cell-name" }, cell.name),
+    );
   // Moves onto this cell.
   const target = info.targets[cell.name];
   const removal = info.moves.remove[cell.name];
   if (target) {
     g.classList.add("target", target.struct.kind === "help" ? "help" : "step");
     const words = target.label || target.text;
-    const label = target.struct.kind === "help" ? `${words} (your base comes to ${cell.name}, the rocket onto it)` : words;
-    pressable(g, label, () => { chosen = null; ctx.onMove(target.action); }, target.text);
-    if (target.struct.kind === "help") g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
+    const label =
+      target.struct.kind === "help"
+        ? `${words} (your base comes to ${cell.name}, the rocket onto it)`
+        : words;
+    pressable(
+      g,
+      label,
+      () => {
+        chosen = null;
+        ctx.onMove(target.action);
+      },
+      target.text,
+    );
+    if (target.struct.kind === "help")
+      g.append(svg("text", { y: 6, "text-anchor": "middle", class: "help-mark" }, "⤓ base"));
   } else if (removal) {
     g.classList.add("removable");
     pressable(g, removal.label || removal.text, () => ctx.onMove(removal.action), removal.text);
@@ -163,7 +234,10 @@ function cellNode(obs, ctx, geo, cell, info) {
   } else if (rocket && info.choosable.length > 1 && info.choosable.includes(cell.name)) {
     g.classList.add("choosable");
     if (cell.name === info.from) g.classList.add("chosen");
-    pressable(g, `fly the rocket on ${cell.name}`, () => { chosen = cell.name; redraw(); });
+    pressable(g, `fly the rocket on ${cell.name}`, () => {
+      chosen = cell.name;
+      redraw();
+    });
   }
   return g;
 }
@@ -174,20 +248,32 @@ function status(obs, ctx, info) {
     const w = obs.winners || [];
     if (!w.length) return ["Draw", "the turn limit was reached"];
     const names = w.map((s) => (s === ctx.seat ? "You" : seatName(ctx.seats, s))).join(" and ");
-    return [`${names} ${w.length > 1 || w[0] === ctx.seat ? "win!" : "wins!"}`, "the last rocket in space"];
+    return [
+      `${names} ${w.length > 1 || w[0] === ctx.seat ? "win!" : "wins!"}`,
+      "the last rocket in space",
+    ];
   }
   if (ctx.ended) return ["Game over", ""];
   const mine = obs.current_player === ctx.seat;
   if (obs.phase === "move") {
     if (!mine) return [`${seatName(ctx.seats, obs.current_player)} flies`, "then removes a galaxy"];
-    return ["Your move", info.many ? "choose a rocket, then a glowing cell" : "fly to a glowing cell (amber: base help)"];
+    return [
+      "Your move",
+      info.many
+        ? "choose a rocket, then a glowing cell"
+        : "fly to a glowing cell (amber: base help)",
+    ];
   }
   if (!mine) return [seatName(ctx.seats, obs.current_player), "removes a galaxy"];
   return ["Remove a galaxy", "tap one marked ✕"];
 }
 
 function rocketIcon(seat) {
-  return svg("svg", { viewBox: "-16 -22 32 40", class: "rocket-icon", "aria-hidden": "true" }, rocketShape(seat, 40, false));
+  return svg(
+    "svg",
+    { viewBox: "-16 -22 32 40", class: "rocket-icon", "aria-hidden": "true" },
+    rocketShape(seat, 40, false),
+  );
 }
 
 // The panel: whose turn, then each player (colour, name, rockets, base help), then the legend.
@@ -203,26 +289,67 @@ function sidePanel(obs, ctx) {
     const team = obs.params.teams ? ` · team ${seat % 2 ? "B" : "A"}` : "";
     const name = seatName(ctx.seats, seat);
     const toMove = obs.current_player === seat && obs.phase !== "over" && !ctx.ended;
-    players.push(el("li", { class: `player ${alive.length ? "" : "out"} ${toMove ? "to-move" : ""}`, "data-seat": seat },
-      el("span", { class: `rocket-badge seat-${seat % 6}` }, rocketIcon(seat)),
-      el("span", { class: "player-name", title: name }, short(name, 28), seat === ctx.seat ? " (you)" : ""),
-      el("span", { class: "small" }, alive.length ? `at ${where} · ${helps ? "base help left" : "base used"}${team}` : `eliminated${team}`)));
+    players.push(
+      el(
+        "li",
+        {
+          class: `player ${alive.length ? "" : "out"} ${toMove ? "to-move" : ""}`,
+          "data-seat": seat,
+        },
+        el("span", { class: `rocket-badge seat-${seat % 6}` }, rocketIcon(seat)),
+        el(
+          "span",
+          { class: "player-name", title: name },
+          short(name, 28),
+          seat === ctx.seat ? " (you)" : "",
+        ),
+        el(
+          "span",
+          { class: "small" },
+          alive.length
+            ? `at ${where} · ${helps ? "base help left" : "base used"}${team}`
+            : `eliminated${team}`,
+        ),
+      ),
+    );
   }
-  const legend = [["galaxy", "galaxy: fly here or take it"], ["empty", "empty space"], ["protected", "protected by an unmoved base"]];
-  return el("div", { class: "sputnik-panel" },
+  const legend = [
+    ["galaxy", "galaxy: fly here or take it"],
+    ["empty", "empty space"],
+    ["protected", "protected by an unmoved base"],
+  ];
+  return el(
+    "div",
+    { class: "sputnik-panel" },
     el("p", { class: `caption ${obs.phase === "over" ? "win" : ""}` }, title),
     el("p", { class: "small" }, sub, sub ? " · " : "", `turn ${obs.turn}`),
     el("ol", { class: "players" }, players),
-    el("ul", { class: "legend-list" }, legend.map(([kind, words]) => el("li", { class: `legend ${kind}` },
-      svg("svg", { viewBox: "-13 -13 26 26", "aria-hidden": "true" },
-        svg("polygon", { points: hexPoints(11), class: "hex" }),
-        kind === "protected" ? svg("polygon", { points: hexPoints(11), fill: "url(#sp-hatch)" }) : null,
-        kind !== "empty" ? svg("circle", { r: 3, class: "galaxy-core" }) : null),
-      words))));
+    el(
+      "ul",
+      { class: "legend-list" },
+      legend.map(([kind, words]) =>
+        el(
+          "li",
+          { class: `legend ${kind}` },
+          svg(
+            "svg",
+            { viewBox: "-13 -13 26 26", "aria-hidden": "true" },
+            svg("polygon", { points: hexPoints(11), class: "hex" }),
+            kind === "protected"
+              ? svg("polygon", { points: hexPoints(11), fill: "url(#sp-hatch)" })
+              : null,
+            kind !== "empty" ? svg("circle", { r: 3, class: "galaxy-core" }) : null,
+          ),
+          words,
+        ),
+      ),
+    ),
+  );
 }
 
 function redraw() {
-  if (current && current.root.isConnected) current.root.replaceWith(render(current.obs, current.ctx));
+  if (current && current.root.isConnected)
+    current.root.replaceWith(render(current.obs, current.ctx));
 }
 
 function render(obs, ctx) {
@@ -235,15 +362,39 @@ function render(obs, ctx) {
   const choosable = Object.keys(moves.byFrom);
   if (!choosable.includes(chosen)) chosen = choosable[0] || null;
   const info = {
-    protect: protectedCells(obs, geo), rocketAt, moves, mover, choosable, last: lastMove(obs, ctx.before),
-    from: chosen, targets: chosen ? moves.byFrom[chosen] : {}, many: obs.params.rockets_per_player > 1,
+    protect: protectedCells(obs, geo),
+    rocketAt,
+    moves,
+    mover,
+    choosable,
+    last: lastMove(obs, ctx.before),
+    from: chosen,
+    targets: chosen ? moves.byFrom[chosen] : {},
+    many: obs.params.rockets_per_player > 1,
   };
   const pad = geo.size * 0.45;
-  const boardW = geo.width + 2 * pad, height = geo.height + 2 * pad;
-  const board = svg("svg", { class: "sputnik-board", viewBox: `0 0 ${boardW.toFixed(1)} ${height.toFixed(1)}`, role: "group", "aria-label": "Sputnik board" });
+  const boardW = geo.width + 2 * pad,
+    height = geo.height + 2 * pad;
+  const board = svg("svg", {
+    class: "sputnik-board",
+    viewBox: `0 0 ${boardW.toFixed(1)} ${height.toFixed(1)}`,
+    role: "group",
+    "aria-label": "Sputnik board",
+  });
   board.append(defs());
-  const hexes = svg("g", { class: "hexes", transform: `translate(${(boardW / 2).toFixed(2)},${(height / 2).toFixed(2)})` });
-  hexes.append(svg("polygon", { points: hexPoints(geo.size * (SQRT3 * geo.radius + 1.2)).split(" ").map((p) => p.split(",").reverse().join(",")).join(" "), class: "rim" }));
+  const hexes = svg("g", {
+    class: "hexes",
+    transform: `translate(${(boardW / 2).toFixed(2)},${(height / 2).toFixed(2)})`,
+  });
+  hexes.append(
+    svg("polygon", {
+      points: hexPoints(geo.size * (SQRT3 * geo.radius + 1.2))
+        .split(" ")
+        .map((p) => p.split(",").reverse().join(","))
+        .join(" "),
+      class: "rim",
+    }),
+  );
   for (const cell of geo.cells) hexes.append(cellNode(obs, ctx, geo, cell, info));
   board.append(hexes);
   const root = el("div", { class: "sputnik" }, board);

@@ -8,7 +8,10 @@
 // just discarded, the card just drawn into your hand.
 import { initial, pressable, seatName, short, svg } from "../util.js";
 
-const CARD_W = 66, CARD_H = 96, MINI_W = 26, MINI_H = 36;
+const CARD_W = 66,
+  CARD_H = 96,
+  MINI_W = 26,
+  MINI_H = 36;
 let W = 1000; // the table's width: 1000 wide, 420 on a phone
 const PILES = ["left", "right"];
 
@@ -20,7 +23,16 @@ let current = null; // the last render's arguments and root, to redraw after a p
 // ``hit``: the shape over ``node`` that is the button (see pressable); the words drawn on a
 // pile or an offer are then decoration outside it.
 function playMove(node, move, ctx, label, hit = null) {
-  return pressable(node, label || move.label || move.text, () => { pick.value = null; ctx.onMove(move.action); }, move.text, hit);
+  return pressable(
+    node,
+    label || move.label || move.text,
+    () => {
+      pick.value = null;
+      ctx.onMove(move.action);
+    },
+    move.text,
+    hit,
+  );
 }
 
 // A clear shape the size of the area, to lay over it as its button.
@@ -50,14 +62,55 @@ function hue(value) {
 }
 
 function cardFace(x, y, value, w = CARD_W, h = CARD_H, extra = {}) {
-  const g = svg("g", { class: "card face", transform: `translate(${x},${y})`, "data-value": value, ...extra });
+  const g = svg("g", {
+    class: "card face",
+    transform: `translate(${x},${y})`,
+    "data-value": value,
+    ...extra,
+  });
   const colour = `hsl(${hue(value)}, 70%, 42%)`;
   g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: "card-paper" }));
-  g.append(svg("rect", { x: w * 0.1, y: h * 0.1, width: w * 0.8, height: h * 0.8, rx: w * 0.08, fill: `hsl(${hue(value)}, 80%, 92%)`, stroke: colour, "stroke-width": 1.5 }));
-  g.append(svg("text", { x: w / 2, y: h / 2 + w * 0.2, "text-anchor": "middle", class: "card-value", fill: colour, "font-size": w * 0.58 }, String(value)));
+  g.append(
+    svg("rect", {
+      x: w * 0.1,
+      y: h * 0.1,
+      width: w * 0.8,
+      height: h * 0.8,
+      rx: w * 0.08,
+      fill: `hsl(${hue(value)}, 80%, 92%)`,
+      stroke: colour,
+      "stroke-width": 1.5,
+    }),
+  );
+  g.append(
+    svg(
+      "text",
+      {
+        x: w / 2,
+        y: h / 2 + w * 0.2,
+        "text-anchor": "middle",
+        class: "card-value",
+        fill: colour,
+        "font-size": w * 0.58,
+      },
+      String(value),
+    ),
+  );
   if (w >= 40) {
-    g.append(svg("text", { x: w * 0.17, y: h * 0.24, "text-anchor": "middle", class: "card-corner", fill: colour }, String(value)));
-    g.append(svg("text", { x: w * 0.83, y: h * 0.9, "text-anchor": "middle", class: "card-corner", fill: colour }, String(value)));
+    g.append(
+      svg(
+        "text",
+        { x: w * 0.17, y: h * 0.24, "text-anchor": "middle", class: "card-corner", fill: colour },
+        String(value),
+      ),
+    );
+    g.append(
+      svg(
+        "text",
+        { x: w * 0.83, y: h * 0.9, "text-anchor": "middle", class: "card-corner", fill: colour },
+        String(value),
+      ),
+    );
   }
   return g;
 }
@@ -65,8 +118,24 @@ function cardFace(x, y, value, w = CARD_W, h = CARD_H, extra = {}) {
 function cardBack(x, y, w = CARD_W, h = CARD_H, extra = {}) {
   const g = svg("g", { class: "card back", transform: `translate(${x},${y})`, ...extra });
   g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: "card-back" }));
-  g.append(svg("rect", { x: w * 0.12, y: w * 0.12, width: w * 0.76, height: h - w * 0.24, rx: w * 0.08, class: "card-back-inner" }));
-  if (w >= 50) g.append(svg("text", { x: w / 2, y: h / 2 + 5, "text-anchor": "middle", class: "card-back-mark" }, "3·2·1"));
+  g.append(
+    svg("rect", {
+      x: w * 0.12,
+      y: w * 0.12,
+      width: w * 0.76,
+      height: h - w * 0.24,
+      rx: w * 0.08,
+      class: "card-back-inner",
+    }),
+  );
+  if (w >= 50)
+    g.append(
+      svg(
+        "text",
+        { x: w / 2, y: h / 2 + 5, "text-anchor": "middle", class: "card-back-mark" },
+        "3·2·1",
+      ),
+    );
   else g.append(svg("circle", { cx: w / 2, cy: h / 2, r: w * 0.16, class: "card-back-dot" }));
   return g;
 }
@@ -76,9 +145,16 @@ function text(x, y, content, cls, anchor = "start") {
 }
 
 function seatBadge(x, y, seat, ctx) {
-  return svg("g", { transform: `translate(${x},${y})`, "aria-hidden": "true" },
+  return svg(
+    "g",
+    { transform: `translate(${x},${y})`, "aria-hidden": "true" },
     svg("circle", { r: 12, class: `seat-dot seat-${seat % 6}` }),
-    svg("text", { y: 4.5, "text-anchor": "middle", class: "seat-number" }, initial(seatName(ctx.seats, seat))));
+    svg(
+      "text",
+      { y: 4.5, "text-anchor": "middle", class: "seat-number" },
+      initial(seatName(ctx.seats, seat)),
+    ),
+  );
 }
 
 // What the last move changed: the pile a card was discarded on (its top is new), the piles
@@ -104,7 +180,9 @@ function lastMove(obs, before) {
 }
 
 function standing(obs, seat) {
-  return obs.players <= 3 ? `${obs.round_wins[seat]} of 3 rounds won` : `${obs.scores[seat]} points`;
+  return obs.players <= 3
+    ? `${obs.round_wins[seat]} of 3 rounds won`
+    : `${obs.scores[seat]} points`;
 }
 
 // -- the header: round, whose turn, the game's end ------------------------------------------
@@ -116,8 +194,10 @@ function statusText(obs, ctx) {
   }
   if (obs.phase === "deal" || obs.phase === "turn up") return "Dealing…";
   if (ctx.ended) return "Game over";
-  if (obs.mover === ctx.seat) return obs.phase === "turn" ? "Your turn: discard (or declare)" : "Now draw a card";
-  if (obs.mover !== null) return `${seatName(ctx.seats, obs.mover)} ${obs.phase === "turn" ? "to play" : "draws"}`;
+  if (obs.mover === ctx.seat)
+    return obs.phase === "turn" ? "Your turn: discard (or declare)" : "Now draw a card";
+  if (obs.mover !== null)
+    return `${seatName(ctx.seats, obs.mover)} ${obs.phase === "turn" ? "to play" : "draws"}`;
   return "";
 }
 
@@ -125,8 +205,18 @@ function header(obs, ctx) {
   const g = svg("g", { class: "ttt-header" });
   g.append(svg("rect", { x: 10, y: 10, width: W - 20, height: 50, rx: 14, class: "tray" }));
   const rounds = obs.players <= 3 ? "· first to win 3 rounds" : `of ${obs.rounds}`;
-  g.append(text(30, 42, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"));
-  g.append(text(W - 30, 42, statusText(obs, ctx), obs.phase === "over" ? "caption win" : "status-text", "end"));
+  g.append(
+    text(30, 42, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"),
+  );
+  g.append(
+    text(
+      W - 30,
+      42,
+      statusText(obs, ctx),
+      obs.phase === "over" ? "caption win" : "status-text",
+      "end",
+    ),
+  );
   return g;
 }
 
@@ -137,9 +227,12 @@ function others(obs, ctx, y) {
   const base = ctx.seat === null ? 0 : ctx.seat + 1;
   for (let i = 0; i < n; i++) if ((base + i) % n !== ctx.seat) seats.push((base + i) % n);
   const g = svg("g", { class: "others" });
-  const gap = 10, width = Math.min(300, (W - 20 - gap * (seats.length - 1)) / seats.length);
+  const gap = 10,
+    width = Math.min(300, (W - 20 - gap * (seats.length - 1)) / seats.length);
   const left = (W - (width * seats.length + gap * (seats.length - 1))) / 2;
-  seats.forEach((seat, i) => g.append(opponent(obs, ctx, seat, left + i * (width + gap), y, width)));
+  seats.forEach((seat, i) =>
+    g.append(opponent(obs, ctx, seat, left + i * (width + gap), y, width)),
+  );
   return g;
 }
 
@@ -147,7 +240,11 @@ function opponent(obs, ctx, seat, x, y, width) {
   const playing = obs.playing.includes(seat);
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", { class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`, "data-seat": seat, transform: `translate(${x},${y})` });
+  const g = svg("g", {
+    class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`,
+    "data-seat": seat,
+    transform: `translate(${x},${y})`,
+  });
   g.append(svg("rect", { width, height: 156, rx: 14, class: "panel-bg" }));
   g.append(seatBadge(22, 24, seat, ctx));
   g.append(text(40, 29, short(seatName(ctx.seats, seat), Math.floor((width - 50) / 9)), "name"));
@@ -158,13 +255,20 @@ function opponent(obs, ctx, seat, x, y, width) {
     return g;
   }
   // The backs, fanned to fit the panel.
-  const bw = 40, bh = 58;
+  const bw = 40,
+    bh = 58;
   const step = size > 1 ? Math.min(18, (width - 32 - bw) / (size - 1)) : 0;
   const fan = bw + step * Math.max(0, size - 1);
   const start = (width - fan) / 2;
   for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, 60, bw, bh));
-  g.append(svg("g", { class: "count-badge", transform: `translate(${start + fan - 4},${64})` },
-    svg("circle", { r: 13 }), text(0, 5, String(size), "count", "middle")));
+  g.append(
+    svg(
+      "g",
+      { class: "count-badge", transform: `translate(${start + fan - 4},${64})` },
+      svg("circle", { r: 13 }),
+      text(0, 5, String(size), "count", "middle"),
+    ),
+  );
   const known = obs.known_cards[seat];
   if (known.length) {
     g.append(text(16, 144, "took:", "small"));
@@ -179,30 +283,60 @@ function table(obs, ctx, moves, y) {
   g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 232, rx: 20, class: "felt" }));
   const centre = W / 2;
   g.append(drawPile(obs, ctx, moves, centre - CARD_W / 2, 50));
-  PILES.forEach((name, i) => g.append(discardPile(obs, ctx, moves, name, i, i === 0 ? centre - 260 : centre + 260 - CARD_W, 50)));
+  PILES.forEach((name, i) =>
+    g.append(
+      discardPile(obs, ctx, moves, name, i, i === 0 ? centre - 260 : centre + 260 - CARD_W, 50),
+    ),
+  );
   return g;
 }
 
 function drawPile(obs, ctx, moves, x, y) {
-  const g = svg("g", { class: `pile draw-pile ${current.marks.drawnFrom.has("pile") ? "drawn-from" : ""}`, "data-pile": "pile" });
-  g.append(svg("rect", { x: x - 30, y: y - 30, width: CARD_W + 60, height: CARD_H + 66, class: "hit" }));
+  const g = svg("g", {
+    class: `pile draw-pile ${current.marks.drawnFrom.has("pile") ? "drawn-from" : ""}`,
+    "data-pile": "pile",
+  });
+  g.append(
+    svg("rect", { x: x - 30, y: y - 30, width: CARD_W + 60, height: CARD_H + 66, class: "hit" }),
+  );
   g.append(text(x + CARD_W / 2, y - 14, "DRAW PILE", "pile-label", "middle"));
   const layers = Math.min(6, Math.ceil(obs.draw_pile_size / 12));
   for (let i = layers; i >= 0; i--) g.append(cardBack(x + i * 2, y - i * 2));
-  g.append(text(x + CARD_W / 2, y + CARD_H + 28, `${obs.draw_pile_size} cards`, "pile-count", "middle"));
+  g.append(
+    text(x + CARD_W / 2, y + CARD_H + 28, `${obs.draw_pile_size} cards`, "pile-count", "middle"),
+  );
   const move = moves.draws.pile;
-  if (move) playMove(g, move, ctx, "draw pile (a card unseen)", cover(x - 30, y - 30, CARD_W + 60, CARD_H + 66));
+  if (move)
+    playMove(
+      g,
+      move,
+      ctx,
+      "draw pile (a card unseen)",
+      cover(x - 30, y - 30, CARD_W + 60, CARD_H + 66),
+    );
   return g;
 }
 
 function discardPile(obs, ctx, moves, name, index, x, y) {
   const pile = obs.discard_piles[index];
   const marks = current.marks;
-  const g = svg("g", { class: `pile discard-pile ${obs.discarded_on === name ? "just-discarded" : ""} ${marks.discarded.has(index) ? "last" : ""} ${marks.drawnFrom.has(index) ? "drawn-from" : ""}`, "data-pile": name });
+  const g = svg("g", {
+    class: `pile discard-pile ${obs.discarded_on === name ? "just-discarded" : ""} ${marks.discarded.has(index) ? "last" : ""} ${marks.drawnFrom.has(index) ? "drawn-from" : ""}`,
+    "data-pile": name,
+  });
   // The whole pile area takes the click, the cards below the top included.
   const hx = index === 0 ? x - 160 : x - 30;
   const area = () => cover(hx, y - 30, CARD_W + 190, CARD_H + 66);
-  g.append(svg("rect", { x: hx, y: y - 30, width: CARD_W + 190, height: CARD_H + 66, rx: 12, class: "hit" }));
+  g.append(
+    svg("rect", {
+      x: hx,
+      y: y - 30,
+      width: CARD_W + 190,
+      height: CARD_H + 66,
+      rx: 12,
+      class: "hit",
+    }),
+  );
   g.append(text(x + CARD_W / 2, y - 14, `${name.toUpperCase()} PILE`, "pile-label", "middle"));
   if (!pile.length) {
     g.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 8, class: "pile-empty" }));
@@ -211,14 +345,35 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
   // The depth: one edge per card under the top, up to eight.
   const depth = Math.min(8, Math.max(0, pile.length - 1));
   for (let i = depth; i >= 1; i--) {
-    g.append(svg("rect", { x: x + i * 1.6, y: y - i * 1.6, width: CARD_W, height: CARD_H, rx: 8, class: "pile-edge" }));
+    g.append(
+      svg("rect", {
+        x: x + i * 1.6,
+        y: y - i * 1.6,
+        width: CARD_W,
+        height: CARD_H,
+        rx: 8,
+        class: "pile-edge",
+      }),
+    );
   }
-  if (pile.length) g.append(cardFace(x, y, pile[pile.length - 1], CARD_W, CARD_H, { class: "card face top" }));
-  g.append(text(x + CARD_W / 2, y + CARD_H + 28, `${pile.length} card${pile.length === 1 ? "" : "s"}`, "pile-count", "middle"));
+  if (pile.length)
+    g.append(cardFace(x, y, pile[pile.length - 1], CARD_W, CARD_H, { class: "card face top" }));
+  g.append(
+    text(
+      x + CARD_W / 2,
+      y + CARD_H + 28,
+      `${pile.length} card${pile.length === 1 ? "" : "s"}`,
+      "pile-count",
+      "middle",
+    ),
+  );
   // The cards just under the top, for the record: the pile is public.
   const under = pile.slice(-6, -1).reverse();
-  if (W < 1000) { // a phone: the cards below in a row under the pile
-    under.forEach((v, i) => g.append(cardFace(x - 16 + i * 20, y + CARD_H + 40, v, 18, 25, { class: "card face under" })));
+  if (W < 1000) {
+    // a phone: the cards below in a row under the pile
+    under.forEach((v, i) =>
+      g.append(cardFace(x - 16 + i * 20, y + CARD_H + 40, v, 18, 25, { class: "card face under" })),
+    );
     return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
   }
   const side = index === 0 ? -1 : 1;
@@ -226,17 +381,37 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
     const ux = index === 0 ? x - 44 - i * 22 : x + CARD_W + 22 + i * 22;
     g.append(cardFace(ux, y + 30, v, 20, 28, { class: "card face under", opacity: 1 - i * 0.15 }));
   });
-  if (under.length) g.append(text(index === 0 ? x - 34 : x + CARD_W + 32, y + 20, "below:", "tiny", side < 0 ? "end" : "start"));
+  if (under.length)
+    g.append(
+      text(
+        index === 0 ? x - 34 : x + CARD_W + 32,
+        y + 20,
+        "below:",
+        "tiny",
+        side < 0 ? "end" : "start",
+      ),
+    );
   return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
 }
 
 // A draw from this pile, or the picked cards discarded onto it.
 function pileMoves(g, obs, ctx, moves, name, x, y, pile, area) {
   const draw = moves.draws[name];
-  const discard = pick.value !== null && (moves.discards[pick.value] || {})[pick.count] && moves.discards[pick.value][pick.count][name];
+  const discard =
+    pick.value !== null &&
+    (moves.discards[pick.value] || {})[pick.count] &&
+    moves.discards[pick.value][pick.count][name];
   if (draw) playMove(g, draw, ctx, `${draw.text} (take the ${pile[pile.length - 1]})`, area());
   else if (discard) {
-    g.append(text(x + CARD_W / 2, y - 32, `▼ discard ${pick.count > 1 ? "them" : "it"} here`, "drop-hint", "middle"));
+    g.append(
+      text(
+        x + CARD_W / 2,
+        y - 32,
+        `▼ discard ${pick.count > 1 ? "them" : "it"} here`,
+        "drop-hint",
+        "middle",
+      ),
+    );
     playMove(g, discard, ctx, null, area());
   }
   return g;
@@ -248,12 +423,24 @@ function myHand(obs, ctx, moves, y) {
   const hand = obs.hand || [];
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", { class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
+  const g = svg("g", {
+    class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`,
+    "data-seat": seat,
+    transform: `translate(0,${y})`,
+  });
   g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 230, rx: 16, class: "panel-bg" }));
   g.append(seatBadge(34, 28, seat, ctx));
   const total = hand.reduce((a, b) => a + b, 0);
   g.append(text(54, 34, `${short(seatName(ctx.seats, seat), 20)} (you)`, "name"));
-  g.append(text(W - 30, 34, `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`, "small", "end"));
+  g.append(
+    text(
+      W - 30,
+      34,
+      `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`,
+      "small",
+      "end",
+    ),
+  );
 
   // Groups of equal cards, side by side, each fanned; sized to fit.
   const groups = [];
@@ -264,29 +451,47 @@ function myHand(obs, ctx, moves, y) {
   const declareWidth = Object.keys(moves.declare).length ? 190 : 0;
   const room = W - 60 - declareWidth;
   const fresh = [...current.marks.newCards];
-  let step = 24, gap = 16;
-  const widthOf = () => groups.reduce((a, gr) => a + CARD_W + (gr.count - 1) * step, 0) + gap * Math.max(0, groups.length - 1);
-  while (widthOf() > room && step > 8) { step -= 2; gap = Math.max(6, gap - 1); }
+  let step = 24,
+    gap = 16;
+  const widthOf = () =>
+    groups.reduce((a, gr) => a + CARD_W + (gr.count - 1) * step, 0) +
+    gap * Math.max(0, groups.length - 1);
+  while (widthOf() > room && step > 8) {
+    step -= 2;
+    gap = Math.max(6, gap - 1);
+  }
   let x = 30 + (room - widthOf()) / 2;
   const inTurn = obs.phase === "turn" && mover && !ctx.replay;
   for (const group of groups) {
     const most = inTurn ? moves.most[group.value] || 0 : 0;
-    const gg = svg("g", { class: `group ${pick.value === group.value ? "picked" : ""}`, "data-value": group.value });
+    const gg = svg("g", {
+      class: `group ${pick.value === group.value ? "picked" : ""}`,
+      "data-value": group.value,
+    });
     for (let j = 0; j < group.count; j++) {
       const lifted = pick.value === group.value && j < pick.count;
       const card = cardFace(x + j * step, lifted ? 58 : 76, group.value);
       if (lifted) card.classList.add("lifted");
-      if (j === group.count - 1 && fresh.includes(group.value)) { card.classList.add("last"); fresh.splice(fresh.indexOf(group.value), 1); }
+      if (j === group.count - 1 && fresh.includes(group.value)) {
+        card.classList.add("last");
+        fresh.splice(fresh.indexOf(group.value), 1);
+      }
       if (most) {
         const count = Math.min(j + 1, most);
         const label = `pick ${count} × ${group.value}`;
         card.dataset.pick = `${group.value}x${count}`;
-        pressable(card, label, () => {
-          const same = pick.value === group.value && pick.count === count;
-          pick.value = same ? null : group.value;
-          pick.count = same ? 0 : count;
-          redraw();
-        }, undefined, cover(0, 0, CARD_W, CARD_H, CARD_W * 0.12));
+        pressable(
+          card,
+          label,
+          () => {
+            const same = pick.value === group.value && pick.count === count;
+            pick.value = same ? null : group.value;
+            pick.count = same ? 0 : count;
+            redraw();
+          },
+          undefined,
+          cover(0, 0, CARD_W, CARD_H, CARD_W * 0.12),
+        );
       }
       gg.append(card);
     }
@@ -296,17 +501,29 @@ function myHand(obs, ctx, moves, y) {
   if (!hand.length) g.append(text(W / 2, 130, "no cards yet", "small", "middle"));
   if (groups.length) {
     let hint = "";
-    if (inTurn) hint = pick.value === null ? "Click a card to pick it (the 2nd card of a group picks two), then a pile." : "Now click a pile, or one of the discards above.";
-    else if (mover && obs.phase === "draw" && !ctx.replay) hint = "Now draw: click the draw pile, or take the top card of the other discard pile.";
+    if (inTurn)
+      hint =
+        pick.value === null
+          ? "Click a card to pick it (the 2nd card of a group picks two), then a pile."
+          : "Now click a pile, or one of the discards above.";
+    else if (mover && obs.phase === "draw" && !ctx.replay)
+      hint = "Now draw: click the draw pile, or take the top card of the other discard pile.";
     g.append(text(30, 212, hint, "hint"));
   }
   // Countdown! and Blastoff!, when open.
   let by = 66;
-  for (const [word, label] of [["countdown", "Countdown!"], ["blastoff", "Blastoff!"]]) {
+  for (const [word, label] of [
+    ["countdown", "Countdown!"],
+    ["blastoff", "Blastoff!"],
+  ]) {
     const move = moves.declare[word];
     if (!move) continue;
-    const button = svg("g", { class: `declare ${word}`, transform: `translate(${W - 210},${by})` },
-      svg("rect", { width: 180, height: 52, rx: 26 }), text(90, 33, label, "declare-text", "middle"));
+    const button = svg(
+      "g",
+      { class: `declare ${word}`, transform: `translate(${W - 210},${by})` },
+      svg("rect", { width: 180, height: 52, rx: 26 }),
+      text(90, 33, label, "declare-text", "middle"),
+    );
     g.append(playMove(button, move, ctx, `${label} (end the round)`));
     by += 66;
   }
@@ -319,15 +536,23 @@ function offers(obs, ctx, moves, y) {
   if (!byCount) return null;
   const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
   const options = [];
-  for (const count of Object.keys(byCount).map(Number).sort((a, b) => a - b)) {
-    for (const pile of PILES) if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
+  for (const count of Object.keys(byCount)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    for (const pile of PILES)
+      if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
   }
-  const bw = 118, gap = 8;
+  const bw = 118,
+    gap = 8;
   let x = (W - (options.length * (bw + gap) - gap)) / 2;
   for (const o of options) {
     const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
-    const b = svg("g", { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${x},0)` },
-      svg("rect", { width: bw, height: 30, rx: 15 }), text(bw / 2, 20, short(label, 14), "offer-text", "middle"));
+    const b = svg(
+      "g",
+      { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${x},0)` },
+      svg("rect", { width: bw, height: 30, rx: 15 }),
+      text(bw / 2, 20, short(label, 14), "offer-text", "middle"),
+    );
     g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, 30, 15)));
     x += bw + gap;
   }
@@ -345,15 +570,37 @@ function lastRound(obs, ctx, y) {
   if (!last) return null;
   const g = svg("g", { class: "last-round", transform: `translate(0,${y})` });
   const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
-  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 48 + rows.length * 44, rx: 16, class: "panel-bg" }));
-  const who = last.declarer === null ? "nobody declared (nothing left to draw)"
-    : `${last.declarer === ctx.seat ? "you" : seatName(ctx.seats, last.declarer)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
+  g.append(
+    svg("rect", {
+      x: 10,
+      y: 0,
+      width: W - 20,
+      height: 48 + rows.length * 44,
+      rx: 16,
+      class: "panel-bg",
+    }),
+  );
+  const who =
+    last.declarer === null
+      ? "nobody declared (nothing left to draw)"
+      : `${last.declarer === ctx.seat ? "you" : seatName(ctx.seats, last.declarer)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
   g.append(text(30, 32, `Round ${last.round} revealed: ${who}`, "caption small-caption"));
   rows.forEach(([seat, hand], i) => {
     const ry = 48 + i * 44;
-    const row = svg("g", { class: `reveal ${last.declarer === seat ? "declarer" : ""}`, "data-seat": seat, transform: `translate(0,${ry})` });
+    const row = svg("g", {
+      class: `reveal ${last.declarer === seat ? "declarer" : ""}`,
+      "data-seat": seat,
+      transform: `translate(0,${ry})`,
+    });
     row.append(seatBadge(40, 18, seat, ctx));
-    row.append(text(60, 23, short(seatName(ctx.seats, seat), 16) + (seat === ctx.seat ? " (you)" : ""), "small name-small"));
+    row.append(
+      text(
+        60,
+        23,
+        short(seatName(ctx.seats, seat), 16) + (seat === ctx.seat ? " (you)" : ""),
+        "small name-small",
+      ),
+    );
     const step = Math.min(MINI_W + 4, 560 / Math.max(1, hand.length));
     hand.forEach((v, j) => row.append(cardFace(230 + j * step, 0, v, MINI_W, MINI_H)));
     row.append(text(W - 170, 23, revealedTotal(last, seat), "small", "end"));
@@ -369,8 +616,17 @@ function narrowHeader(obs, ctx) {
   const g = svg("g", { class: "ttt-header" });
   g.append(svg("rect", { x: 6, y: 6, width: W - 12, height: 66, rx: 12, class: "tray" }));
   const rounds = obs.players <= 3 ? "· first to win 3" : `of ${obs.rounds}`;
-  g.append(text(20, 32, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"));
-  g.append(text(20, 58, short(statusText(obs, ctx), 40), obs.phase === "over" ? "caption win" : "status-text"));
+  g.append(
+    text(20, 32, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"),
+  );
+  g.append(
+    text(
+      20,
+      58,
+      short(statusText(obs, ctx), 40),
+      obs.phase === "over" ? "caption win" : "status-text",
+    ),
+  );
   return g;
 }
 
@@ -380,7 +636,8 @@ function narrowOthers(obs, ctx, y) {
   const base = ctx.seat === null ? 0 : ctx.seat + 1;
   for (let i = 0; i < n; i++) if ((base + i) % n !== ctx.seat) seats.push((base + i) % n);
   const g = svg("g", { class: "others" });
-  const gap = 8, perRow = seats.length === 1 ? 1 : 2;
+  const gap = 8,
+    perRow = seats.length === 1 ? 1 : 2;
   const width = (W - 12 - gap * (perRow - 1)) / perRow;
   seats.forEach((seat, i) => {
     const x = 6 + (i % perRow) * (width + gap);
@@ -393,10 +650,19 @@ function narrowOpponent(obs, ctx, seat, x, y, width) {
   const playing = obs.playing.includes(seat);
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", { class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`, "data-seat": seat, transform: `translate(${x},${y})` });
+  const g = svg("g", {
+    class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`,
+    "data-seat": seat,
+    transform: `translate(${x},${y})`,
+  });
   g.append(svg("rect", { width, height: 104, rx: 12, class: "panel-bg" }));
   g.append(seatBadge(20, 22, seat, ctx));
-  const name = text(38, 27, short(seatName(ctx.seats, seat), Math.floor((width - 44) / 10.5)), "name");
+  const name = text(
+    38,
+    27,
+    short(seatName(ctx.seats, seat), Math.floor((width - 44) / 10.5)),
+    "name",
+  );
   name.append(svg("title", {}, seatName(ctx.seats, seat)));
   g.append(name);
   g.append(text(12, 96, standing(obs, seat), "small"));
@@ -405,17 +671,26 @@ function narrowOpponent(obs, ctx, seat, x, y, width) {
     g.append(text(width / 2, 66, "sits out this round", "small", "middle"));
     return g;
   }
-  const bw = 26, bh = 38;
+  const bw = 26,
+    bh = 38;
   const step = size > 1 ? Math.min(12, (width - 40 - bw) / (size - 1)) : 0;
   const fan = bw + step * Math.max(0, size - 1);
   const start = 12;
   for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, 40, bw, bh));
-  g.append(svg("g", { class: "count-badge", transform: `translate(${start + fan + 14},${59})` },
-    svg("circle", { r: 13 }), text(0, 5, String(size), "count", "middle")));
+  g.append(
+    svg(
+      "g",
+      { class: "count-badge", transform: `translate(${start + fan + 14},${59})` },
+      svg("circle", { r: 13 }),
+      text(0, 5, String(size), "count", "middle"),
+    ),
+  );
   const known = obs.known_cards[seat];
   if (known.length) {
     const kx = start + fan + 34;
-    known.slice(0, Math.max(0, Math.floor((width - kx - 6) / 15))).forEach((v, i) => g.append(cardFace(kx + i * 15, 46, v, 14, 20)));
+    known
+      .slice(0, Math.max(0, Math.floor((width - kx - 6) / 15)))
+      .forEach((v, i) => g.append(cardFace(kx + i * 15, 46, v, 14, 20)));
   }
   return g;
 }
@@ -426,7 +701,9 @@ function narrowTable(obs, ctx, moves, y) {
   const third = (W - 12) / 3;
   const at = (i) => 6 + third * i + (third - CARD_W) / 2;
   g.append(drawPile(obs, ctx, moves, at(1), 44));
-  PILES.forEach((name, i) => g.append(discardPile(obs, ctx, moves, name, i, at(i === 0 ? 0 : 2), 44)));
+  PILES.forEach((name, i) =>
+    g.append(discardPile(obs, ctx, moves, name, i, at(i === 0 ? 0 : 2), 44)),
+  );
   return g;
 }
 
@@ -436,14 +713,27 @@ function narrowOffers(obs, ctx, moves, y) {
   if (!byCount) return null;
   const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
   const options = [];
-  for (const count of Object.keys(byCount).map(Number).sort((a, b) => a - b)) {
-    for (const pile of PILES) if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
+  for (const count of Object.keys(byCount)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    for (const pile of PILES)
+      if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
   }
-  const perRow = 3, gap = 8, bw = (W - 12 - gap * (perRow - 1)) / perRow, bh = 50;
+  const perRow = 3,
+    gap = 8,
+    bw = (W - 12 - gap * (perRow - 1)) / perRow,
+    bh = 50;
   options.forEach((o, i) => {
     const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
-    const b = svg("g", { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${6 + (i % perRow) * (bw + gap)},${Math.floor(i / perRow) * (bh + gap)})` },
-      svg("rect", { width: bw, height: bh, rx: 14 }), text(bw / 2, 31, short(label, 13), "offer-text", "middle"));
+    const b = svg(
+      "g",
+      {
+        class: `offer ${o.count === pick.count ? "chosen" : ""}`,
+        transform: `translate(${6 + (i % perRow) * (bw + gap)},${Math.floor(i / perRow) * (bh + gap)})`,
+      },
+      svg("rect", { width: bw, height: bh, rx: 14 }),
+      text(bw / 2, 31, short(label, 13), "offer-text", "middle"),
+    );
     g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, bh, 14)));
   });
   g.height = Math.ceil(options.length / perRow) * (bh + gap);
@@ -456,26 +746,45 @@ function narrowHand(obs, ctx, moves, y) {
   const hand = obs.hand || [];
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", { class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`, "data-seat": seat, transform: `translate(0,${y})` });
+  const g = svg("g", {
+    class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`,
+    "data-seat": seat,
+    transform: `translate(0,${y})`,
+  });
   const groups = [];
   for (const v of hand) {
     if (groups.length && groups[groups.length - 1].value === v) groups[groups.length - 1].count++;
     else groups.push({ value: v, count: 1 });
   }
-  const perRow = 5, gap = (W - 24 - perRow * CARD_W) / (perRow - 1);
+  const perRow = 5,
+    gap = (W - 24 - perRow * CARD_W) / (perRow - 1);
   const rows = Math.max(1, Math.ceil(groups.length / perRow));
-  const declares = [["countdown", "Countdown!"], ["blastoff", "Blastoff!"]].filter(([word]) => moves.declare[word]);
+  const declares = [
+    ["countdown", "Countdown!"],
+    ["blastoff", "Blastoff!"],
+  ].filter(([word]) => moves.declare[word]);
   const top = 56 + (declares.length ? 66 : 0);
   const height = top + rows * (CARD_H + 22) + 30;
   g.append(svg("rect", { x: 6, y: 0, width: W - 12, height, rx: 14, class: "panel-bg" }));
   g.append(seatBadge(24, 24, seat, ctx));
   const total = hand.reduce((a, b) => a + b, 0);
   g.append(text(44, 29, `${short(seatName(ctx.seats, seat), 18)} (you)`, "name"));
-  g.append(text(20, 48, `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`, "small"));
+  g.append(
+    text(
+      20,
+      48,
+      `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`,
+      "small",
+    ),
+  );
   declares.forEach(([word, label], i) => {
     const bw = (W - 36) / 2;
-    const button = svg("g", { class: `declare ${word}`, transform: `translate(${12 + i * (bw + 12)},${60})` },
-      svg("rect", { width: bw, height: 52, rx: 26 }), text(bw / 2, 33, label, "declare-text", "middle"));
+    const button = svg(
+      "g",
+      { class: `declare ${word}`, transform: `translate(${12 + i * (bw + 12)},${60})` },
+      svg("rect", { width: bw, height: 52, rx: 26 }),
+      text(bw / 2, 33, label, "declare-text", "middle"),
+    );
     g.append(playMove(button, moves.declare[word], ctx, `${label} (end the round)`));
   });
   const inTurn = obs.phase === "turn" && mover && !ctx.replay;
@@ -487,33 +796,66 @@ function narrowHand(obs, ctx, moves, y) {
     const card = cardFace(x, cy, group.value);
     card.classList.add("value-card");
     if (picked) card.classList.add("lifted");
-    if (fresh.includes(group.value)) { card.classList.add("last"); fresh.splice(fresh.indexOf(group.value), 1); }
-    const badge = group.count > 1 || picked ? (picked ? `${picked} of ${group.count}` : `×${group.count}`) : "";
+    if (fresh.includes(group.value)) {
+      card.classList.add("last");
+      fresh.splice(fresh.indexOf(group.value), 1);
+    }
+    const badge =
+      group.count > 1 || picked ? (picked ? `${picked} of ${group.count}` : `×${group.count}`) : "";
     // The count sits on the card, drawn beside it (the label says it for screen readers).
-    const badgeNode = badge ? svg("g", { class: `count-badge ${picked ? "picked" : ""}`, transform: `translate(${x + CARD_W - 6},${cy + 4})`, "aria-hidden": "true" },
-      svg("rect", { x: -24, y: -10, width: 36, height: 20, rx: 10 }), text(-6, 5, badge, "count", "middle")) : null;
+    const badgeNode = badge
+      ? svg(
+          "g",
+          {
+            class: `count-badge ${picked ? "picked" : ""}`,
+            transform: `translate(${x + CARD_W - 6},${cy + 4})`,
+            "aria-hidden": "true",
+          },
+          svg("rect", { x: -24, y: -10, width: 36, height: 20, rx: 10 }),
+          text(-6, 5, badge, "count", "middle"),
+        )
+      : null;
     g.append(card);
     if (badgeNode) g.append(badgeNode);
     const most = inTurn ? moves.most[group.value] || 0 : 0;
     if (most) {
       // The whole card is the target: a clear shape over it, named in words.
       const next = picked >= most ? 0 : picked + 1;
-      const target = svg("g", { class: "value-target", "data-value": group.value, "data-pick": `${group.value}x${next}`, transform: `translate(${x},${cy})` },
-        svg("rect", { width: CARD_W, height: CARD_H, rx: 8 }));
-      const count = badge ? ` (${picked ? `${picked} of ${group.count} picked` : `${group.count} cards`})` : "";
-      pressable(target, `${group.value}${count}: ${next ? `pick ${next} × ${group.value}` : "put back"}`, () => {
-        pick.value = next ? group.value : null;
-        pick.count = next;
-        redraw();
-      });
+      const target = svg(
+        "g",
+        {
+          class: "value-target",
+          "data-value": group.value,
+          "data-pick": `${group.value}x${next}`,
+          transform: `translate(${x},${cy})`,
+        },
+        svg("rect", { width: CARD_W, height: CARD_H, rx: 8 }),
+      );
+      const count = badge
+        ? ` (${picked ? `${picked} of ${group.count} picked` : `${group.count} cards`})`
+        : "";
+      pressable(
+        target,
+        `${group.value}${count}: ${next ? `pick ${next} × ${group.value}` : "put back"}`,
+        () => {
+          pick.value = next ? group.value : null;
+          pick.count = next;
+          redraw();
+        },
+      );
       card.classList.add("pickable");
       g.append(target);
     }
   });
   if (!hand.length) g.append(text(W / 2, top + 50, "no cards yet", "small", "middle"));
   let hint = "";
-  if (inTurn) hint = pick.value === null ? "Tap a number to pick it (again: one more), then a pile." : "Now tap a pile, or a discard below it.";
-  else if (mover && obs.phase === "draw" && !ctx.replay) hint = "Now draw: tap the draw pile or the other discard pile.";
+  if (inTurn)
+    hint =
+      pick.value === null
+        ? "Tap a number to pick it (again: one more), then a pile."
+        : "Now tap a pile, or a discard below it.";
+  else if (mover && obs.phase === "draw" && !ctx.replay)
+    hint = "Now draw: tap the draw pile or the other discard pile.";
   if (hint) g.append(text(14, height - 12, hint, "hint"));
   g.height = height;
   return g;
@@ -526,13 +868,26 @@ function narrowLastRound(obs, ctx, y) {
   const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
   const height = 44 + rows.length * 58;
   g.append(svg("rect", { x: 6, y: 0, width: W - 12, height, rx: 14, class: "panel-bg" }));
-  const who = last.declarer === null ? "nobody declared"
-    : `${last.declarer === ctx.seat ? "you" : short(seatName(ctx.seats, last.declarer), 14)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
+  const who =
+    last.declarer === null
+      ? "nobody declared"
+      : `${last.declarer === ctx.seat ? "you" : short(seatName(ctx.seats, last.declarer), 14)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
   g.append(text(18, 28, `Round ${last.round}: ${who}`, "caption small-caption"));
   rows.forEach(([seat, hand], i) => {
-    const row = svg("g", { class: `reveal ${last.declarer === seat ? "declarer" : ""}`, "data-seat": seat, transform: `translate(0,${44 + i * 58})` });
+    const row = svg("g", {
+      class: `reveal ${last.declarer === seat ? "declarer" : ""}`,
+      "data-seat": seat,
+      transform: `translate(0,${44 + i * 58})`,
+    });
     row.append(seatBadge(24, 10, seat, ctx));
-    row.append(text(42, 15, short(seatName(ctx.seats, seat), 18) + (seat === ctx.seat ? " (you)" : ""), "small name-small"));
+    row.append(
+      text(
+        42,
+        15,
+        short(seatName(ctx.seats, seat), 18) + (seat === ctx.seat ? " (you)" : ""),
+        "small name-small",
+      ),
+    );
     row.append(text(W - 70, 15, revealedTotal(last, seat), "small", "end"));
     const points = last.points[seat];
     row.append(text(W - 18, 16, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
@@ -553,14 +908,20 @@ function renderNarrow(obs, ctx, moves, root) {
   root.append(narrowTable(obs, ctx, moves, y));
   y += 222;
   const strip = narrowOffers(obs, ctx, moves, y);
-  if (strip) { root.append(strip); y += strip.height + 4; }
+  if (strip) {
+    root.append(strip);
+    y += strip.height + 4;
+  }
   if (ctx.seat !== null && ctx.seat !== undefined) {
     const hand = narrowHand(obs, ctx, moves, y);
     root.append(hand);
     y += hand.height + 10;
   }
   const reveal = narrowLastRound(obs, ctx, y);
-  if (reveal) { root.append(reveal); y += reveal.height + 6; }
+  if (reveal) {
+    root.append(reveal);
+    y += reveal.height + 6;
+  }
   return y;
 }
 
@@ -575,10 +936,16 @@ function render(obs, ctx) {
   const moves = sortMoves(ctx.legal || []);
   const key = (ctx.legal || []).map((m) => m.action).join("|");
   if (key !== pick.key || (pick.value !== null && !moves.discards[pick.value])) {
-    pick.value = null; pick.count = 0; pick.key = key;
+    pick.value = null;
+    pick.count = 0;
+    pick.key = key;
   }
   W = ctx.narrow ? 420 : 1000;
-  const root = svg("svg", { class: `three-two-one ${ctx.narrow ? "narrow" : "wide"}`, role: "group", "aria-label": "3-2-1 Countdown table" });
+  const root = svg("svg", {
+    class: `three-two-one ${ctx.narrow ? "narrow" : "wide"}`,
+    role: "group",
+    "aria-label": "3-2-1 Countdown table",
+  });
   current = { obs, ctx, root, marks: lastMove(obs, ctx.before) };
   if (ctx.narrow) {
     root.setAttribute("viewBox", `0 0 ${W} ${renderNarrow(obs, ctx, moves, root)}`);
@@ -609,6 +976,8 @@ export default {
   name: "three_two_one",
   render,
   scores(obs) {
-    return obs.scores.map((points, s) => (obs.players <= 3 ? `${obs.round_wins[s]}/3 rounds · ${points} pts` : `${points} pts`));
+    return obs.scores.map((points, s) =>
+      obs.players <= 3 ? `${obs.round_wins[s]}/3 rounds · ${points} pts` : `${points} pts`,
+    );
   },
 };
