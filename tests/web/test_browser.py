@@ -95,6 +95,7 @@ def test_a_friend_joins_by_invite_and_both_see_the_moves(server, new_page):
     friend.fill("#my-name", "Bea")
     friend.click("#save-name")
     host.wait_for_function("document.querySelector('#seats').textContent.includes('Bea')")
+
     def log(page):
         return page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
 
