@@ -20,7 +20,7 @@ from .conftest import (
 )
 
 LONG_NAME = "Alexandrina Longname"  # 15+ characters: a name must not run into the board
-SEARCH_BOT = "Bot 2 (mcts:simulations=100)"  # how the server names search bots today
+SEARCH_BOT = "Bot 2 (mcts:simulations=100)"  # a long bot name (as search bots were once named)
 # Each game at a size that fills its table: the most players the board is drawn for.
 TABLES = {
     "four_way": {"players": 4},
