@@ -15,7 +15,14 @@ import pytest
 from tminus.agents.registry import make_agent
 from tminus.core.registry import load_game
 
-from .conftest import PHONE, create_game, screenshot, serious_accessibility_problems
+from .conftest import (
+    PHONE,
+    create_game,
+    horizontal_overflow,
+    screenshot,
+    serious_accessibility_problems,
+    small_targets,
+)
 
 NAMES = ["Ada", "Bea", "Cy", "Dee"]
 LONG = "Maximilian Longname-Smith"  # 25 characters
@@ -362,6 +369,25 @@ def test_a_finished_game_shows_placings_folds_and_replay_icons(server, new_page,
     row.wait_for()
     assert re.search(r"1st", row.inner_text()), row.inner_text()
     assert not re.search(r"-?\d\.\d", row.inner_text())
+
+
+def test_a_finished_game_is_reviewed_from_its_page_on_a_phone(server, new_page):
+    """'Review the game' opens the review: a page that waits for it, then the win-chance
+    curve and each move judged; it fits a phone and reads well."""
+    game = create_game(server, "sputnik", {"players": 2}, ["bot:greedy", "bot:random"])
+    page = new_page(PHONE)
+    page.goto(server + game["spectate"])
+    page.wait_for_selector(".banner.over", timeout=60_000)
+    assert small_targets(page, "#review") == []
+    page.click("#review")
+    page.wait_for_selector("svg.curve", timeout=60_000)  # (its page reloads until ready)
+    assert page.locator("tbody tr").count() >= 1
+    assert "After the end" in page.inner_text("body")
+    assert horizontal_overflow(page) <= 0
+    assert serious_accessibility_problems(page) == []
+    screenshot(page, "review-phone-390x844")
+    page.click("text=Back to the game")
+    page.wait_for_selector(".banner.over")
 
 
 # -- the last move is marked, with motion only for those who want it ------------------------------

@@ -66,6 +66,12 @@ def serve(
     replays_at_once: Annotated[
         int, typer.Option(help="Replays built at once.")
     ] = LIMITS.replays_at_once,
+    reviews_at_once: Annotated[
+        int, typer.Option(help="Reviews of finished games asked for at once.")
+    ] = LIMITS.reviews_at_once,
+    review_samples: Annotated[
+        int, typer.Option(help="Playouts a move in a review where no solver covers it.")
+    ] = LIMITS.review_samples,
     busy_timeout: Annotated[
         float, typer.Option(help="Seconds a write waits for a locked SQLite file.")
     ] = LIMITS.busy_timeout,
@@ -107,7 +113,8 @@ def serve(
         sockets_per_game=sockets_per_game, hello_timeout=hello_timeout,
         messages_per_second=messages_per_second, message_burst=message_burst,
         send_queue=send_queue, send_timeout=send_timeout, cache_size=cache_size,
-        replays_at_once=replays_at_once, busy_timeout=busy_timeout, bot_lease=bot_lease,
+        replays_at_once=replays_at_once, reviews_at_once=reviews_at_once,
+        review_samples=review_samples, busy_timeout=busy_timeout, bot_lease=bot_lease,
         waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
     )  # fmt: skip
     if bot_lease <= 0:
@@ -116,6 +123,8 @@ def serve(
         raise fail("--pause-after must be above 0 seconds")
     if away_after <= 0:
         raise fail("--away-after must be above 0 seconds")
+    if reviews_at_once < 0 or review_samples < 1:
+        raise fail("--reviews-at-once must be 0 or more and --review-samples 1 or more")
     try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
         hold_sqlite(db)
         asyncio.run(Store(db, busy_timeout).check())

@@ -11,6 +11,7 @@ from html import escape
 
 from rich.table import Table
 
+from tminus.core.registry import game_class
 from tminus.review.grading import GRADES
 from tminus.review.review import MoveReview, Review
 
@@ -73,7 +74,7 @@ def curve_svg(review: Review) -> str:
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" role="img" '
+        f'width="{WIDTH}" height="{HEIGHT}" class="curve" role="img" '
         'aria-label="chance to win through the game">',
         f'<rect x="{PAD}" y="{PAD}" width="{WIDTH - 2 * PAD}" height="{HEIGHT - 2 * PAD}" '
         'fill="#fafafa" stroke="#ccc"/>',
@@ -109,7 +110,8 @@ def curve_svg(review: Review) -> str:
     return "".join(parts)
 
 
-def html_report(review: Review) -> str:
+def html_report(review: Review, back: str | None = None) -> str:
+    """The review as one page (no script); ``back``: the address of the game's page."""
     rows = "".join(
         "<tr"
         + (f' class="{m.grade}"' if m.grade else "")
@@ -123,16 +125,20 @@ def html_report(review: Review) -> str:
     grades = ", ".join(f"{g}: a loss of at least {percent(t)}" for g, t in GRADES)
     items = "".join(f"<li>{escape(line)}</li>" for line in summary(review))
     judges = "".join(f"<li>{escape(j)}</li>" for j in review.judges)
+    title = escape(game_class(review.game).title)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<title>Review of {escape(review.game)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Review of {title}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; }}
+body {{ font-family: system-ui, sans-serif; margin: 1em auto; max-width: 60em; padding: 0 1em; }}
+.curve {{ width: 100%; height: auto; }} .moves {{ overflow-x: auto; }}
 table {{ border-collapse: collapse; }} td, th {{ padding: 2px 8px; border-bottom: 1px solid #eee; }}
 tr.blunder {{ background: #fdd; }} tr.mistake {{ background: #fec; }}
 tr.inaccuracy {{ background: #ffd; }}
 </style></head><body>
-<h1>Review of {escape(review.game)}</h1>
+{f'<p><a href="{escape(back)}">Back to the game</a></p>' if back else ""}
+<h1>Review of {title}</h1>
 <p>{escape(review.knowledge)}</p>
 <h2>Chance to win</h2>
 {curve_svg(review)}
@@ -140,7 +146,9 @@ tr.inaccuracy {{ background: #ffd; }}
 <p>Values: each player's chance to win. Found by:</p><ul>{judges}</ul>
 <p>Grades ({escape(grades)}; an estimate only when its loss is at least two standard
 errors).</p>
-<table><thead><tr><th>#</th><th>player</th><th>played</th><th>before</th><th>after</th>
-<th>best move</th><th>loss</th><th></th></tr></thead><tbody>{rows}</tbody></table>
+<div class="moves" tabindex="0" role="region" aria-label="every move judged">
+<table><thead><tr><th>#</th><th>player</th><th>played</th><th>before</th>
+<th>after</th><th>best move</th><th>loss</th><th></th></tr></thead><tbody>{rows}</tbody>
+</table></div>
 </body></html>
 """

@@ -74,8 +74,9 @@ class Review:
         }
 
 
-def judge_decision(state: State, action: int, judges: list[Judge], viewer: int | None) -> tuple:
-    """(MoveReview fields, the judge used) for ``action`` played in ``state``."""
+def judge_decision(state: State, action: int, judges: list[Judge], names: list[str]) -> tuple:
+    """(MoveReview fields, the judge used) for ``action`` played in ``state``; moves are
+    named as their buttons say them (the mover's own moves: nothing hidden from them)."""
     legal = state.legal_actions()
     for judge in judges:
         samples = judge.values(state, legal)
@@ -90,9 +91,7 @@ def judge_decision(state: State, action: int, judges: list[Judge], viewer: int |
     seat = state.current_player()
 
     def text(a: int) -> str:
-        return (
-            state.action_to_string(a) if viewer is None else state.action_to_string_for(viewer, a)
-        )
+        return state.move_label(a, names)
 
     fields = dict(
         seat=seat,
@@ -121,7 +120,7 @@ def _review(
     moves, used = [], []
     for index, action in enumerate(history):
         if not state.is_chance_node() and reviewed(state) and len(state.legal_actions()) > 1:
-            fields, judge = judge_decision(state, action, judges, viewer)
+            fields, judge = judge_decision(state, action, judges, names)
             moves.append(MoveReview(index=index, **fields))
             if judge.name not in used:
                 used.append(judge.name)

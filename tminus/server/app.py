@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import (
     FileResponse,
+    HTMLResponse,
     JSONResponse,
     PlainTextResponse,
     Response,
@@ -60,9 +61,11 @@ from tminus.server.protocol import (
     client_message,
     error,
 )
+from tminus.server.reviews import ReviewBusy, Reviews
 from tminus.server.service import GameError, GameService, Table, catalog, is_search
 from tminus.server.storage import (
     DEFAULT_URL,
+    FINISHED,
     Store,
     StoreError,
     hold_sqlite,
@@ -81,7 +84,7 @@ HTTP_STATUS = {
     "bad_request": 400, "too_large": 413, "rate_limited": 429, "busy": 429, "unavailable": 503,
     "internal": 500,
 }  # fmt: skip
-RETRY_AFTER = {"unavailable": 1}
+RETRY_AFTER = {"unavailable": 1, "busy": 5}
 SOCKET_CLOSE = {"forbidden": 4403, "unknown_seat": 4403, "not_found": 4404, "broken": 4409}
 
 
@@ -104,6 +107,22 @@ class Refused(Exception):
 def error_response(code: str, message: str, retry: float | None = None) -> JSONResponse:
     headers = {"Retry-After": retry_after(retry)} if retry is not None else None
     return JSONResponse(error(code, message), HTTP_STATUS.get(code, 400), headers=headers)
+
+
+def message_page(title: str, text: str, back: str, again: float | None = None) -> str:
+    """A small page that says one thing (``again``: seconds after which it reloads)."""
+    from html import escape
+
+    reload = f'<meta http-equiv="refresh" content="{again:g}">' if again else ""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"{reload}<title>{escape(title)} · T-minus</title>"
+        '<link rel="stylesheet" href="/static/css/app.css"></head>'
+        f'<body><main class="message-page"><h1>{escape(title)}</h1><p role="status">'
+        f'{escape(text)}</p><p><a href="{escape(back)}">Back to the game</a></p></main>'
+        "</body></html>"
+    )
 
 
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -291,6 +310,7 @@ def create_app(
     creations = RateLimiter(limits.creates_per_minute / 60, max(1, limits.creates_per_minute))
     replays = asyncio.Semaphore(limits.replays_at_once)
     replay_pages = BytesCache(REPLAY_CACHE)
+    reviews = Reviews(limits.review_samples, limits.reviews_at_once)
 
     async def caught_up(game_ids: set[str]) -> None:
         """The listener was down a while: read what the watched games missed meanwhile."""
@@ -355,6 +375,7 @@ def create_app(
             for chore in (expiring, presence, pausing):
                 if chore is not None:
                     chore.cancel()
+            reviews.close()
             await bots.stop()
             await listener.stop()
             await store.close()
@@ -537,6 +558,56 @@ def create_app(
                 else:
                     break
             yield "]}"
+
+    async def asked_review(game_id: str):
+        """The review of a finished game, or None while it is being made (now started)."""
+        table = await service.get(game_id)
+        if table.status != FINISHED:
+            raise GameError("bad_state", "a game is reviewed once it is over")
+        record = table.record
+        try:
+            return reviews.ask(
+                game_id, record.game, record.params, table.state.history(), service.names(table)
+            )
+        except ReviewBusy as busy:
+            raise GameError("busy", str(busy)) from None
+        except RuntimeError as failed:  # the review's process failed: asking again retries
+            raise GameError("unavailable", str(failed)) from None
+
+    @app.get(
+        "/api/games/{game_id}/review",
+        responses={
+            **documented(404, 409, 429, 503),
+            202: {"description": "being made: ask again (Retry-After)"},
+        },
+    )
+    async def review_game_route(game_id: str) -> Response:
+        """A finished game reviewed: for each decision its chance to win before and after
+        the move played, the best move and the loss (``status``: ``ready``); ``working``
+        (202) while the review is being made: ask again."""
+        review = await asked_review(game_id)
+        if review is None:
+            working = {"status": "working"}
+            return JSONResponse(working, status_code=202, headers={"Retry-After": "2"})
+        return JSONResponse({"status": "ready", **review.to_dict()})
+
+    @app.get("/game/{game_id}/review", include_in_schema=False)
+    async def review_page(game_id: str) -> HTMLResponse:
+        """The review as a page (no script): the curve, the graded moves; while it is being
+        made, a page that asks again by itself."""
+        from tminus.review.report import html_report
+
+        back = f"/game/{game_id}"
+        try:
+            review = await asked_review(game_id)
+        except GameError as refused:
+            page = message_page("No review", refused.message, back)
+            return HTMLResponse(page, status_code=HTTP_STATUS.get(refused.code, 400))
+        if review is None:
+            text = "The game is being reviewed: every move is played out many times. This page "
+            text += "shows the review as soon as it is ready."
+            return HTMLResponse(message_page("Reviewing the game…", text, back, again=2))
+        return HTMLResponse(html_report(review, back=back))
 
     @app.get("/api/games/{game_id}/layout", responses=documented(404, 409, 503))
     async def game_layout(game_id: str) -> dict[str, Any]:

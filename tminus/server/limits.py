@@ -35,6 +35,8 @@ class Limits:
     send_timeout: float = 10.0  # seconds one message may take to reach a socket
     cache_size: int = CACHE_SIZE  # idle games kept in memory (others rebuilt when asked for)
     replays_at_once: int = 2  # replays built at once (others wait their turn)
+    reviews_at_once: int = 4  # finished games' reviews asked for at once (made one at a time)
+    review_samples: int = 8  # playouts a move in a review, where no solver covers it
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
     bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
     waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires

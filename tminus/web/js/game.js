@@ -1021,6 +1021,12 @@ function renderReplayControls() {
         icon("play"),
         " Replay the game step by step",
       ),
+      // Where the game was won and lost: each move's chance to win, the best move, the loss.
+      el(
+        "a",
+        { class: "button", id: "review", href: `/game/${encodeURIComponent(gameId)}/review` },
+        "Review the game",
+      ),
     );
     return;
   }

@@ -1,0 +1,82 @@
+"""A finished game's review from the server: made in a process of its own, then kept; the
+same review as `tminus review` makes; refused during play, for unknown games and when too
+many are asked for at once."""
+
+from __future__ import annotations
+
+import time
+
+from tminus.core.registry import load_game
+from tminus.review import review_game
+
+from .test_api import PERSON, app_client, create, play_to_the_end
+
+BOT = {"kind": "bot", "bot": "random"}
+
+
+def finished_duel(client) -> dict:
+    game = create(client, [{"kind": "person", "name": "<b>Ada</b>"}, BOT], players=2)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        play_to_the_end(ws, game)
+    return game
+
+
+def review_when_ready(client, game_id: str) -> dict:
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/games/{game_id}/review")
+        if answer.status_code == 200:
+            return answer.json()
+        assert answer.status_code == 202, answer.text
+        assert answer.json() == {"status": "working"} and answer.headers["Retry-After"] == "2"
+        assert time.monotonic() < deadline, "the review was never made"
+        time.sleep(0.2)
+
+
+def test_a_finished_game_is_reviewed_as_the_review_command_does(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        game = finished_duel(client)
+        review = review_when_ready(client, game["id"])
+        table = client.portal.call(client.app.state.service.get, game["id"])
+        names = [seat.name for seat in table.record.seats]
+        expected = review_game(load_game("four_way", players=2), table.state.history(), names)
+        assert review["status"] == "ready"
+        assert review["moves"] == expected.to_dict()["moves"]  # exact: the solved duel
+        assert review["moves"] and all(move["exact"] for move in review["moves"])
+        assert review["names"] == ["<b>Ada</b>", "Random (easy)"]
+        assert "After the end" in review["knowledge"]
+        # Moves are named in words, with the players' names.
+        assert all(move["played_text"][0].isupper() for move in review["moves"])
+        # Kept: asked again, it is there at once, and the page shows it (names escaped).
+        assert client.get(f"/api/games/{game['id']}/review").json() == review
+        page = client.get(f"/game/{game['id']}/review")
+        assert page.status_code == 200 and "<svg" in page.text
+        assert "&lt;b&gt;Ada&lt;/b&gt;" in page.text and "<b>Ada</b>" not in page.text
+        assert f'href="/game/{game["id"]}"' in page.text  # back to the game
+
+
+def test_a_review_page_asks_again_by_itself_while_it_is_made(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        game = finished_duel(client)
+        page = client.get(f"/game/{game['id']}/review")
+        assert page.status_code == 200
+        assert 'http-equiv="refresh"' in page.text and "being reviewed" in page.text
+        review_when_ready(client, game["id"])
+        assert 'http-equiv="refresh"' not in client.get(f"/game/{game['id']}/review").text
+
+
+def test_no_review_during_play_for_unknown_games_or_past_the_limit(tmp_path):
+    with app_client(tmp_path / "games.db", reviews_at_once=0) as client:
+        playing = create(client, [PERSON, PERSON], players=2)
+        answer = client.get(f"/api/games/{playing['id']}/review")
+        assert answer.status_code == 409 and answer.json()["code"] == "bad_state"
+        assert "once it is over" in answer.json()["message"]
+        page = client.get(f"/game/{playing['id']}/review")
+        assert page.status_code == 409 and "once it is over" in page.text
+        missing = client.get("/api/games/nope/review")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        assert client.get("/game/nope/review").status_code == 404
+        game = finished_duel(client)  # none may be made at once here: busy, retry later
+        busy = client.get(f"/api/games/{game['id']}/review")
+        assert busy.status_code == 429 and busy.json()["code"] == "busy"
+        assert int(busy.headers["Retry-After"]) > 0
