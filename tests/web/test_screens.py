@@ -57,6 +57,12 @@ def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
     assert page.locator(".move:not([disabled])").count() > 0
     assert serious_accessibility_problems(page) == []
     screenshot(page, f"{game}-phone-390x844")
+    for size in ({"width": 360, "height": 740}, {"width": 430, "height": 932}):  # the range
+        page.set_viewport_size(size)
+        page.wait_for_selector("#board[data-layout=narrow]")
+        assert horizontal_overflow(page) <= 0, size
+        assert small_targets(page) == [], size
+    screenshot(page, f"{game}-phone-430x932")
     for size in (DESKTOP, WIDE_DESKTOP):
         page.set_viewport_size(size)
         page.wait_for_selector("#board[data-layout=wide]")
@@ -67,6 +73,15 @@ def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
     # side panel, or the screen's height.
     box = page.eval_on_selector("#board > *", "b => b.getBoundingClientRect().toJSON()")
     assert box["width"] >= 1100 or box["height"] >= 800, box
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_each_rules_page_fits_the_smallest_phone(server, new_page, game):
+    page = new_page({"width": 360, "height": 740})
+    page.goto(f"{server}/rules/{game}")
+    page.wait_for_selector("#rules h1, #rules h2")
+    assert horizontal_overflow(page) <= 0
+    assert serious_accessibility_problems(page) == []
 
 
 def test_the_lobby_fits_a_phone_and_reads_well(server, new_page):

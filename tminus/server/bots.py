@@ -193,9 +193,10 @@ class Lane:
             return
         process, connection = self.process, self.connection
         self.process = self.connection = None
-        with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(connection.fileno())
-        connection.close()
+        if connection is not None:  # (None: the worker failed to start)
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(connection.fileno())
+            connection.close()
         process.kill()
         process.join(timeout=0)
         waiting, self.waiting, self.queued = self.waiting, deque(), 0

@@ -39,7 +39,9 @@ export function markdown(source) {
       const body = rows.filter((r) => !/^\|[\s:|-]+\|$/.test(r.trim()));
       const [head, ...rest] = body;
       out.push(
-        "<table><thead><tr>" +
+        // A wide table scrolls inside its own box, which the keyboard can reach.
+        '<div class="table-scroll" tabindex="0" role="region" aria-label="table">' +
+          "<table><thead><tr>" +
           cells(head)
             .map((c) => `<th>${inline(c)}</th>`)
             .join("") +
@@ -54,7 +56,7 @@ export function markdown(source) {
                 "</tr>",
             )
             .join("") +
-          "</tbody></table>",
+          "</tbody></table></div>",
       );
     } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
       const ordered = /^\s*\d+\./.test(line);

@@ -283,7 +283,7 @@ function wideRow(obs, ctx, seat, y, moves) {
 
 // -- the narrow layout: your keys in two rows of five, the rivals' as strips -----------------
 const BIG_W = 64,
-  BIG_H = 58,
+  BIG_H = 64, // a key down (0.86 of it) stays 44 px tall on a 360-px phone
   BIG_GAP = 9,
   MINI_W = 31,
   MINI_H = 28,
