@@ -11,6 +11,7 @@ import json
 import random
 import re
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -22,8 +23,10 @@ from tminus.core.registry import (
     register_game,
     unregister_game,
 )
+from tminus.review import review_position
 from tminus.server.app import create_app
 from tminus.server.limits import Limits
+from tminus.server.reviews import SAMPLES
 from tminus.server.takeback import TAKE_BACK, play_row
 
 from .secret_game import WORDS, SecretGame
@@ -33,6 +36,7 @@ CHAT_AT = {2: "good luck", 9: "<b>nice</b>", 20: "well played"}  # move: a line 
 # From these moves on, the first move that may be taken back is asked about by its player;
 # the others accept (True) or refuse.
 TAKE_BACK_FROM = [(1, True), (4, False), (7, True), (12, True), (30, True)]
+HINT_AT = {3, 10, 25}  # moves before which the player to move asks for a hint
 
 
 @pytest.fixture
@@ -55,7 +59,8 @@ def play_recorded(client, game_name, params, seed):
     rng = random.Random(seed)
     service = client.app.state.service
     players = load_game(game_name, **params).num_players
-    created = client.portal.call(service.create, game_name, params, [{"kind": "person"}] * players)
+    persons = [{"kind": "person"}] * players
+    created = client.portal.call(service.create, game_name, params, persons, False, None, True)
     table, tokens = created.table, created.tokens
     players = table.game.num_players
     viewers = [*range(players), None]
@@ -81,6 +86,11 @@ def play_recorded(client, game_name, params, seed):
             sockets[mover].send_json({"type": "chat", "text": CHAT_AT[turn]})
             for viewer in viewers:
                 records[viewer].append(sockets[viewer].receive_text())
+        if turn in HINT_AT:  # the table is told; the hint goes to the one who asked
+            sockets[mover].send_json({"type": "hint", "move_number": last[mover]["move_number"]})
+            for viewer in viewers:
+                records[viewer].append(sockets[viewer].receive_text())
+            records[mover].append(sockets[mover].receive_text())
         choice = rng.choice(last[mover]["legal"])
         sockets[mover].send_json(
             {"type": "move", "move_number": last[mover]["move_number"], "action": choice["action"]}
@@ -122,7 +132,7 @@ def last_state(texts):
 
 TABLE_LINE = re.compile(
     r".+ (asks to take back their move: “.+”|accepts: the move is taken back"
-    r"|accepts \(waiting for .+\)|refuses: the move stands)"
+    r"|accepts \(waiting for .+\)|refuses: the move stands|asks for a hint)"
 )
 
 
@@ -137,6 +147,16 @@ def check_chat(message, tokens, seed):
             assert line["text"] in CHAT_AT.values()
     text = json.dumps(message)
     assert seed not in text and not any(token in text for token in tokens.values())
+
+
+def check_hint(state, seat, message):
+    """The hint reads nothing ``seat`` cannot see: a world that seat cannot tell from this
+    one (other hands, the deck's order redrawn) gets the same hint."""
+    imagined = state.resample_hidden(seat, np.random.default_rng(11))
+    estimates = review_position(imagined, seat, samples=SAMPLES, seed=len(state.history()))
+    best = max(estimates, key=lambda a: (estimates[a].mean, -a))
+    assert message["action"] == best and message["chance"] == estimates[best].mean
+    assert set(message) == {"type", "seat", "move_number", "label", "action", "chance", "error"}
 
 
 def check_messages(table, records, tokens):
@@ -154,6 +174,10 @@ def check_messages(table, records, tokens):
             message = json.loads(text)
             if message["type"] == "chat":
                 check_chat(message, tokens, table.record.seed)
+                continue
+            if message["type"] == "hint":  # to the seat that asked, at the position it saw
+                assert message["seat"] == viewer and message["move_number"] == len(expected_log)
+                check_hint(state, viewer, message)
                 continue
             assert message["type"] == "state"
             number = message["move_number"]
@@ -189,6 +213,7 @@ def check_messages(table, records, tokens):
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
                 "seed", "result", "rematch", "paused", "undo", "may_take_back", "take_back",
+                "hints",
             }  # fmt: skip
     assert len(records) == players + 1
     said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]

@@ -144,3 +144,34 @@ def test_the_lobby_turns_take_backs_on_for_friends_and_lets_the_creator_choose(s
     page.wait_for_selector("#status.playing")
     game_id = page.url.split("/")[-1].split("#")[0]
     assert httpx.get(f"{server}/api/games/{game_id}").json()["undo"] is False
+
+
+def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, new_page):
+    """In a game whose creator allowed hints, the player to move asks for one on a phone:
+    the move is named with its chance to win and marked on the board and in the list."""
+    import httpx
+
+    seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
+    body = {"game": "four_way", "params": {"players": 2}, "hints": True, "seats": seats}
+    made = httpx.post(server + "/api/games", json=body).json()
+    page = new_page(PHONE)
+    page.goto(server + made["invites"][0]["url"])
+    page.wait_for_selector("#hint")  # at Ada's turn
+    page.click("#hint")
+    said = page.locator("#hint-said")
+    said.wait_for()
+    assert said.inner_text().startswith("Hint: ") and "chance to win" in said.inner_text()
+    hinted = page.locator("#moves .move.hinted")
+    assert hinted.count() == 1 and hinted.inner_text().split("\n")[-1] in said.inner_text()
+    action = hinted.get_attribute("data-action")
+    assert page.locator(f'#board .hinted[data-action="{action}"]').count() >= 1
+    page.wait_for_function("document.body.innerText.includes('Ada asks for a hint')")
+    assert small_targets(page, "#hint-box button") == []
+    assert serious_accessibility_problems(page) == []
+    screenshot(page, "hint-phone-390x844")
+    # Without the creator's switch there is no hint to ask for.
+    game = create_game(server, "four_way", {"players": 2}, ["person:Ada", "bot:greedy"])
+    other = new_page(PHONE)
+    other.goto(server + game["invites"][0]["url"])
+    other.wait_for_selector(".move:not([disabled])")
+    assert other.locator("#hint").count() == 0

@@ -49,6 +49,7 @@ from tminus.server.protocol import (
     CreateGame,
     GiveToBot,
     Hello,
+    Hint,
     Move,
     Ping,
     Rematch,
@@ -311,6 +312,7 @@ def create_app(
     replays = asyncio.Semaphore(limits.replays_at_once)
     replay_pages = BytesCache(REPLAY_CACHE)
     reviews = Reviews(limits.review_samples, limits.reviews_at_once)
+    hinting: set[asyncio.Task] = set()
 
     async def caught_up(game_ids: set[str]) -> None:
         """The listener was down a while: read what the watched games missed meanwhile."""
@@ -452,7 +454,9 @@ def create_app(
             )
         seats = [seat.model_dump() for seat in body.seats]
         admit_bots(seats)
-        created = await service.create(body.game, body.params, seats, body.listed, body.undo)
+        created = await service.create(
+            body.game, body.params, seats, body.listed, body.undo, body.hints
+        )
         table = created.table
         bots.changed(table)
         return {
@@ -567,8 +571,9 @@ def create_app(
         record = table.record
         try:
             return reviews.ask(
-                game_id, record.game, record.params, table.state.history(), service.names(table)
-            )
+                game_id, type(table.game), record.params, table.state.history(),
+                service.names(table),
+            )  # fmt: skip
         except ReviewBusy as busy:
             raise GameError("busy", str(busy)) from None
         except RuntimeError as failed:  # the review's process failed: asking again retries
@@ -774,6 +779,14 @@ def create_app(
             seat, token = held(connection, message.seat)
             number, accept = message.move_number, message.accept
             await service.answer_take_back(table, seat, token, number, accept)
+        elif isinstance(message, Hint):
+            seat, token = held(connection, message.seat)
+            state = await service.hint(table, seat, token, message.move_number)
+            task = asyncio.get_running_loop().create_task(
+                tell_hint(connection, table, state, seat, message.move_number)
+            )
+            hinting.add(task)  # (worked out aside: the socket goes on reading meanwhile)
+            task.add_done_callback(hinting.discard)
         elif isinstance(message, Chat):
             wait = hub.talk.take(f"{table.id}:{seat}")
             if wait:
@@ -782,6 +795,22 @@ def create_app(
                     f"you are chatting too fast: wait {retry_after(wait)} s (nothing was sent)",
                 )
             await service.say(table, seat, token, message.text)
+
+    async def tell_hint(connection: Connection, table: Table, state, seat: int, number: int):
+        """Work a hint out and tell it to the socket that asked (nobody else)."""
+        record = table.record
+        try:
+            found = await reviews.hint(type(table.game), record.params, state.history(), seat)
+        except ReviewBusy as busy:
+            connection.push(error("busy", str(busy)))
+            return
+        except Exception as failed:  # the hints process failed: asking again retries
+            log.warning("a hint in game %s failed: %s", table.id, failed)
+            connection.push(error("unavailable", "the hint could not be worked out: try again"))
+            return
+        label = state.move_label(found["action"], service.names(table))
+        connection.push({"type": "hint", "seat": seat, "move_number": number, "label": label,
+                         **found})  # fmt: skip
 
     def held(connection: Connection, seat: int | None) -> tuple[int, str]:
         """The seat a message speaks for, with its token: the one the socket plays now, or

@@ -104,6 +104,16 @@ class TakeBackAnswer(Message):
     seat: StrictInt | None = None
 
 
+class Hint(Message):
+    """Ask for the best move now (a game whose creator allowed hints); ``seat``: on a
+    hot-seat device, the seat asking. Answered to this socket by ``{"type": "hint", ...}``;
+    the table is told that a hint was asked for."""
+
+    type: Literal["hint"]
+    move_number: StrictInt
+    seat: StrictInt | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | Move
@@ -116,7 +126,8 @@ ClientMessage = Annotated[
     | Switch
     | GiveToBot
     | TakeBack
-    | TakeBackAnswer,
+    | TakeBackAnswer
+    | Hint,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
@@ -135,6 +146,7 @@ class CreateGame(Message):
     listed: bool = False  # in the lobby's public list while in play (else: by link only)
     # Take-backs allowed (None: in a game of persons only; bots then accept at once).
     undo: bool | None = None
+    hints: bool = False  # a player may ask for the best move (the table is told)
 
 
 def error(code: str, message: str) -> dict[str, str]:

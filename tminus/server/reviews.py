@@ -1,4 +1,4 @@
-"""Reviews of finished games for their pages: where each game was won and lost.
+"""Reviews of finished games for their pages, and hints during play.
 
 A review plays every decision out many times (``tminus.review``): seconds to minutes of
 CPU. It is worked out in a process of its own, one game at a time (never in the server's
@@ -7,6 +7,10 @@ once (more: ``busy``), and kept: a finished game never changes, so the review of
 made once per process (the last ``keep`` of them stay in memory). Only a finished game is
 reviewed: after the end everything may be used, hidden cards included, and the review says
 so; during play nobody may ask (that would tell a seat what it cannot see).
+
+A hint is a review of the position now, for the seat to move, from that seat's information
+only (``hint_of``), in a game whose creator allowed hints: its best move and the chance to
+win after it. Hints have a process of their own, so that a long review never holds one up.
 """
 
 from __future__ import annotations
@@ -20,18 +24,34 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from tminus.core.registry import load_game
-from tminus.review import Review, review_game
+from tminus.core.game import Game
+from tminus.review import Review, review_game, review_position
 
 SAMPLES = 8  # playouts a move where no solver covers the position
 KEEP = 32  # reviews kept in memory
 
 
 def review_of(
-    game_name: str, params: dict[str, Any], history: list[int], names: list[str], samples: int
+    game: type[Game], params: dict[str, Any], history: list[int], names: list[str], samples: int
 ) -> Review:
-    """In the review process: the review of a finished game (the same every time: seed 0)."""
-    return review_game(load_game(game_name, **params), history, names, samples=samples, seed=0)
+    """In the review process: the review of a finished game (the same every time: seed 0).
+    The game class goes by reference, as bots' turns do (a game registered from outside
+    T-minus is found by its module)."""
+    return review_game(game(**params), history, names, samples=samples, seed=0)
+
+
+def hint_of(
+    game: type[Game], params: dict[str, Any], history: list[int], seat: int, samples: int
+) -> dict[str, Any]:
+    """In the hints process: ``seat``'s best move now and its chance to win after it,
+    judged from ``seat``'s information only (``review_position``: playouts start from deals
+    that seat may imagine). Seeded by the position, so asking again gives the same hint."""
+    state = game(**params).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    estimates = review_position(state, seat, samples=samples, seed=len(history))
+    best = max(estimates, key=lambda a: (estimates[a].mean, -a))  # ties: the first move
+    return {"action": best, "chance": estimates[best].mean, "error": estimates[best].error}
 
 
 class ReviewBusy(Exception):
@@ -49,6 +69,8 @@ class Reviews:
         self.working: dict[str, asyncio.Future] = {}
         self.failed: dict[str, str] = {}  # game id -> why (told once, then asked again)
         self.executor: ProcessPoolExecutor | None = None
+        self.hints: ProcessPoolExecutor | None = None  # hints: a process of their own
+        self.hinting = 0  # hints asked for and not answered yet
 
     def ready(self, game_id: str) -> Review | None:
         review = self.done.get(game_id)
@@ -56,7 +78,7 @@ class Reviews:
             self.done.move_to_end(game_id)
         return review
 
-    def ask(self, game_id: str, game_name: str, params, history, names) -> Review | None:
+    def ask(self, game_id: str, game: type[Game], params, history, names) -> Review | None:
         """The review of a finished game if it is made; else start making it (None)."""
         review = self.ready(game_id)
         if review is not None or game_id in self.working:
@@ -67,12 +89,32 @@ class Reviews:
         if len(self.working) >= self.at_once:
             raise ReviewBusy(f"{len(self.working)} reviews are being made: ask again later")
         job = asyncio.get_running_loop().run_in_executor(
-            self._executor(), review_of, game_name, dict(params), list(history), list(names),
+            self._executor(), review_of, game, dict(params), list(history), list(names),
             self.samples,
         )  # fmt: skip
         self.working[game_id] = job
         job.add_done_callback(lambda finished: self._finished(game_id, finished))
         return None
+
+    async def hint(self, game: type[Game], params, history, seat: int) -> dict[str, Any]:
+        """A hint, worked out in a process of its own (a review under way does not hold it
+        up); at most ``at_once`` wait at a time (more: ``ReviewBusy``)."""
+        if self.hinting >= self.at_once:
+            raise ReviewBusy(f"{self.hinting} hints are being worked out: ask again later")
+        self.hinting += 1
+        try:
+            if self.hints is None:
+                self.hints = self._pool()
+            job = asyncio.get_running_loop().run_in_executor(
+                self.hints, hint_of, game, dict(params), list(history), seat, self.samples
+            )
+            try:
+                return await job
+            except BrokenProcessPool:
+                self.hints = None  # the next hint starts a new process
+                raise
+        finally:
+            self.hinting -= 1
 
     def _finished(self, game_id: str, job: asyncio.Future) -> None:
         self.working.pop(game_id, None)
@@ -90,15 +132,20 @@ class Reviews:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self.executor is None:
-            method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-            context = multiprocessing.get_context(method)
-            # Nice: a review gives way to the bots and the server when the cores are busy.
-            self.executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=os.nice, initargs=(10,)
-            )
+            self.executor = self._pool()
         return self.executor
 
+    @staticmethod
+    def _pool() -> ProcessPoolExecutor:
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+        context = multiprocessing.get_context(method)
+        # Nice: a review gives way to the bots and the server when the cores are busy.
+        return ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=os.nice, initargs=(10,)
+        )
+
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        for pool in (self.executor, self.hints):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self.executor = self.hints = None

@@ -481,10 +481,12 @@ class GameService:
         seats: list[dict[str, Any]],
         listed: bool = False,
         undo: bool | None = None,
+        hints: bool = False,
     ) -> Created:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
         ``listed``: shown in the lobby's public list while in play (else by link only);
-        ``undo``: take-backs allowed (None: in a game of persons only, see ``undo``)."""
+        ``undo``: take-backs allowed (None: in a game of persons only, see ``undo``);
+        ``hints``: a player may ask for the best move (see ``hint``)."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
@@ -503,7 +505,7 @@ class GameService:
             rules_version=type(game).rules_version, commitment=commitment(seed), seed=seed,
             status=WAITING, seats=made, actions=[], result=None, created=now(), listed=listed,
             draw_rule=DRAW_RULE,
-            undo=default_undo(s.kind for s in made) if undo is None else undo,
+            undo=default_undo(s.kind for s in made) if undo is None else undo, hints=hints,
         )  # fmt: skip
         await self._store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -756,6 +758,19 @@ class GameService:
             self._check_move(table, seat, move_number, action)
             await self._play(table, action)
 
+    async def hint(self, table: Table, seat: int, token: str, move_number: Any) -> State:
+        """``seat`` asks for the best move now, in a game whose creator turned hints on: the
+        table is told ("Ada asks for a hint"); the position to judge (only ``seat``'s
+        information is read from it, see ``tminus.server.reviews.hint_of``)."""
+        self.authorize(table, seat, token)
+        if not table.record.hints:
+            raise GameError("bad_state", "hints are off in this game: its maker did not allow them")
+        async with table.lock:
+            self._check_turn(table, seat, move_number)
+            state = table.state.clone()
+        await self.tell(table, None, f"{self.names(table)[seat]} asks for a hint")
+        return state
+
     async def bot_move(
         self, table: Table, seat: int, move_number: int, action: int, note: str | None = None
     ) -> bool:
@@ -776,6 +791,17 @@ class GameService:
         await self._commit(table, draft)
 
     def _check_move(self, table: Table, seat: int, move_number: Any, action: Any) -> None:
+        self._check_turn(table, seat, move_number)
+        is_int = isinstance(action, int) and not isinstance(action, bool)
+        if not (is_int and table.state.is_legal(action)):
+            names = self.names(table)
+            legal = ", ".join(
+                f"{a} ({table.state.move_label(a, names)})" for a in table.state.legal_actions()
+            )
+            raise GameError("illegal", f"illegal move {action!r}; legal moves: {legal}")
+
+    def _check_turn(self, table: Table, seat: int, move_number: Any) -> None:
+        """``seat`` is to move in the game in play, which is at ``move_number``."""
         if table.status != PLAYING:
             raise GameError("bad_state", f"no moves now: the game has {status_words(table)}")
         if isinstance(move_number, bool) or not isinstance(move_number, int):
@@ -790,13 +816,6 @@ class GameService:
         if to_move != seat:
             who = f"{self.names(table)[to_move]}'s" if to_move >= 0 else "chance's"
             raise GameError("not_your_turn", f"not your turn: it is {who} turn")
-        is_int = isinstance(action, int) and not isinstance(action, bool)
-        if not (is_int and table.state.is_legal(action)):
-            names = self.names(table)
-            legal = ", ".join(
-                f"{a} ({table.state.move_label(a, names)})" for a in table.state.legal_actions()
-            )
-            raise GameError("illegal", f"illegal move {action!r}; legal moves: {legal}")
 
     async def resign(self, table: Table, seat: int, token: str) -> None:
         """A person gives up: the game ends, the others win together."""
@@ -960,7 +979,7 @@ class GameService:
             id=secrets.token_hex(8), game=old.game, params=dict(old.params),
             rules_version=type(table.game).rules_version, commitment=commitment(seed),
             seed=seed, status=WAITING, seats=seats, actions=[], result=None, created=now(),
-            listed=old.listed, draw_rule=DRAW_RULE, undo=old.undo,
+            listed=old.listed, draw_rule=DRAW_RULE, undo=old.undo, hints=old.hints,
         )  # fmt: skip
 
     # -- table talk ------------------------------------------------------------------------
@@ -1128,6 +1147,7 @@ class GameService:
             "rematch": rematch_of(record),
             "paused": record.paused,
             "undo": record.undo,
+            "hints": record.hints,
             "may_take_back": may_ask(table),
             "take_back": take_back_view(table, viewer, names),
         }

@@ -134,6 +134,8 @@ class GameRow(Base):
     # such request: {"seat", "at" (the log's length then), "accepted": [seats], "answer"}.
     undo: Mapped[bool] = mapped_column(default=False)
     take_back: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Whether a player may ask for the best move now (``hint``): its creator's switch.
+    hints: Mapped[bool] = mapped_column(default=False)
 
 
 class SeatRow(Base):
@@ -281,6 +283,7 @@ class StoredGame:
     draw_rule: int = 1  # how chance is drawn from the seed (fairness.DRAW_RULES)
     undo: bool = False  # a player may ask to take back a move
     take_back: dict[str, Any] | None = None  # the last such request (see ``GameRow``)
+    hints: bool = False  # a player may ask for the best move (the table is told)
 
 
 def async_url(url: str) -> str:
@@ -969,7 +972,7 @@ async def insert_game(game: StoredGame, connection) -> None:
                 "rules_version": game.rules_version, "commitment": game.commitment,
                 "seed": game.seed, "status": game.status, "result": None,
                 "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
-                "undo": game.undo,
+                "undo": game.undo, "hints": game.hints,
             }
         ],
     )  # fmt: skip
@@ -997,7 +1000,7 @@ def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> S
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
         paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
-        take_back=row["take_back"],
+        take_back=row["take_back"], hints=bool(row["hints"]),
     )  # fmt: skip
 
 
@@ -1022,6 +1025,8 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN undo BOOLEAN DEFAULT FALSE"))
     if "take_back" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN take_back JSON"))
+    if "hints" not in columns:
+        connection.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN DEFAULT FALSE"))
     if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}

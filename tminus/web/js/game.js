@@ -5,6 +5,7 @@ import { icon } from "./icons.js";
 import { renderLog } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
 import { takeBackParts, takenBackLines } from "./undo.js";
+import { hintParts, markHint } from "./hint.js";
 import {
   YOUR_TURN_TITLE,
   askToNotify,
@@ -35,6 +36,8 @@ const app = {
   log: [],
   socket: null,
   replay: null,
+  hint: null, // the last hint this page was told, and the move number one was asked for
+  hintAsked: null,
   me: takeSeatFromLink() || heldSeat(gameId),
   retries: 0,
   retryTimer: null,
@@ -174,6 +177,8 @@ function restart() {
     log: [],
     chat: [],
     replay: null,
+    hint: null,
+    hintAsked: null,
     pending: null,
     refusal: null,
     before: null,
@@ -197,7 +202,16 @@ function receive(message) {
     app.pongTimer = null;
     return;
   }
-  if (message.type === "error") return refused(message);
+  if (message.type === "error") {
+    app.hintAsked = null; // (a hint refused: it may be asked again)
+    return refused(message);
+  }
+  if (message.type === "hint") {
+    app.hint = message;
+    app.hintAsked = null;
+    if (app.view) render();
+    return;
+  }
   if (message.type === "chat") {
     app.chat = mergeLines(app.chat, message.messages);
     if (app.view) drawChat();
@@ -443,8 +457,10 @@ function render() {
   $("rules-link").href = `/rules/${view.game}`;
   renderBanner();
   renderTakeBack();
+  renderHint(myTurn);
   renderBoard();
   renderMoves();
+  markHint(view, app.replay ? null : app.hint);
   renderSeats();
   renderLog($("log"), app.log, {
     opened: app.opened,
@@ -478,6 +494,26 @@ function renderTakeBack() {
   const held = view.seat === null ? [] : [...new Set([view.seat, ...hotSeats()])];
   const parts = app.replay ? [] : takeBackParts(view, { held, send, offline: app.offline });
   const box = $("take-back-box");
+  box.hidden = !parts.length;
+  box.replaceChildren(...parts);
+}
+
+// -- hints ---------------------------------------------------------------------------------
+function renderHint(myTurn) {
+  const ask = (message) => {
+    if (!send(message)) return false;
+    app.hintAsked = message.move_number;
+    render();
+    return true;
+  };
+  const parts = hintParts(app.view, {
+    hint: app.hint,
+    asked: app.hintAsked,
+    myTurn,
+    send: ask,
+    offline: app.offline,
+  });
+  const box = $("hint-box");
   box.hidden = !parts.length;
   box.replaceChildren(...parts);
 }

@@ -184,6 +184,7 @@ function readForm() {
     here,
     listed: $("listed").checked,
     undo: $("undo").checked,
+    hints: $("hints").checked,
     you: seats[0].kind === "person",
   };
 }

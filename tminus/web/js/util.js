@@ -140,6 +140,7 @@ export function pressable(node, label, handler, move, hit = null) {
 // more about where it is; programs (and tests) read data-move.
 export function clickable(node, move, onMove, label, hit = null) {
   pressable(node, label || move.label || move.text, () => onMove(move.action), move.text, hit);
+  node.dataset.action = move.action; // (a hint marks the move it names)
   const button = hit || node;
   button.addEventListener("click", (e) => e.stopPropagation());
   button.addEventListener("keydown", (e) => {

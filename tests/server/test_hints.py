@@ -1,0 +1,96 @@
+"""Hints over the socket: in a game whose creator allowed them, the seat to move asks for the
+best move; it alone is told the move and its chance to win, and the table is told that a
+hint was asked for. Refused (nothing changed) when hints are off, out of turn, from
+spectators and when malformed."""
+
+from __future__ import annotations
+
+from tminus.core.registry import load_game
+from tminus.review import review_position
+
+from .test_api import app_client, assert_refused, seated
+
+ADA = {"kind": "person", "name": "Ada"}
+BEA = {"kind": "person", "name": "Bea"}
+
+
+def create(client, seats, hints, game="four_way", **params):
+    body = {"game": game, "params": params, "seats": seats, "hints": hints}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def until(ws, kind):
+    """Messages until one of ``kind``: (it, the ones before it)."""
+    before = []
+    while (message := ws.receive_json())["type"] != kind:
+        before.append(message)
+    return message, before
+
+
+def my_turn(ws, message, seat):
+    while not (message["type"] == "state" and message["to_move"] == seat and message["legal"]):
+        message = ws.receive_json()
+    return message
+
+
+def test_the_seat_to_move_is_told_the_best_move_and_the_table_that_it_asked(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        game = create(client, [ADA, {"kind": "bot", "bot": "greedy"}], True, players=2)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state = my_turn(ws, seated(client, ws, game, 0), 0)
+            assert state["hints"] is True
+            ws.send_json({"type": "hint", "move_number": state["move_number"]})
+            hint, before = until(ws, "hint")
+        said = [line["text"] for m in before if m["type"] == "chat" for line in m["messages"]]
+        assert said == ["Ada asks for a hint"]
+        # The best move of the exact duel, from the same position.
+        table = client.portal.call(client.app.state.service.get, game["id"])
+        position = load_game("four_way", players=2).new_initial_state()
+        for action in table.state.history()[: state["move_number"]]:
+            position.apply_action(action)
+        values = review_position(position, 0)
+        best = max(values, key=lambda a: (values[a].mean, -a))
+        assert hint["action"] == best and hint["chance"] == values[best].mean
+        assert hint["error"] == 0.0  # exact
+        assert hint["seat"] == 0 and hint["move_number"] == state["move_number"]
+        assert hint["label"] == position.move_label(best, ["Ada", "Greedy (medium)"])
+        assert hint["action"] in [m["action"] for m in state["legal"]]
+
+
+def test_hints_are_refused_when_off_out_of_turn_from_spectators_and_malformed(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        off = create(client, [ADA, BEA], False, players=2)
+        on = create(client, [ADA, BEA], True, players=2)
+        with (
+            client.websocket_connect(f"/ws/games/{off['id']}") as a,
+            client.websocket_connect(f"/ws/games/{off['id']}") as b,
+        ):
+            seated(client, a, off, 0)
+            state = seated(client, b, off, 1)
+            a.receive_json()  # (Bea took her seat)
+            mover = state["to_move"]
+            ws = (a, b)[mover]
+            number = state["move_number"]
+            hint = {"type": "hint", "move_number": number}
+            assert_refused(ws, client, off["id"], hint, "bad_state", "hints are off")
+        with (
+            client.websocket_connect(f"/ws/games/{on['id']}") as a,
+            client.websocket_connect(f"/ws/games/{on['id']}") as b,
+            client.websocket_connect(f"/ws/games/{on['id']}") as eve,
+        ):
+            seated(client, a, on, 0)
+            state = seated(client, b, on, 1)
+            a.receive_json()
+            eve.send_json({"type": "hello"})
+            eve.receive_json()
+            mover, number = state["to_move"], state["move_number"]
+            waiting = (a, b)[1 - mover]
+            hint = {"type": "hint", "move_number": number}
+            assert_refused(waiting, client, on["id"], hint, "not_your_turn", "not your turn")
+            assert_refused(eve, client, on["id"], hint, "forbidden", "spectators")
+            stale = {"type": "hint", "move_number": number - 1}
+            assert_refused((a, b)[mover], client, on["id"], stale, "stale", "stale")
+            bad = {"type": "hint", "move_number": "now"}
+            assert_refused((a, b)[mover], client, on["id"], bad, "bad_request", "move_number")

@@ -1,0 +1,45 @@
+// Hints, in a game whose creator allowed them: "Show me the best move" for the seat to
+// move; the server answers this page alone (the table is told that a hint was asked for),
+// and the move it names is marked on the board and among the moves below it.
+import { el } from "./util.js";
+
+// ``hint``: the last hint this page was told (null: none); ``asked``: the move number a hint
+// was asked for and not answered yet.
+export function hintParts(view, { hint, asked, myTurn, send, offline }) {
+  if (!view.hints || !myTurn) return [];
+  if (current(view, hint)) {
+    const chance = Math.round(100 * hint.chance);
+    const error = hint.error ? ` ± ${Math.round(100 * hint.error)}` : "";
+    return [
+      el(
+        "p",
+        { id: "hint-said", role: "status" },
+        `Hint: ${hint.label} (your chance to win after it: about ${chance}%${error})`,
+      ),
+    ];
+  }
+  const thinking = asked === view.move_number;
+  const ask = () => send({ type: "hint", move_number: view.move_number });
+  return [
+    el(
+      "button",
+      { type: "button", id: "hint", class: "quiet", disabled: offline || thinking, onclick: ask },
+      thinking ? "Looking for the best move…" : "Show me the best move",
+    ),
+  ];
+}
+
+// The hint for the position on the page, if that is the one it was told for.
+export function current(view, hint) {
+  return !!hint && hint.move_number === view.move_number && hint.seat === view.seat;
+}
+
+// Mark the hinted move wherever it can be played: the board and the list of moves.
+export function markHint(view, hint) {
+  for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
+  if (!current(view, hint)) return;
+  for (const node of document.querySelectorAll(
+    `#board [data-action="${hint.action}"], #moves .move[data-action="${hint.action}"]`,
+  ))
+    node.classList.add("hinted");
+}
