@@ -99,3 +99,26 @@ def test_the_solver_agent_plays_the_best_chance_to_win():
     assert agent.chance_to_win(play(with_keys(started(), 0, 0), "dice 6,6"), 30) == (
         pytest.approx(1 - values[0, 0])
     )
+
+
+def test_the_solved_duel_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
+    """Solved once, then read by every process (a bot's or a hint's first move would
+    otherwise spend seconds solving); a damaged file is solved again."""
+    expected = duel.solve(False)
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))
+    duel.solve.cache_clear()
+    try:
+        assert np.array_equal(duel.solve(False), expected)  # solved here, and written
+        path = duel.solved_path(False)
+        assert path.exists() and not list(tmp_path.glob("*.part"))
+        duel.solve.cache_clear()
+        monkeypatch.setattr(duel, "duel_values", lambda *a: pytest.fail("solved again"))
+        assert np.array_equal(duel.solve(False), expected)  # read from the file
+        path.write_bytes(b"not an array")
+        duel.solve.cache_clear()
+        monkeypatch.undo()
+        monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))
+        assert np.array_equal(duel.solve(False), expected)  # solved again, rewritten
+        assert np.array_equal(np.load(path), expected)
+    finally:
+        duel.solve.cache_clear()

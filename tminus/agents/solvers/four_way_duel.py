@@ -18,8 +18,11 @@ hundreds.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -181,10 +184,32 @@ def duel_values(
             return transposed[0].T.copy(), transposed[1].T.copy()
 
 
+def solved_path(junior: bool) -> Path:
+    """Where the solved duel is kept (``TMINUS_CACHE``, else ~/.cache/tminus), per rules."""
+    root = Path(os.environ.get("TMINUS_CACHE", Path.home() / ".cache" / "tminus"))
+    variant = "junior" if junior else "adult"
+    return root / f"four_way_duel_{variant}_rules{FourWayGame.rules_version}.npy"
+
+
 @cache
 def solve(junior: bool) -> np.ndarray:
-    """V for two perfect players: V[m, o], the chance to win of the player about to roll."""
-    return duel_values(junior, PERFECT, PERFECT)[0]
+    """V for two perfect players: V[m, o], the chance to win of the player about to roll.
+
+    Solved once (about 6 s of CPU) and kept on disk (8 MB): every process after that (a
+    bot's, a hint's) reads it in milliseconds."""
+    path = solved_path(junior)
+    with contextlib.suppress(OSError, ValueError):
+        values = np.load(path)
+        if values.shape == (MASKS, MASKS) and values.dtype == np.float64:
+            return values
+    values = duel_values(junior, PERFECT, PERFECT)[0]
+    with contextlib.suppress(OSError):  # (no room, or read-only: solve again next time)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        with open(part, "wb") as handle:
+            np.save(handle, values)
+        os.replace(part, path)  # whole or not at all, whoever else writes it meanwhile
+    return values
 
 
 def perfect_policy(junior: bool) -> Policy:
