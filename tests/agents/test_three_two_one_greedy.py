@@ -49,8 +49,9 @@ def test_takes_the_card_that_makes_a_blastoff():
     # Seat 0 holds 4 4 4 9 9 (set by hand); the right pile shows a 4: shed the 9s onto the
     # left pile and take the 4, for a sure Blastoff! next turn.
     state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: OTHER}, left=7, right=4)
-    state._hands[0] = [0, 0, 0, 0, 3, 0, 0, 0, 0, 2, 0]
-    state._sizes[0], state._totals[0] = 5, 30
+    hands = state.position_dict()["hands"]
+    hands[0] = [0, 0, 0, 0, 3, 0, 0, 0, 0, 2, 0]
+    state = state.with_position({"hands": hands})
     assert greedy_move(state) == "discard 9,9 left"
     play(state, "discard 9,9 left")
     assert greedy_move(state) == "draw right"
@@ -70,11 +71,12 @@ def test_declares_countdown_when_nobody_can_be_lower():
 def test_holds_back_a_countdown_that_is_likely_beaten():
     # Seat 0 has 0 1 3 (4); seat 1 was seen to pick up all four of its cards 0 0 1 1 (2).
     state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: OTHER})
-    state._hands[1] = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    state._known[1] = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    state._sizes[1], state._totals[1] = 4, 2
-    state._hands[0] = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
-    state._sizes[0], state._totals[0] = 3, 4
+    position = state.position_dict()
+    hands, known = position["hands"], position["known"]
+    hands[1] = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    known[1] = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    hands[0] = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+    state = state.with_position({"hands": hands, "known": known})
     assert "countdown" in [state.action_to_string(a) for a in state.legal_actions()]
     assert greedy_move(state) != "countdown"
 
@@ -85,11 +87,12 @@ def test_countdown_odds_agree_with_the_exact_chance(monkeypatch):
     import tminus.agents.greedy.three_two_one as greedy
 
     state = deal(new_game(2), {0: COUNTDOWN_HAND, 1: OTHER})
-    state._hands[1] = [2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 0 seen, 2 3 not
-    state._known[1] = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    state._sizes[1], state._totals[1] = 4, 5
-    state._hands[0] = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 1 3
-    state._sizes[0], state._totals[0] = 3, 4
+    position = state.position_dict()
+    hands, known = position["hands"], position["known"]
+    hands[1] = [2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 0 seen, 2 3 not
+    known[1] = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    hands[0] = [1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]  # 0 1 3
+    state = state.with_position({"hands": hands, "known": known})
     unseen = unseen_cards(state.observation(0))
     cards = [v for v, c in enumerate(unseen) for _ in range(c)]
     pairs = [a + b for i, a in enumerate(cards) for b in cards[i + 1 :]]

@@ -58,9 +58,10 @@ def test_blastoff_is_not_offered_with_two_numbers():
 
 def test_a_hand_of_zeros_may_declare_either():
     state = deal(new_game(2), {0: OTHER, 1: COUNTDOWN_HAND})
-    state._hands[0] = [0] * 11
-    state._hands[0][0] = 2
-    state._sizes[0], state._totals[0] = 2, 0
+    hands = state.position_dict()["hands"]
+    hands[0] = [0] * 11
+    hands[0][0] = 2
+    state = state.with_position({"hands": hands})
     assert legal_strings(state)[-2:] == ["countdown", "blastoff"]
 
 
@@ -68,9 +69,10 @@ def test_a_single_card_allows_only_blastoff():
     # RULINGS: "With a single card left no discard is possible, so Blastoff is the only move."
     # No turn leaves one card (the last card is never discarded), so it is set by hand.
     state = deal(new_game(2), {0: OTHER, 1: COUNTDOWN_HAND})
-    state._hands[0] = [0] * 11
-    state._hands[0][3] = 1
-    state._sizes[0], state._totals[0] = 1, 3
+    hands = state.position_dict()["hands"]
+    hands[0] = [0] * 11
+    hands[0][3] = 1
+    state = state.with_position({"hands": hands})
     assert legal_strings(state) == ["blastoff"]
 
 

@@ -149,8 +149,7 @@ def test_still_tied_after_five_extra_rounds_share_the_win():
 
 def test_shared_wins_split_the_result_and_still_sum_to_zero():
     state = new_game(4)
-    state._winners = [0, 1]
-    state._phase, state._player = 5, TERMINAL
+    state = state.with_position({"winners": [0, 1], "phase": 5, "player": TERMINAL})
     assert state.returns() == pytest.approx([1 / 3, 1 / 3, -1 / 3, -1 / 3])
     assert sum(state.returns()) == pytest.approx(0)
 

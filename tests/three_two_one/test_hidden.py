@@ -135,8 +135,7 @@ def test_resample_keeps_cards_others_were_seen_to_pick_up():
 def test_resample_after_a_reshuffle_keeps_the_draw_pile_within_the_reshuffled_cards():
     state = started()
     play(state, "discard 4,4,4 left")
-    state._piles = [[5, 1, 4, 4, 4], [6, 2, 2, 7]]
-    state._draw, state._draw_size = [0] * 11, 0
+    state = state.with_position({"piles": [[5, 1, 4, 4, 4], [6, 2, 2, 7]], "draw": [0] * 11})
     play(state, "draw pile", "seat 0 draws 2")  # reshuffled: 1 2 2 4 4 5 6; seat 0 took a 2
     turn(state, [8, 8], 4, pile="right")  # seat 1 draws a card unseen by seat 0
     allowed = [0, 1, 1, 0, 2, 1, 1, 0, 0, 0, 0]  # the reshuffled cards less seat 0's 2

@@ -75,7 +75,7 @@ def test_a_drawn_card_is_named_only_to_the_player_who_draws_it():
 
 def test_drawing_from_an_empty_draw_pile_says_the_piles_are_reshuffled():
     state = play(started(), "discard 4,4,4 left")
-    state._draw, state._draw_size = [0] * 11, 0  # emptied by hand, as in test_turn
+    state = state.with_position({"draw": [0] * 11})  # emptied by hand, as in test_turn
     assert line(state, "draw pile") == (
         "Ann draws from the draw pile: it is empty, so both discard piles but their top "
         "cards are shuffled into a new one"
