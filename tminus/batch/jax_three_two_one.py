@@ -69,6 +69,7 @@ def new_game(table: Table):
         "pile_size": jnp.zeros(2, jnp.int32), "pile": jnp.zeros((2, V), jnp.int32),
         "scores": zeros, "wins": zeros, "playing": jnp.ones(n, bool), "round": jnp.int32(0),
         "extra": jnp.int32(0), "turns": jnp.int32(0), "mover": jnp.int32(0),
+        "starter": jnp.int32(n - 1),  # (so that the first round starts at seat 0)
         "phase": jnp.int32(DEAL), "discarded_on": jnp.int32(-1), "winners": jnp.zeros(n, bool),
     }  # fmt: skip
 
@@ -78,7 +79,8 @@ def deal(table: Table, state, key):
     n = table.n
     playing = state["playing"]
     rnd = state["round"] + 1
-    seats = (jnp.arange(n) + (rnd - 1) % n) % n
+    # From the last round's starter on, to the next seat that plays this round.
+    seats = (jnp.arange(n) + state["starter"] + 1) % n
     plays = playing[seats]
     order = seats[jnp.argsort(~plays, stable=True)]  # the starter first, then clockwise
     starter = order[0]
@@ -99,7 +101,8 @@ def deal(table: Table, state, key):
         "hands": hands, "known": jnp.zeros((n, V), jnp.int32), "sizes": hands.sum(axis=1),
         "totals": (hands * jnp.arange(V)).sum(axis=1), "draw": draw,
         "draw_size": CARDS - dealt - 2, "stack": stack, "pile_size": jnp.ones(2, jnp.int32),
-        "pile": pile, "round": rnd, "mover": starter, "phase": jnp.int32(TURN),
+        "pile": pile, "round": rnd, "mover": starter, "starter": starter,
+        "phase": jnp.int32(TURN),
         "discarded_on": jnp.int32(-1),
     }  # fmt: skip
     return state, cards, position < dealt + 2

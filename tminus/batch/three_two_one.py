@@ -63,6 +63,7 @@ class ThreeTwoOneBatch(BatchEnv):
         self.extra = np.zeros(b, dtype=np.int64)
         self.turns = np.zeros(b, dtype=np.int64)
         self.mover = np.zeros(b, dtype=np.int64)
+        self.starter = np.zeros(b, dtype=np.uint8)  # the seat that started this round
         self.phase = np.zeros(b, dtype=np.int64)
         self.discarded_on = np.zeros(b, dtype=np.int64)
         self.winners = np.zeros(b, dtype=np.int64)  # bit s: seat s won
@@ -86,7 +87,7 @@ class ThreeTwoOneBatch(BatchEnv):
             for name in (
                 "hands", "known", "sizes", "totals", "draw", "draw_size", "runs", "run_count",
                 "pile", "pile_size", "scores", "wins", "playing", "round", "extra", "turns",
-                "mover", "phase", "discarded_on", "winners",
+                "mover", "starter", "phase", "discarded_on", "winners",
             )
         }  # fmt: skip
 
@@ -99,17 +100,21 @@ class ThreeTwoOneBatch(BatchEnv):
         self.extra[games] = 0
         self.turns[games] = 0
         self.winners[games] = 0
+        self.starter[games] = n - 1  # (so that the first round starts at seat 0)
         self._start_round(games, np.full(len(games), (1 << n) - 1))
 
     def _start_round(self, games: np.ndarray, playing: np.ndarray) -> None:
         """Shuffle, deal a hand to each player of the round, turn up the two discard piles.
 
         "The youngest player starts the first round. The opportunity to play first rotates
-        clockwise each round": seat 0 first, then the next seat that plays this round."""
+        clockwise each round": seat 0 first, then from the last round's starter on to the next
+        seat that plays this round (in extra rounds: among the tied players)."""
         n, count = self.num_players, len(games)
         self.round[games] += 1
         self.playing[games] = playing
-        starter = self._first_playing.take(playing << 3 | (self.round[games] - 1) % n)
+        after_last = (self.starter[games].astype(np.int64) + 1) % n
+        starter = self._first_playing.take(playing << 3 | after_last)
+        self.starter[games] = starter
         players = np.zeros(count, dtype=np.int64)
         for seat in range(n):
             players += playing >> seat & 1
