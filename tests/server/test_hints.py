@@ -57,6 +57,14 @@ def test_the_seat_to_move_is_told_the_best_move_and_the_table_that_it_asked(tmp_
         assert hint["seat"] == 0 and hint["move_number"] == state["move_number"]
         assert hint["label"] == position.move_label(best, ["Ada", "Greedy (medium)"])
         assert hint["action"] in [m["action"] for m in state["legal"]]
+        # Asked again for the same position: the same hint, and the table is not told again.
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            again = my_turn(ws, seated(client, ws, game, 0), 0)
+            assert again["move_number"] == state["move_number"]
+            ws.send_json({"type": "hint", "move_number": state["move_number"]})
+            repeated, before = until(ws, "hint")
+        assert repeated == hint
+        assert not [m for m in before if m["type"] == "chat" and not m.get("history")]
 
 
 def test_hints_are_refused_when_off_out_of_turn_from_spectators_and_malformed(tmp_path):

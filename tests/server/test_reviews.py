@@ -80,3 +80,24 @@ def test_no_review_during_play_for_unknown_games_or_past_the_limit(tmp_path):
         busy = client.get(f"/api/games/{game['id']}/review")
         assert busy.status_code == 429 and busy.json()["code"] == "busy"
         assert int(busy.headers["Retry-After"]) > 0
+
+
+def test_a_review_process_that_died_is_replaced(tmp_path):
+    """The review process is killed between two reviews (out of memory, say): the next
+    review is made by a new one (at most one answer says it failed, and asking again
+    works), not refused until the server restarts."""
+    with app_client(tmp_path / "games.db") as client:
+        first = finished_duel(client)
+        review_when_ready(client, first["id"])
+        reviews = client.app.state.reviews
+        for process in list(reviews.pools["reviews"]._processes.values()):
+            process.kill()
+            process.join(timeout=10)
+        second = finished_duel(client)
+        deadline, failures = time.monotonic() + 120, 0
+        while (answer := client.get(f"/api/games/{second['id']}/review")).status_code != 200:
+            assert answer.status_code in (202, 503), answer.text
+            failures += answer.status_code == 503
+            assert failures <= 1 and time.monotonic() < deadline
+            time.sleep(0.2)
+        assert answer.json()["status"] == "ready"

@@ -309,6 +309,29 @@ async def test_a_lease_taken_while_the_leases_are_renewed_is_not_lost(tmp_path, 
     await service.store.close()
 
 
+async def test_a_lease_released_while_the_leases_are_renewed_stays_released(
+    tmp_path, monkeypatch
+):
+    """A game's lease given up (its game ended) while the renewal was on its way: the
+    renewal may still name it, yet it is not ours any more (another process may take it)."""
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "greedy"))
+    await join_all(service, table)
+    leases = Leases(service.store, 30)
+    assert await leases.take(table.id)
+    renew_leases = service.store.renew_leases
+
+    async def renewed_then_released(holder, seconds):
+        kept = await renew_leases(holder, seconds)  # (names the game)
+        await leases.release([table.id])
+        return kept
+
+    monkeypatch.setattr(service.store, "renew_leases", renewed_then_released)
+    assert await leases.renew() == set()
+    assert not leases.holds(table.id)
+    await service.store.close()
+
+
 def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     holder = subprocess.Popen(

@@ -123,8 +123,8 @@ def serve(
         raise fail("--pause-after must be above 0 seconds")
     if away_after <= 0:
         raise fail("--away-after must be above 0 seconds")
-    if reviews_at_once < 0 or review_samples < 1:
-        raise fail("--reviews-at-once must be 0 or more and --review-samples 1 or more")
+    if reviews_at_once < 0 or review_samples < 2:  # (an estimate needs two samples at least)
+        raise fail("--reviews-at-once must be 0 or more and --review-samples 2 or more")
     try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
         hold_sqlite(db)
         asyncio.run(Store(db, busy_timeout).check())

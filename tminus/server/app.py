@@ -377,6 +377,8 @@ def create_app(
             for chore in (expiring, presence, pausing):
                 if chore is not None:
                     chore.cancel()
+            for task in list(hinting):
+                task.cancel()
             reviews.close()
             await bots.stop()
             await listener.stop()
@@ -393,6 +395,7 @@ def create_app(
     app.state.bots = bots
     app.state.limits = limits
     app.state.replay_pages = replay_pages
+    app.state.reviews = reviews
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, max_body=limits.max_body)
 
@@ -781,7 +784,14 @@ def create_app(
             await service.answer_take_back(table, seat, token, number, accept)
         elif isinstance(message, Hint):
             seat, token = held(connection, message.seat)
-            state = await service.hint(table, seat, token, message.move_number)
+            position = (table.id, message.move_number, seat)
+            known = reviews.hint_known(position)  # (told the table once a position)
+            if not known:
+                try:
+                    reviews.check_hint_room()
+                except ReviewBusy as busy:
+                    raise GameError("busy", str(busy)) from None
+            state = await service.hint(table, seat, token, message.move_number, announce=not known)
             task = asyncio.get_running_loop().create_task(
                 tell_hint(connection, table, state, seat, message.move_number)
             )
@@ -798,9 +808,11 @@ def create_app(
 
     async def tell_hint(connection: Connection, table: Table, state, seat: int, number: int):
         """Work a hint out and tell it to the socket that asked (nobody else)."""
-        record = table.record
+        position = (table.id, number, seat)
         try:
-            found = await reviews.hint(type(table.game), record.params, state.history(), seat)
+            found = await reviews.hint(
+                position, type(table.game), table.record.params, state.history()
+            )
         except ReviewBusy as busy:
             connection.push(error("busy", str(busy)))
             return

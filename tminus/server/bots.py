@@ -145,10 +145,15 @@ class Lane:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
         context = multiprocessing.get_context(method)
         mine, theirs = context.Pipe()
-        self.process = context.Process(target=serve_turns, args=(theirs,), daemon=True)
-        self.process.start()
-        theirs.close()
-        self.connection = mine
+        process = context.Process(target=serve_turns, args=(theirs,), daemon=True)
+        try:
+            process.start()
+        except Exception:  # (no worker: the pipe goes, and the next turn tries again)
+            mine.close()
+            raise
+        finally:
+            theirs.close()
+        self.process, self.connection = process, mine
         asyncio.get_running_loop().add_reader(mine.fileno(), self._answered)
 
     async def ask(self, turn: Turn, budget: float) -> tuple[asyncio.Future, int]:
@@ -159,9 +164,13 @@ class Lane:
         while self.waiting and self.queued + size > self.PIPE_ROOM:
             self.freed.clear()
             await self.freed.wait()
-        self.start()
         answer = asyncio.get_running_loop().create_future()
         ahead = len(self.waiting)
+        try:
+            self.start()
+        except Exception as error:  # no worker could be started: this turn fails
+            answer.set_exception(BrokenWorker(f"no worker could be started: {error}"))
+            return answer, ahead
         try:
             self.connection.send_bytes(data)
         except OSError as error:
@@ -193,10 +202,9 @@ class Lane:
             return
         process, connection = self.process, self.connection
         self.process = self.connection = None
-        if connection is not None:  # (None: the worker failed to start)
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(connection.fileno())
-            connection.close()
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(connection.fileno())
+        connection.close()
         process.kill()
         process.join(timeout=0)
         waiting, self.waiting, self.queued = self.waiting, deque(), 0
@@ -299,7 +307,7 @@ class Leases:
         held = set(self.mine)
         kept = await self.store.renew_leases(self.holder, self.seconds)
         lost = (held & set(self.mine)) - kept
-        for game_id in kept:
+        for game_id in kept & set(self.mine):  # (one released meanwhile stays released)
             self.mine[game_id] = asked + self.seconds
         for game_id in lost:
             del self.mine[game_id]

@@ -22,6 +22,7 @@ import sys
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any
 
 from tminus.core.game import Game
@@ -59,7 +60,8 @@ class ReviewBusy(Exception):
 
 
 class Reviews:
-    """The reviews this process made or is making, by game id."""
+    """The reviews this process made or is making, by game id, and the hints it gave, by
+    position (game, move number, seat): a position's hint is worked out once."""
 
     def __init__(self, samples: int = SAMPLES, at_once: int = 4, keep: int = KEEP) -> None:
         self.samples = samples
@@ -68,9 +70,8 @@ class Reviews:
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.working: dict[str, asyncio.Future] = {}
         self.failed: dict[str, str] = {}  # game id -> why (told once, then asked again)
-        self.executor: ProcessPoolExecutor | None = None
-        self.hints: ProcessPoolExecutor | None = None  # hints: a process of their own
-        self.hinting = 0  # hints asked for and not answered yet
+        self.pools: dict[str, ProcessPoolExecutor] = {}  # "reviews", "hints": one process each
+        self.hints: OrderedDict[tuple, asyncio.Future] = OrderedDict()  # given or on the way
 
     def ready(self, game_id: str) -> Review | None:
         review = self.done.get(game_id)
@@ -88,33 +89,59 @@ class Reviews:
             raise RuntimeError(problem)
         if len(self.working) >= self.at_once:
             raise ReviewBusy(f"{len(self.working)} reviews are being made: ask again later")
-        job = asyncio.get_running_loop().run_in_executor(
-            self._executor(), review_of, game, dict(params), list(history), list(names),
-            self.samples,
-        )  # fmt: skip
+        job = self._submit("reviews", review_of, game, dict(params), list(history), list(names),
+                           self.samples)  # fmt: skip
         self.working[game_id] = job
         job.add_done_callback(lambda finished: self._finished(game_id, finished))
         return None
 
-    async def hint(self, game: type[Game], params, history, seat: int) -> dict[str, Any]:
-        """A hint, worked out in a process of its own (a review under way does not hold it
-        up); at most ``at_once`` wait at a time (more: ``ReviewBusy``)."""
-        if self.hinting >= self.at_once:
-            raise ReviewBusy(f"{self.hinting} hints are being worked out: ask again later")
-        self.hinting += 1
-        try:
-            if self.hints is None:
-                self.hints = self._pool()
-            job = asyncio.get_running_loop().run_in_executor(
-                self.hints, hint_of, game, dict(params), list(history), seat, self.samples
-            )
+    def hint_known(self, position: tuple) -> bool:
+        """Whether this position's hint was asked for already (given, or on its way)."""
+        return position in self.hints
+
+    def check_hint_room(self) -> None:
+        """Refuse a new hint while ``at_once`` are being worked out (``ReviewBusy``)."""
+        working = sum(not job.done() for job in self.hints.values())
+        if working >= self.at_once:
+            raise ReviewBusy(f"{working} hints are being worked out: ask again later")
+
+    async def hint(self, position: tuple, game: type[Game], params, history) -> dict[str, Any]:
+        """The hint for ``position`` (game id, move number, seat), worked out in a process
+        of its own (a review under way does not hold it up), once: asked again, the same."""
+        job = self.hints.get(position)
+        failed = job is not None and job.done() and (job.cancelled() or job.exception())
+        if job is None or failed:  # (a hint that failed is worked out again)
+            self.check_hint_room()
+            seat = position[2]
+            job = self._submit("hints", hint_of, game, dict(params), list(history), seat,
+                               self.samples)  # fmt: skip
+            self.hints[position] = job
+            while len(self.hints) > 4 * KEEP:
+                self.hints.popitem(last=False)
+        return await asyncio.shield(job)
+
+    def _submit(self, kind: str, function, *arguments) -> asyncio.Future:
+        """Run ``function`` in the process of ``kind``; a process that died is replaced."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            pool = self.pools.get(kind)
+            if pool is None:
+                pool = self.pools[kind] = self._pool()
             try:
-                return await job
-            except BrokenProcessPool:
-                self.hints = None  # the next hint starts a new process
-                raise
-        finally:
-            self.hinting -= 1
+                job = loop.run_in_executor(pool, function, *arguments)
+            except BrokenProcessPool:  # (died while idle: start another, once)
+                self.pools.pop(kind, None)
+                if attempt:
+                    raise
+                continue
+            job.add_done_callback(partial(self._forget_broken, kind, pool))
+            return job
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _forget_broken(self, kind: str, pool: ProcessPoolExecutor, job: asyncio.Future) -> None:
+        broken = not job.cancelled() and isinstance(job.exception(), BrokenProcessPool)
+        if broken and self.pools.get(kind) is pool:
+            del self.pools[kind]  # the next job starts a new process
 
     def _finished(self, game_id: str, job: asyncio.Future) -> None:
         self.working.pop(game_id, None)
@@ -122,18 +149,11 @@ class Reviews:
             return
         error = job.exception()
         if error is not None:
-            if isinstance(error, BrokenProcessPool):
-                self.executor = None  # the next review starts a new process
             self.failed[game_id] = f"the review could not be made: {error}"
             return
         self.done[game_id] = job.result()
         while len(self.done) > self.keep:
             self.done.popitem(last=False)
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self.executor is None:
-            self.executor = self._pool()
-        return self.executor
 
     @staticmethod
     def _pool() -> ProcessPoolExecutor:
@@ -145,7 +165,9 @@ class Reviews:
         )
 
     def close(self) -> None:
-        for pool in (self.executor, self.hints):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-        self.executor = self.hints = None
+        """Stop at once: a review under way is dropped (its process is killed), not awaited."""
+        for pool in self.pools.values():
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.pools.clear()

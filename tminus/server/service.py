@@ -758,17 +758,21 @@ class GameService:
             self._check_move(table, seat, move_number, action)
             await self._play(table, action)
 
-    async def hint(self, table: Table, seat: int, token: str, move_number: Any) -> State:
+    async def hint(
+        self, table: Table, seat: int, token: str, move_number: Any, announce: bool = True
+    ) -> State:
         """``seat`` asks for the best move now, in a game whose creator turned hints on: the
-        table is told ("Ada asks for a hint"); the position to judge (only ``seat``'s
-        information is read from it, see ``tminus.server.reviews.hint_of``)."""
+        table is told ("Ada asks for a hint"; ``announce`` False: it was told already); the
+        position to judge (only ``seat``'s information is read from it, see
+        ``tminus.server.reviews.hint_of``)."""
         self.authorize(table, seat, token)
         if not table.record.hints:
             raise GameError("bad_state", "hints are off in this game: its maker did not allow them")
         async with table.lock:
             self._check_turn(table, seat, move_number)
             state = table.state.clone()
-        await self.tell(table, None, f"{self.names(table)[seat]} asks for a hint")
+        if announce:
+            await self.tell(table, None, f"{self.names(table)[seat]} asks for a hint")
         return state
 
     async def bot_move(

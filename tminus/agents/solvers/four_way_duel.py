@@ -206,9 +206,12 @@ def solve(junior: bool) -> np.ndarray:
     with contextlib.suppress(OSError):  # (no room, or read-only: solve again next time)
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_name(f"{path.name}.{os.getpid()}.part")
-        with open(part, "wb") as handle:
-            np.save(handle, values)
-        os.replace(part, path)  # whole or not at all, whoever else writes it meanwhile
+        try:
+            with open(part, "wb") as handle:
+                np.save(handle, values)
+            os.replace(part, path)  # whole or not at all, whoever else writes it meanwhile
+        finally:
+            part.unlink(missing_ok=True)
     return values
 
 
