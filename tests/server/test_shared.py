@@ -309,9 +309,7 @@ async def test_a_lease_taken_while_the_leases_are_renewed_is_not_lost(tmp_path, 
     await service.store.close()
 
 
-async def test_a_lease_released_while_the_leases_are_renewed_stays_released(
-    tmp_path, monkeypatch
-):
+async def test_a_lease_released_while_the_leases_are_renewed_stays_released(tmp_path, monkeypatch):
     """A game's lease given up (its game ended) while the renewal was on its way: the
     renewal may still name it, yet it is not ours any more (another process may take it)."""
     service = await new_service(tmp_path / "games.db")

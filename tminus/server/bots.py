@@ -118,6 +118,14 @@ def serve_turns(connection) -> None:
 
 
 # -- in the server process -----------------------------------------------------------------
+def worker_context():
+    """How the server starts the processes that think for it (bots, reviews, hints): a
+    fork server, so that none inherits the event loop's threads and sockets."""
+    return multiprocessing.get_context(
+        "forkserver" if sys.platform.startswith("linux") else "spawn"
+    )
+
+
 class BrokenWorker(Exception):
     pass
 
@@ -142,8 +150,7 @@ class Lane:
     def start(self) -> None:
         if self.process is not None:
             return
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-        context = multiprocessing.get_context(method)
+        context = worker_context()
         mine, theirs = context.Pipe()
         process = context.Process(target=serve_turns, args=(theirs,), daemon=True)
         try:

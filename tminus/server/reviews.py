@@ -16,9 +16,7 @@ win after it. Hints have a process of their own, so that a long review never hol
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
-import sys
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +25,7 @@ from typing import Any
 
 from tminus.core.game import Game
 from tminus.review import Review, review_game, review_position
+from tminus.server.bots import worker_context
 
 SAMPLES = 8  # playouts a move where no solver covers the position
 KEEP = 32  # reviews kept in memory
@@ -157,11 +156,9 @@ class Reviews:
 
     @staticmethod
     def _pool() -> ProcessPoolExecutor:
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-        context = multiprocessing.get_context(method)
         # Nice: a review gives way to the bots and the server when the cores are busy.
         return ProcessPoolExecutor(
-            max_workers=1, mp_context=context, initializer=os.nice, initargs=(10,)
+            max_workers=1, mp_context=worker_context(), initializer=os.nice, initargs=(10,)
         )
 
     def close(self) -> None:

@@ -7,8 +7,17 @@ a few minutes).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from tminus.core.manifest import resolve
 from tminus.core.registry import manifest, manifests
+
+
+def cache_root() -> Path:
+    """Where solved tables are kept between processes: ``TMINUS_CACHE``, else
+    ~/.cache/tminus."""
+    return Path(os.environ.get("TMINUS_CACHE", Path.home() / ".cache" / "tminus"))
 
 
 def games_with_solvers() -> list[str]:

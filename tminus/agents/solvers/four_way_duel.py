@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, option_masks, solo_moves
 from tminus.games.four_way.game import ATTACK, ELEVEN_ROLL, FourWayGame, moves_for_roll
 from tminus.games.four_way.rules import ALL_KEYS_UP
@@ -185,10 +186,9 @@ def duel_values(
 
 
 def solved_path(junior: bool) -> Path:
-    """Where the solved duel is kept (``TMINUS_CACHE``, else ~/.cache/tminus), per rules."""
-    root = Path(os.environ.get("TMINUS_CACHE", Path.home() / ".cache" / "tminus"))
+    """Where the solved duel is kept (``cache_root``), per rules version."""
     variant = "junior" if junior else "adult"
-    return root / f"four_way_duel_{variant}_rules{FourWayGame.rules_version}.npy"
+    return cache_root() / f"four_way_duel_{variant}_rules{FourWayGame.rules_version}.npy"
 
 
 @cache

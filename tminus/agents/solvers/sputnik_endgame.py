@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
 from tminus.games.sputnik.game import SputnikState
 
@@ -216,8 +217,7 @@ def build(
 
 
 def cache_path(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> Path:
-    root = Path(os.environ.get("TMINUS_CACHE", Path.home() / ".cache" / "tminus"))
-    return root / f"sputnik_endgame_r{radius}_g{max_galaxies}.npz"
+    return cache_root() / f"sputnik_endgame_r{radius}_g{max_galaxies}.npz"
 
 
 @cache
