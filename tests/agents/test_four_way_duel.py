@@ -15,24 +15,31 @@ POSITIONS = [(0, 0), (1, 0), (0, 1), (1, 1), (0b1111111110, 0), (0b0111111111, 0
 POSITIONS += [(int(m), int(o)) for m, o in np.random.default_rng(7).integers(0, 1023, (40, 2))]
 
 
-def engine_value(values: np.ndarray, junior: bool, mine: int, theirs: int) -> float:
+def engine_value(
+    values: np.ndarray, junior: bool, mine: int, theirs: int, pick=max, theirs_values=None
+) -> float:
     """The right side of the equations, built from the engine: for each roll, the best of
-    the legal moves, each worth 1 when it wins at once, else 1 - V(opponent to roll)."""
+    the legal moves (or ``pick`` of them), each worth 1 when it wins at once, else
+    1 - V(opponent to roll), V the opponent's values (``theirs_values``, else ``values``)."""
+    theirs_values = values if theirs_values is None else theirs_values
     total = 0.0
     for roll, p in enumerate(ROLL_PROBABILITIES):
         state = with_keys(started(variant="junior" if junior else "adult"), mine, theirs)
         play(state, "dice {},{}".format(*DICE[roll]))
-        best = -1.0
+        worths = []
         for action in state.legal_actions():
             after = state.clone()
             after.apply_action(action)
             if after.is_terminal():
-                worth = 1.0 if 0 in after.winners() else 0.0
+                worths.append(1.0 if 0 in after.winners() else 0.0)
             else:
-                worth = 1.0 - values[after.keys_mask(1), after.keys_mask(0)]
-            best = max(best, worth)
-        total += p * best
+                worths.append(1.0 - theirs_values[after.keys_mask(1), after.keys_mask(0)])
+        total += p * pick(worths)
     return total
+
+
+def mean(values):
+    return sum(values) / len(values)
 
 
 @pytest.mark.parametrize("junior", [False, True])
@@ -42,6 +49,21 @@ def test_the_solution_satisfies_the_equations_of_the_engines_moves(junior):
         assert values[mine, theirs] == pytest.approx(
             engine_value(values, junior, mine, theirs), abs=1e-9
         )
+
+
+@pytest.mark.parametrize("junior", [False, True])
+def test_a_random_player_takes_each_legal_move_of_the_engine_alike(junior):
+    # The random side's equations average the engine's legal moves (the pass, eleven's
+    # attack); the perfect side's take the best of them, against the random side's values.
+    randoms, perfects = duel.duel_values(junior, duel.RANDOM, duel.PERFECT, tolerance=1e-8)
+    for mine, theirs in POSITIONS:
+        assert randoms[mine, theirs] == pytest.approx(
+            engine_value(randoms, junior, mine, theirs, mean, perfects), abs=1e-6
+        )
+        assert perfects[mine, theirs] == pytest.approx(
+            engine_value(perfects, junior, mine, theirs, max, randoms), abs=1e-6
+        )
+    assert perfects[0, 0] > 0.5 > randoms[0, 0]
 
 
 def test_the_first_to_roll_has_the_edge_and_perfect_play_is_fair_over_the_roll_off():

@@ -7,6 +7,7 @@ from tests.agents.test_mcts import nine_keys_and_eleven
 from tminus.agents.solvers import four_way_duel as duel
 from tminus.agents.solvers.four_way_edge import (
     both_greedy_values,
+    edge_over,
     edge_over_greedy,
     greedy_continuation_value,
 )
@@ -39,3 +40,18 @@ def test_the_perfect_players_edge_is_the_exact_best_reply(variant):
     # Counting wins over 1,000 games has a standard error of 0.016; this is 20 times tighter.
     assert edge.standard_error < 0.0008
     assert edge.mean == pytest.approx(exact, abs=3 * edge.standard_error)
+
+
+def test_against_the_solver_the_sum_is_greedys_exact_loss():
+    game = FourWayGame(players=2)
+    greedy = duel.greedy_policy(game)
+    exact = duel.either_starts(False, greedy, duel.PERFECT, duel.TABLE_TOLERANCE) - 0.5
+    edge = edge_over("greedy", "solver", games=400, seed=5)
+    assert edge.baseline == "solver" and edge.differing_moves > 50
+    assert edge.mean < 0 and edge.mean == pytest.approx(exact, abs=3 * edge.standard_error)
+    assert edge_over("solver", "solver", games=5, seed=5).mean == 0.0
+
+
+def test_an_unknown_baseline_is_refused():
+    with pytest.raises(ValueError, match="unknown baseline 'mcts'; baselines: greedy, solver"):
+        edge_over("greedy", "mcts", games=1)

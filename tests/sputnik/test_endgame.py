@@ -54,7 +54,7 @@ def test_a_position_with_more_galaxies_is_not_covered(table):
 
 
 def test_save_and_load_round_trip(table, tmp_path):
-    path = tmp_path / "t.npz"
+    path = tmp_path / "t.npy"
     table.save(path)
     loaded = type(table).load(path)
     assert loaded.max_galaxies == 2 and loaded.positions == table.positions

@@ -78,13 +78,16 @@ def levels_tournament(
     players: int | None = None,
     workers: int | None = 1,
     progress: Any = None,
+    candidates: tuple[str, ...] = (),
 ) -> Any:
-    """Every level against every other, every seat (``tminus.sim.tournament``)."""
+    """Every level against every other, every seat (``tminus.sim.tournament``); with
+    ``candidates``, specs that might replace the expert play in it too (listed last)."""
     from tminus.core.registry import load_game
     from tminus.sim.tournament import tournament
 
     game = load_game(game_name, **({"players": players} if players else {}))
     specs = [level.spec for level in level_table(game_name, game.num_players)]
+    specs += [spec for spec in candidates if spec not in specs]
     return tournament(game, specs, games, seed=seed, workers=workers, progress=progress)
 
 
@@ -111,21 +114,46 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
             if decided:
                 lo, hi = wilson_interval(wins, decided)
                 below = f"{wins}/{decided} = {wins / decided:.3f} ({lo:.3f}–{hi:.3f})"
-        label = names[index] if index < len(names) else spec
+        label = names[index] if index < len(names) else "candidate"
         lines.append(f"| {label} | `{spec}` | {won} | {below} |")
     return "\n".join(lines)
 
 
-def main(arguments: list[str]) -> None:
-    """python -m tminus.agents.levels GAME GAMES [SEED]: the levels tournament, printed."""
-    if len(arguments) < 2:
-        raise SystemExit("usage: python -m tminus.agents.levels GAME GAMES [SEED]")
-    game, games = arguments[0], int(arguments[1])
-    seed = int(arguments[2]) if len(arguments) > 2 else 0
-    print(format_levels_table(levels_tournament(game, games, seed)))
+def main(arguments: list[str] | None = None) -> None:
+    """The levels tournament, printed as the README's table:
+
+    python -m tminus.agents.levels GAME GAMES [--seed S] [--players P] [--workers W]
+        [--candidate SPEC ...]
+    """
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m tminus.agents.levels")
+    parser.add_argument("game")
+    parser.add_argument("games", type=int, help="games in all, spread over every seating")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--candidate", action="append", default=[], help="play it too")
+    options = parser.parse_args(arguments)
+    played = 0
+
+    def progress(count: int) -> None:
+        nonlocal played
+        played += count
+        print(f"{played} of {options.games} games", file=sys.stderr, flush=True)
+
+    result = levels_tournament(
+        options.game,
+        options.games,
+        options.seed,
+        options.players,
+        options.workers,
+        progress,
+        tuple(options.candidate),
+    )
+    print(format_levels_table(result))
 
 
 if __name__ == "__main__":
-    import sys
-
-    main(sys.argv[1:])
+    main()

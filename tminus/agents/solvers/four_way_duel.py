@@ -93,10 +93,12 @@ def options(junior: bool) -> Options:
 @dataclass(frozen=True)
 class Policy:
     """How a side picks an option: ``choice is None`` plays perfectly (the best option),
-    else ``choice[r, m * MASKS + o]`` is the option index it takes on roll r."""
+    else ``choice[r, m * MASKS + o]`` is the option index it takes on roll r; a
+    ``uniform`` policy takes each of its legal moves with the same chance (``random``)."""
 
     name: str
     choice: np.ndarray | None = None
+    uniform: bool = False
 
     def fixed_choice(self) -> np.ndarray:
         """The option index taken on each roll and position, for a fixed policy."""
@@ -111,6 +113,36 @@ class Policy:
 
 
 PERFECT = Policy("perfect")
+RANDOM = Policy("random", uniform=True)
+
+
+@cache
+def flip_counts(junior: bool) -> np.ndarray:
+    """counts[r, m]: how many flips (or the reset) roll r offers keys m (0: none)."""
+    return np.array(
+        [[len(moves_for_roll(junior, r, m)) for m in range(MASKS)] for r in range(ROLLS)]
+    )
+
+
+def uniform_value(level: Level, roll: int, theirs_t: np.ndarray, junior: bool) -> np.ndarray:
+    """The mover's chance to win on ``roll`` when it takes each legal move alike: the
+    flips, and on eleven the attack too; with no flip, the pass (or eleven's attack)."""
+    values = 1.0 - theirs_t.take(level.targets[roll])  # [option, position]
+    flips = flip_counts(junior)[roll].take(level.mine)
+    taken = np.arange(len(values))[:, None] < flips[None, :]
+    if roll == ELEVEN_ROLL:
+        taken[-1] = True  # the attack is always there
+    else:
+        taken[0] |= flips == 0  # the pass
+    return (values * taken).sum(axis=0) / taken.sum(axis=0)
+
+
+def plan(policy: Policy, level: Level, junior: bool):
+    """What ``_sweep_level`` needs of a policy: None to play perfectly, the rules' variant
+    for a uniform one, else its chosen targets on the level."""
+    if policy.uniform:
+        return junior
+    return None if policy.choice is None else policy.chosen_targets(level)
 
 
 def option_values(level: Level, roll: int, theirs_t: np.ndarray) -> np.ndarray:
@@ -130,7 +162,8 @@ def _sweep_level(level: Level, plans, transposed) -> float:
 
     ``transposed[side][m, o]`` is that side's chance when about to roll with keys o against
     keys m (stored transposed: the options' targets then sit close together); ``plans``
-    gives each side's chosen targets per roll, or None to play perfectly.
+    gives each side's chosen targets per roll, None to play perfectly, or (a uniform
+    policy) whether the rules are junior.
     """
     symmetric = transposed[0] is transposed[1]  # one policy against itself: one side
     settled = []  # per side: the chance to win from the rolls that do not pass
@@ -141,6 +174,8 @@ def _sweep_level(level: Level, plans, transposed) -> float:
         for roll, p in enumerate(ROLL_PROBABILITIES):
             if plan is None:
                 total += p * option_values(level, roll, theirs_t).max(axis=0)
+            elif isinstance(plan, bool):  # uniform: ``plan`` says whether the rules are junior
+                total += p * uniform_value(level, roll, theirs_t, plan)
             else:
                 total += p * (1.0 - theirs_t.take(plan[roll]))
         # The passing rolls were counted at 1 - W[o, m] (W: the mirror's current value);
@@ -172,10 +207,7 @@ def duel_values(
         t[ALL_KEYS_UP, :] = 0.0  # against all ten keys up: already lost
     if first is second:
         transposed.append(transposed[0])  # the same policy on both sides: the same values
-    plans = [
-        [None if policy.choice is None else policy.chosen_targets(level) for level in opts.levels]
-        for policy in (first, second)
-    ]
+    plans = [[plan(policy, level, junior) for level in opts.levels] for policy in (first, second)]
     while True:
         change = max(
             _sweep_level(level, (plans[0][i], plans[1][i]), transposed)

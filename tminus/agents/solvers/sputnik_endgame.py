@@ -16,17 +16,20 @@ position is won when its key is there, lost otherwise.
 
 Building goes up by galaxies left, 0 to N. A turn removes a galaxy, so most children are
 in a level already solved; the few that are not (a base help adds a galaxy, a step with
-nothing to remove keeps the count) are searched, memoised for the level. The full table is
-built by a command and cached on disk, never in tests:
+nothing to remove keeps the count) are searched and memoised, up to MEMO_LIMIT at a time
+(few are met again from another position). The full table is built by a command and cached
+on disk, never in tests:
 
     nice python -m tminus.agents.solvers.sputnik_endgame build [N]
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -40,8 +43,9 @@ from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
 from tminus.games.sputnik.game import SputnikState
 
-DEFAULT_GALAXIES = 4  # the N of the cached table (N = 5 would take about 15 times longer)
+DEFAULT_GALAXIES = 5  # the N of the cached table: 5 builds in about 5 minutes
 RADIUS = 3
+MEMO_LIMIT = 100_000  # positions outside the solved levels remembered while building
 
 
 def images(k: Kernel, key: int) -> tuple[int, int, int, int]:
@@ -140,21 +144,34 @@ class EndgameTable:
         return int(self.won.nbytes)
 
     def save(self, path: Path) -> None:
+        """The keys as a ``.npy`` file (``path``), which every process maps into memory
+        and so shares, and what was built beside it (``path`` with ``.json``)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".part.npz")
-        np.savez(
-            temporary,
-            won=self.won,
-            meta=np.array([self.radius, self.max_galaxies, self.positions]),
-            build_seconds=np.array([self.build_seconds]),
-        )
-        os.replace(temporary, path)
+        about = {
+            "radius": self.radius,
+            "max_galaxies": self.max_galaxies,
+            "positions": self.positions,
+            "build_seconds": self.build_seconds,
+        }
+        for target, write in (
+            (path, lambda handle: np.save(handle, self.won)),
+            (path.with_suffix(".json"), lambda handle: handle.write(json.dumps(about).encode())),
+        ):
+            part = target.with_name(f"{target.name}.{os.getpid()}.part")
+            try:
+                with open(part, "wb") as handle:
+                    write(handle)
+                os.replace(part, target)  # whole or not at all
+            finally:
+                part.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: Path) -> EndgameTable:
-        with np.load(path) as data:
-            radius, max_galaxies, count = (int(v) for v in data["meta"])
-            return cls(radius, max_galaxies, data["won"], count, float(data["build_seconds"][0]))
+        about = json.loads(path.with_suffix(".json").read_text())
+        won = np.load(path, mmap_mode="r")  # pages shared by every process that reads it
+        return cls(
+            about["radius"], about["max_galaxies"], won, about["positions"], about["build_seconds"]
+        )
 
 
 class _LevelSolver:
@@ -185,17 +202,28 @@ def build(
     progress: Callable[[int, int, float], None] | None = None,
 ) -> EndgameTable:
     """Solve every position with at most ``max_galaxies`` galaxies; ``progress(level,
-    positions so far, seconds)`` after each level."""
+    positions so far, seconds)`` after each level.
+
+    A level's children are nearly all in the level just below, so only that level's won
+    keys are kept as a set; older levels are sorted arrays, and the level being built
+    collects its keys in a flat array: N = 5 builds in well under 1 GB."""
     k = kernel(radius)
     started = time.process_time()  # processor time: the machine may be shared
-    won: set[int] = set()  # every image of each won position of the solved levels
+    won_by_level: list[np.ndarray] = []  # sorted keys: every image of each won position
+    below: set[int] = set()  # the same keys of the level just below, for fast lookups
     flags_shift = k.shift + 4 * k.width
-    solved_below = -1  # levels 0 .. solved_below are final in ``won``
 
     def known(key: int) -> bool | None:
-        if key >> flags_shift or galaxies_left(k, key) > solved_below:
+        if key >> flags_shift:
             return None
-        return key in won
+        level = galaxies_left(k, key)
+        if level >= len(won_by_level):
+            return None
+        if level == len(won_by_level) - 1:
+            return key in below
+        keys = won_by_level[level]
+        index = int(np.searchsorted(keys, np.uint64(key)))
+        return index < len(keys) and int(keys[index]) == key
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20 * k.cells + 1000))
@@ -203,28 +231,40 @@ def build(
     try:
         for level in range(max_galaxies + 1):
             solver = _LevelSolver(k, known)
+            won = array("Q")
             for key in positions(k, level):
                 count += 1
                 if solver.solve(key):
-                    won.update(images(k, key))
-            solved_below = level
+                    won.extend(images(k, key))
+                if len(solver.memo) > MEMO_LIMIT:  # few are met again: keep memory flat
+                    solver.memo.clear()
+            del solver  # its memo
+            keys = np.unique(np.frombuffer(won, dtype=np.uint64))
+            del won
+            won_by_level.append(keys)
+            below = set(keys.tolist()) if level < max_galaxies else set()
             if progress:
                 progress(level, count, time.process_time() - started)
     finally:
         sys.setrecursionlimit(limit)
-    keys = np.array(sorted(won), dtype=np.uint64)
-    return EndgameTable(radius, max_galaxies, keys, count, time.process_time() - started)
+    below.clear()
+    every = np.concatenate(won_by_level)
+    won_by_level.clear()
+    every.sort()
+    return EndgameTable(radius, max_galaxies, every, count, time.process_time() - started)
 
 
 def cache_path(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> Path:
-    return cache_root() / f"sputnik_endgame_r{radius}_g{max_galaxies}.npz"
+    return cache_root() / f"sputnik_endgame_r{radius}_g{max_galaxies}.npy"
 
 
 @cache
 def cached_table(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> EndgameTable | None:
     """The table built by the command, from the cache on disk (None: not built)."""
     path = cache_path(radius, max_galaxies)
-    return EndgameTable.load(path) if path.exists() else None
+    if not (path.exists() and path.with_suffix(".json").exists()):
+        return None
+    return EndgameTable.load(path)
 
 
 class WholeBoard:
