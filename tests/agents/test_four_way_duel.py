@@ -115,6 +115,7 @@ def test_the_solver_agent_plays_the_best_chance_to_win():
         choice = agent.step(state)
         best = max(agent.chance_to_win(state, a) for a in state.legal_actions())
         assert agent.chance_to_win(state, choice) == best
+        assert agent.estimate == best  # what it says it thinks: the exact chance
         if theirs == 0 and mine & 1 == 0:
             assert state.action_to_string(choice) == "flip 1"  # nothing to take from them
     assert legal_strings(with_keys(play(started(), "dice 5,6"), 1, 0)) == ["attack seat 1"]

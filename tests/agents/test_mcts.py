@@ -203,3 +203,24 @@ def test_a_round_that_ends_the_game_counts_as_the_game():
     values = agent._rollout_returns(state, random.Random(1), agent._rollout)
     assert values == pytest.approx([(r + 1 / 3) / (4 / 3) for r in state.returns()])
     assert state.round_returns() != state.returns()
+
+
+@pytest.mark.parametrize("root", ["halving", "uct"])
+def test_mcts_says_how_likely_its_move_wins(root):
+    # Flip 1 wins at once: every simulation of it is a win, whatever the root does.
+    state = nine_keys_and_eleven()
+    agent = make_agent(f"mcts:simulations=60:root={root}", state.game, seed=2)
+    assert state.action_to_string(agent.step(state)) == "flip 1"
+    assert agent.estimate == 1.0
+    # A forced move is no judgement at all.
+    forced = play(started(), "dice 6,6")  # only the reset
+    assert len(forced.legal_actions()) == 1
+    agent.step(forced)
+    assert agent.estimate is None
+
+
+def test_the_estimate_of_an_opening_move_is_a_chance_near_one_half():
+    state = play(started(), "dice 3,4")
+    agent = make_agent("mcts:simulations=200:root=uct", state.game, seed=3)
+    agent.step(state)
+    assert 0.3 < agent.estimate < 0.7

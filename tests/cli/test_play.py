@@ -97,3 +97,19 @@ def test_count_downs_track_has_square_names_and_the_ball_is_explained():
         r"rolls 1[0-2]: forward to .* or back to ", out
     )
     assert "ball " not in out
+
+
+def test_with_thoughts_a_searching_bot_says_its_chance_to_win():
+    answers = "1\n" * 60 + "q\n"
+    told = play("four_way", "--seed", "3", "--bots", "solver", "--thoughts", "--pause", "0",
+                input=answers).output  # fmt: skip
+    said = re.findall(r"Bot 2 flips .*? — thinks its chance to win is (\d+)%", told)
+    assert said and all(0 <= int(p) <= 100 for p in said)
+    quiet = play("four_way", "--seed", "3", "--bots", "solver", "--pause", "0",
+                 input=answers).output  # fmt: skip
+    assert "thinks" not in quiet
+    # Where cards are hidden a bot's estimate would tell its hand: nothing is said.
+    bot = "ismcts:simulations=5"
+    hidden = play("three_two_one", "--players", "2", "--seed", "3", "--bots", bot,
+                  "--thoughts", "--pause", "0", input="1\n" * 10 + "q\n").output  # fmt: skip
+    assert "thinks" not in hidden and re.search(r"^  Bot 2 ", hidden, re.M)  # (it moved)

@@ -257,6 +257,38 @@ async def test_a_bots_note_is_said_in_the_log_and_kept(service, tmp_path):
     assert service.view(rebuilt, None)["log"] == service.view(table, None)["log"]
 
 
+async def bot_to_move(service, table, seat=1):
+    while table.state.current_player() != seat and table.status == PLAYING:
+        await step(service, table)
+
+
+async def test_a_bots_estimate_goes_with_its_log_line_and_is_kept(service, tmp_path):
+    table = await started(service, "person", "random")
+    await bot_to_move(service, table)
+    move = table.state.legal_actions()[0]
+    assert await service.bot_move(table, 1, table.move_number, move, None, 0.6254)
+    lines = [e for e in service.view(table, 0)["log"] if e.get("estimate") is not None]
+    assert [(e["actor"], e["estimate"]) for e in lines] == [(1, 0.625)]
+    again = await new_service(tmp_path / "games.db")
+    rebuilt = await again.get(table.id)
+    assert service.view(rebuilt, None)["log"] == service.view(table, None)["log"]
+
+
+async def test_a_bots_estimate_is_dropped_where_cards_are_hidden(service, tmp_path):
+    # Its chance to win would tell what it holds.
+    table = await create(service, "three_two_one", {"players": 2}, seats("person", "random"))
+    await join_all(service, table)
+    await bot_to_move(service, table)
+    move = table.state.legal_actions()[0]
+    assert await service.bot_move(table, 1, table.move_number, move, None, 0.9)
+    assert all(
+        "estimate" not in e for seat in (0, 1, None) for e in service.view(table, seat)["log"]
+    )
+    again = await new_service(tmp_path / "games.db")
+    rebuilt = await again.get(table.id)
+    assert all(e.estimate is None for e in rebuilt.log)
+
+
 async def test_a_finished_game_records_its_result_and_reveals_the_seed(service):
     table = await started(service, "greedy", "person", players=2)
     await play_out(service, table)

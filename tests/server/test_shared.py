@@ -94,6 +94,27 @@ async def test_a_copy_takes_the_news_in_order_and_reads_what_it_missed(tmp_path,
     await there.store.close()
 
 
+async def test_a_bots_estimate_is_news_to_the_other_copy(tmp_path, notices):
+    here = await new_service(tmp_path / "games.db")
+    there = await new_service(tmp_path / "games.db")
+    mine = await create(here, "four_way", {}, seats("person", "random"))
+    await join_all(here, mine)
+    theirs = await there.get(mine.id)
+    while mine.state.current_player() != 1:
+        await step(here, mine)
+    await heard(there, mine.id, [payload for _, payload in notices])
+    notices.clear()
+    move = mine.state.legal_actions()[0]
+    assert await here.bot_move(mine, 1, mine.move_number, move, None, 0.25)
+    news = [payload for game_id, payload in notices if game_id == mine.id]
+    await heard(there, mine.id, news)  # applied from the notice, without the store
+    assert theirs.state.history() == mine.state.history()
+    assert [e.estimate for e in theirs.log] == [e.estimate for e in mine.log]
+    assert 0.25 in [e.estimate for e in theirs.log]
+    await here.store.close()
+    await there.store.close()
+
+
 async def test_seats_and_the_end_are_news_too(tmp_path, notices):
     here, there, mine, theirs = await two_copies(tmp_path)
     notices.clear()
@@ -253,10 +274,10 @@ def draft_with_move(service, table):
 
 
 def test_a_notice_too_big_for_notify_asks_to_read_the_store_and_names_its_process():
-    small = Save("g", 3, [(3, 7, 0, None)], FINISHED, {"winners": [0]}).notice("p1")
-    assert '"moves":[[7,null]]' in small and '"status":"finished"' in small
+    small = Save("g", 3, [(3, 7, 0, None, 0.75)], FINISHED, {"winners": [0]}).notice("p1")
+    assert '"moves":[[7,null,0.75]]' in small and '"status":"finished"' in small
     assert own_notice("p1", small) and not own_notice("p2", small)
-    big = Save("g", 3, [(3, 7, 0, "x" * MAX_NOTICE)]).notice("p1")
+    big = Save("g", 3, [(3, 7, 0, "x" * MAX_NOTICE, None)]).notice("p1")
     assert big == '{"by":"p1","at":3,"reload":true}'
 
 
@@ -396,3 +417,20 @@ async def test_a_pause_and_a_return_are_news_to_the_other_process(tmp_path, noti
     assert not mine.record.paused
     await here.store.close()
     await there.store.close()
+
+
+def test_a_bot_worker_answers_with_the_move_and_the_bots_estimate():
+    from tests.four_way.helpers import play, started
+    from tminus.agents.solvers.four_way import FourWaySolverAgent
+    from tminus.games.four_way.game import FourWayGame
+    from tminus.server.bots import Turn, think
+
+    state = play(started(), "dice 3,4")  # seat 0 to flip
+    game = state.game
+    turn = Turn("g", FourWayGame, dict(game.params), tuple(state.history()), 0, "solver", 1)
+    action, estimate = think(turn, budget=30.0)
+    solver = FourWaySolverAgent(game)
+    assert action in state.legal_actions()
+    assert estimate == solver.chance_to_win(state, action)  # the exact chance, as said
+    turn = Turn("h", FourWayGame, dict(game.params), tuple(state.history()), 0, "greedy", 1)
+    assert think(turn, budget=30.0)[1] is None  # greedy keeps no estimate

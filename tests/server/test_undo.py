@@ -259,7 +259,7 @@ async def test_a_chance_outcome_after_a_move_played_again_is_the_one_without_the
     """Twin games with one seed: in one a move is taken back and another played, in the
     other that one is played at once. Every action after it, dice included, is the same."""
     service = await new_service(tmp_path / "games.db")
-    params = {"players": 2, "max_turns": 16}
+    params = {"players": 2, "max_turns": 60}
     kinds = ("person", "person")
     mine = await create_with(service, "count_down", params, seats(*kinds))
     twin = await create_with(service, "count_down", params, seats(*kinds))

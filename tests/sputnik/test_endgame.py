@@ -73,6 +73,11 @@ def test_the_endgame_agent_plays_the_win_the_table_finds(table):
     agent = SputnikEndgameAgent(game, seed=0, search="random")
     agent.oracle = table
     assert chance_to_win(table, state, 0) == 1.0
+    said = []
     while not state.is_terminal():
+        mover = state.current_player()
         state.apply_action(agent.step(state))
+        said.append((mover, agent.estimate))
     assert state.winners() == [0]
+    # It knows: the winner's every decision is a sure win, the loser's a sure loss.
+    assert all(estimate == (1.0 if mover == 0 else 0.0) for mover, estimate in said)

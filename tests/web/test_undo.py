@@ -175,3 +175,33 @@ def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, n
     other.goto(server + game["invites"][0]["url"])
     other.wait_for_selector(".move:not([disabled])")
     assert other.locator("#hint").count() == 0
+
+
+def test_a_player_who_turns_it_on_reads_what_the_bot_thought(server, new_page):
+    """ "Why a bot moved": the solver's line in the log says its exact chance to win, for
+    the player who turns it on (remembered on reload); off, the log is as before."""
+    game = create_game(server, "four_way", {"players": 2}, ["person:Ada", "bot:solver"])
+    page = new_page(PHONE)
+    page.goto(server + game["invites"][0]["url"])
+    switch = page.locator("#thoughts-field")
+    for _ in range(12):  # Ada moves until the bot has moved once
+        if switch.is_visible():
+            break
+        page.wait_for_selector(".move:not([disabled]), #thoughts-field:not([hidden])")
+        if switch.is_visible():
+            break
+        count = page.locator("#log li[data-index]").count()
+        page.locator(".move:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#log li[data-index]').length > {count}")
+    assert switch.is_visible(), "the bot never said what it thinks"
+    assert page.locator("#log .thought").count() == 0  # off until turned on
+    page.click("#thoughts")
+    thought = page.locator("#log .thought").first
+    assert "thinks its chance to win is" in thought.inner_text()
+    assert thought.inner_text().rstrip().endswith("%")
+    page.reload()
+    page.wait_for_selector("#log .thought")  # remembered
+    assert page.locator("#thoughts").is_checked()
+    assert small_targets(page, "#thoughts-field") == []  # (the label is the switch)
+    assert serious_accessibility_problems(page) == []
+    screenshot(page, "bot-thoughts-phone-390x844")

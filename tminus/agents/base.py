@@ -1,4 +1,9 @@
-"""The agent protocol: anything that picks a legal action for the player to move."""
+"""The agent protocol: anything that picks a legal action for the player to move.
+
+A searching agent may also say what it made of the position: after ``step``, its
+``estimate`` is the mover's chance to win by its own reckoning (None: it has none, as
+after a forced move). ``estimate_of`` reads it from any agent.
+"""
 
 from __future__ import annotations
 
@@ -17,3 +22,9 @@ class Agent(Protocol[S]):
     def step(self, state: S) -> int:
         """A legal action for ``state.current_player()``. Never called at chance nodes."""
         ...
+
+
+def estimate_of(agent: object) -> float | None:
+    """The chance to win that ``agent`` gave its last move, if it keeps one."""
+    value = getattr(agent, "estimate", None)
+    return None if value is None else float(value)

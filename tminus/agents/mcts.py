@@ -116,6 +116,7 @@ class MCTSAgent:
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
+        self.estimate: float | None = None  # the chosen move's mean result (agent protocol)
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
@@ -134,7 +135,10 @@ class MCTSAgent:
                 if time.perf_counter() >= deadline:
                     break
         # The most visited move is the most robust choice.
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        chosen = root.children[best]
+        self.estimate = chosen.totals[me] / chosen.visits
+        return best
 
     def _start(self, state: State, me: int, rng: np.random.Generator | None = None) -> State:
         if not self.determinize:
@@ -156,7 +160,9 @@ class MCTSAgent:
         # luck on its side there, and judging it on the same draws would reward that luck.
         (challenger,) = challengers
         final = self._play_phase(state, me, [anchor, challenger], max(FINAL_SEEDS, budget // 2))
-        return challenger if self._clearly_better(final[challenger], final[anchor]) else anchor
+        chosen = challenger if self._clearly_better(final[challenger], final[anchor]) else anchor
+        self.estimate = _mean(final[chosen])
+        return chosen
 
     def _play_phase(
         self, state: State, me: int, moves: list[int], seeds: int

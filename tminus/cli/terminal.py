@@ -16,6 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tminus.agents.base import estimate_of
 from tminus.agents.registry import make_agent
 from tminus.cli.common import (
     GameArg,
@@ -49,6 +50,13 @@ def play(
     pause: Annotated[
         float, typer.Option(help="Seconds a move you cannot choose is shown before it plays.")
     ] = 1.0,
+    thoughts: Annotated[
+        bool,
+        typer.Option(
+            help="After a searching bot's move, say its chance to win as it reckoned "
+            "(games with nothing hidden: elsewhere it would tell what the bot holds)."
+        ),
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots."""
     bot_names = split_names(bots)
@@ -84,7 +92,7 @@ def play(
         "a word to find moves, q or Ctrl-D to quit.[/]"
     )
     try:
-        state = play_game(the_game, me, names, agents, rng, pause)
+        state = play_game(the_game, me, names, agents, rng, pause, thoughts)
     except EOFError:  # q or Ctrl-D
         console.print("\n[dim]Game left.[/]")
         raise typer.Exit(code=0) from None
@@ -96,11 +104,19 @@ def play(
 
 
 def play_game(
-    game: Game, me: int, names: list[str], agents: dict, rng: np.random.Generator, pause: float
+    game: Game,
+    me: int,
+    names: list[str],
+    agents: dict,
+    rng: np.random.Generator,
+    pause: float,
+    thoughts: bool = False,
 ) -> State:
     """Play to the end: chance and bots move at once, the person is asked (EOFError: quit).
 
-    Every move is told in the log as the person may know it, with everyone's names."""
+    Every move is told in the log as the person may know it, with everyone's names (and,
+    with ``thoughts`` where nothing is hidden, what a searching bot made of its move)."""
+    thoughts = thoughts and game.information == "perfect"
     state = game.new_initial_state()
     chance_lines: list[str] = []
     while not state.is_terminal():
@@ -118,7 +134,11 @@ def play_game(
         else:
             action = agents[player].step(state)
             style = "yellow"
-        console.print(Text("  " + state.narrate(action, names, me), style=style))
+        line = Text("  " + state.narrate(action, names, me), style=style)
+        estimate = estimate_of(agents[player]) if thoughts and player != me else None
+        if estimate is not None:
+            line.append(f" — thinks its chance to win is {estimate:.0%}", style="dim italic")
+        console.print(line)
         state.apply_action(action)
     print_chance_lines(chance_lines)
     return state

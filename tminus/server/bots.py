@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
+from tminus.agents.base import estimate_of
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
 from tminus.server.limits import BOT_LEASE, BUDGET
@@ -62,6 +63,7 @@ class Turn:
 class Thought:
     action: int
     problem: str | None = None  # why the bot's own choice was not played
+    estimate: float | None = None  # the bot's chance to win by its own search, if it has one
 
 
 class OutOfTime(Exception):
@@ -76,8 +78,9 @@ def _out_of_time(_signum, _frame) -> None:
     raise OutOfTime()
 
 
-def think(turn: Turn, budget: float) -> int | None:
-    """The bot's action, or None if it spent its CPU budget (runs in a worker process)."""
+def think(turn: Turn, budget: float) -> tuple[int, float | None] | None:
+    """The bot's action and its estimate of its chance to win (``estimate_of``), or None
+    if it spent its CPU budget (runs in a worker process)."""
     key = (turn.game_id, turn.seat)
     state, agent = _games.pop(key, (None, None))
     known = state.history() if state is not None else None
@@ -93,12 +96,13 @@ def think(turn: Turn, budget: float) -> int | None:
     signal.signal(signal.SIGPROF, _out_of_time)
     signal.setitimer(signal.ITIMER_PROF, budget)  # counts this process's CPU time
     try:
-        return int(agent.step(state.clone()))
+        action = int(agent.step(state.clone()))
     except OutOfTime:
         _games.pop(key, None)  # the agent was stopped mid-thought: start it afresh
         return None
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+    return action, estimate_of(agent)
 
 
 def serve_turns(connection) -> None:
@@ -244,7 +248,7 @@ class BotPool:
         for attempt in range(2):
             try:
                 answer, ahead = await lane.ask(turn, self.budget)
-                action = await asyncio.wait_for(answer, self.deadline(ahead))
+                thought = await asyncio.wait_for(answer, self.deadline(ahead))
             except BrokenWorker:
                 if attempt == 0:
                     continue  # perhaps another game's bot broke the worker: try once more
@@ -254,12 +258,12 @@ class BotPool:
             except Exception:
                 log.exception("bot %s (%s) in game %s failed", name, turn.spec, turn.game_id)
             else:
-                if action is None:
+                if thought is None:
                     problem = "ran out of time"
-                elif action not in legal:
-                    problem = f"chose the illegal move {action}"
+                elif thought[0] not in legal:
+                    problem = f"chose the illegal move {thought[0]}"
                 else:
-                    return Thought(action)
+                    return Thought(thought[0], estimate=thought[1])
             break
         log.warning("%s in game %s %s and played a random move", name, turn.game_id, problem)
         return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
@@ -426,7 +430,7 @@ class BotPlayer:
                 thought = await self.pool.think(turn, table.state.legal_actions(), entry.name)
                 try:
                     await self.service.bot_move(
-                        table, seat, move_number, thought.action, thought.problem
+                        table, seat, move_number, thought.action, thought.problem, thought.estimate
                     )
                 except GameError as error:
                     if error.code == "unavailable":

@@ -180,6 +180,7 @@ class LogEntry:
     seen: list[str]  # how each seat saw it, then (last) how a spectator saw it
     note: str | None = None  # said before it (a bot that fell back on a random move)
     takes_back: int | None = None  # a take-back row: the index of the entry it undid
+    estimate: float | None = None  # a searching bot's chance to win, as it reckoned its move
     # (All narrated with seat marks for names: see ``put_names``.)
 
 
@@ -407,11 +408,11 @@ class GameService:
     def _absorb(
         self, table: Table, moves: list, status: str | None, result: dict[str, Any] | None
     ) -> bool:
-        """Committed actions ([action, note] each) and status, put in memory."""
+        """Committed actions ([action, note, estimate] each) and status, put in memory."""
         if moves:
             draft = self._draft(table)
-            for action, note in moves:
-                self._apply(table, draft, action, note)
+            for action, note, estimate in moves:
+                self._apply(table, draft, action, note, estimate)
             table.state, table.taken = draft.state, draft.taken
             table.log.extend(draft.entries)
             table.record.moves = table.move_number
@@ -444,7 +445,7 @@ class GameService:
         if record.status == BROKEN:
             table.record.problem = record.problem
         try:
-            moves = list(zip(record.actions, record.notes, strict=True))
+            moves = list(zip(record.actions, record.notes, record.estimates, strict=True))
             return self._absorb(table, moves, record.status, record.result) or changed
         except Exception:  # the copy went astray: replay the whole stored log
             return self._replace(table, await self.store.load(table.id))
@@ -617,8 +618,9 @@ class GameService:
             game = load_game(record.game, **record.params)
             table = Table(record=record, game=game, state=game.new_initial_state())
             draft = Draft(table.state, 0, record.status)
-            for action, note in zip(record.actions, record.notes, strict=True):
-                self._apply(table, draft, action, note)
+            moves = zip(record.actions, record.notes, record.estimates, strict=True)
+            for action, note, estimate in moves:
+                self._apply(table, draft, action, note, estimate)
         except Exception as error:
             version = record.rules_version
             raise Unreplayable(
@@ -627,7 +629,8 @@ class GameService:
                 f"{type(error).__name__}: {error}"
             ) from error
         table.state, table.log, table.taken = draft.state, draft.entries, draft.taken
-        record.actions, record.actors, record.notes = [], [], []  # the log holds them now
+        record.actions, record.actors = [], []  # the log holds them now
+        record.notes, record.estimates = [], []
         return table
 
     async def recent(self, limit: int, listed: bool = False) -> list[dict[str, Any]]:
@@ -776,21 +779,30 @@ class GameService:
         return state
 
     async def bot_move(
-        self, table: Table, seat: int, move_number: int, action: int, note: str | None = None
+        self,
+        table: Table,
+        seat: int,
+        move_number: int,
+        action: int,
+        note: str | None = None,
+        estimate: float | None = None,
     ) -> bool:
         """Apply a bot's move if the position is still the one it thought about.
 
-        ``note`` is said in the log before the move (e.g. that the bot ran out of time)."""
+        ``note`` is said in the log before the move (e.g. that the bot ran out of time);
+        ``estimate`` is the bot's chance to win as it reckoned (see ``_apply``)."""
         async with table.lock:
             if table.bot_to_move() != seat or move_number != table.move_number:
                 return False
             self._check_move(table, seat, move_number, action)
-            await self._play(table, action, note)
+            await self._play(table, action, note, estimate)
         return True
 
-    async def _play(self, table: Table, action: int, note: str | None = None) -> None:
+    async def _play(
+        self, table: Table, action: int, note: str | None = None, estimate: float | None = None
+    ) -> None:
         draft = self._draft(table)
-        self._apply(table, draft, action, note)
+        self._apply(table, draft, action, note, estimate)
         self._advance(table, draft)
         await self._commit(table, draft)
 
@@ -1012,7 +1024,16 @@ class GameService:
     def _draft(table: Table) -> Draft:
         return Draft(table.state.clone(), table.move_number, table.status, taken=table.taken)
 
-    def _apply(self, table: Table, draft: Draft, action: int, note: str | None = None) -> None:
+    def _apply(
+        self,
+        table: Table,
+        draft: Draft,
+        action: int,
+        note: str | None = None,
+        estimate: float | None = None,
+    ) -> None:
+        """Play ``action`` on the draft and log it. A bot's ``estimate`` is kept only where
+        nothing is hidden: elsewhere it would tell what the bot holds."""
         if action == TAKE_BACK:
             return self._take_back(table, draft, note)
         state = draft.state
@@ -1025,7 +1046,10 @@ class GameService:
             viewers = [*range(table.game.num_players), None]
             seen = [state.narrate(action, marks, v) for v in viewers]
         state.apply_action(action)
-        draft.entries.append(LogEntry(draft.move_number, actor, action, text, seen, note))
+        if table.game.information != "perfect":
+            estimate = None
+        entry = LogEntry(draft.move_number, actor, action, text, seen, note, estimate=estimate)
+        draft.entries.append(entry)
 
     def _advance(self, table: Table, draft: Draft) -> None:
         """Draw chance outcomes from the seed until a player must move or the game ends."""
@@ -1071,7 +1095,7 @@ class GameService:
     @staticmethod
     def _save_of(table: Table, draft: Draft) -> Save:
         """What the store commits of a draft."""
-        rows = [(e.index, e.action, e.actor, e.note) for e in draft.entries]
+        rows = [(e.index, e.action, e.actor, e.note, e.estimate) for e in draft.entries]
         save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
         turn = whose_turn(draft.state, draft.status or table.status)
         if turn != whose_turn(table.state, table.status):
@@ -1341,6 +1365,8 @@ def log_line(entry: LogEntry, text: str) -> dict[str, Any]:
     line = {"index": entry.index, "actor": entry.actor, "text": text}
     if entry.takes_back is not None:
         line["takes_back"] = entry.takes_back
+    if entry.estimate is not None:  # (shown to those who turn it on: "Why a bot moved")
+        line["estimate"] = round(entry.estimate, 3)
     return line
 
 

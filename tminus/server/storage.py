@@ -165,6 +165,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)  # the player, or -1 for chance
     # Said in the log before the action (a bot that fell back on a random move).
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # A searching bot's chance to win as it reckoned its move (perfect-information games).
+    estimate: Mapped[float | None] = mapped_column(Float, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -215,12 +217,13 @@ def channel(game_id: str) -> str:
 
 @dataclass
 class Save:
-    """A committed change of one game: new log rows (index, action, seat, note) from ``at``,
+    """A committed change of one game: new log rows (index, action, seat, note, estimate)
+    from ``at``,
     perhaps a new status and result; ``expect`` is the status it was worked out for."""
 
     game_id: str
     at: int
-    rows: list[tuple[int, int, int, str | None]]
+    rows: list[tuple[int, int, int, str | None, float | None]]
     status: str | None = None
     result: dict[str, Any] | None = None
     expect: str | None = None
@@ -230,7 +233,7 @@ class Save:
         """What other processes are told: enough to apply the change to their copy (and
         which store said it: ``origin``, so that its own process need not hear it)."""
         news = {"by": origin, "at": self.at}
-        news["moves"] = [[action, note] for _, action, _, note in self.rows]
+        news["moves"] = [[action, note, estimate] for _, action, _, note, estimate in self.rows]
         if self.status is not None:
             news["status"], news["result"] = self.status, self.result
         payload = json.dumps(news, separators=(",", ":"))
@@ -276,6 +279,7 @@ class StoredGame:
     moves: int = 0  # the log's length (also when ``actions`` were not loaded)
     actors: list[int] = field(default_factory=list)  # who made each action (-1: chance)
     notes: list[str | None] = field(default_factory=list)  # said before each action
+    estimates: list[float | None] = field(default_factory=list)  # a bot's, with each action
     listed: bool = False
     to_move: int | None = None
     rematch: str | None = None  # the game that follows this one ("Play again")
@@ -806,18 +810,19 @@ class Store:
                     )
                 ).all()
             )
-            logs: dict[str, tuple[list, list, list]] = {g: ([], [], []) for g in ids}
+            logs: dict[str, tuple[list, ...]] = {g: ([], [], [], []) for g in ids}
             if with_actions:
                 actions = await connection.execute(
-                    select(ActionRow.game_id, ActionRow.action, ActionRow.seat, ActionRow.note)
+                    select(
+                        ActionRow.game_id, ActionRow.action, ActionRow.seat, ActionRow.note,
+                        ActionRow.estimate,
+                    )
                     .where(ActionRow.game_id.in_(ids), ActionRow.index >= since)
                     .order_by(ActionRow.game_id, ActionRow.index)
-                )
-                for game_id, action, seat, note in actions:
-                    log = logs[game_id]
-                    log[0].append(action)
-                    log[1].append(seat)
-                    log[2].append(note)
+                )  # fmt: skip
+                for game_id, *columns in actions:
+                    for log, value in zip(logs[game_id], columns, strict=True):
+                        log.append(value)
             return [
                 stored_game(row, seats[row["id"]], counts.get(row["id"], 0), *logs[row["id"]])
                 for row in rows
@@ -931,9 +936,9 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
             raise ClaimLost()
     rows = [
         {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
-         "note": note, "at": at}
+         "note": note, "estimate": estimate, "at": at}
         for save in batch
-        for index, action, seat, note in save.rows
+        for index, action, seat, note, estimate in save.rows
     ]  # fmt: skip
     if rows:
         await connection.execute(insert(ActionRow), rows)
@@ -992,12 +997,15 @@ def seat_news(row) -> list[Any]:
     return [bool(row["joined"]), row["name"], row["kind"], row["bot"]]
 
 
-def stored_game(row, seats: list[Seat], moves: int, actions, actors, notes) -> StoredGame:
+def stored_game(
+    row, seats: list[Seat], moves: int, actions, actors, notes, estimates
+) -> StoredGame:
     return StoredGame(
         id=row["id"], game=row["game"], params=dict(row["params"]),
         rules_version=row["rules_version"], commitment=row["commitment"], seed=row["seed"],
         status=row["status"], seats=seats, actions=actions, result=row["result"],
         created=row["created"], problem=row["problem"], moves=moves, actors=actors, notes=notes,
+        estimates=estimates,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
         paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
         take_back=row["take_back"], hints=bool(row["hints"]),
@@ -1027,8 +1035,11 @@ def upgrade_schema(connection) -> None:
         connection.execute(text("ALTER TABLE games ADD COLUMN take_back JSON"))
     if "hints" not in columns:
         connection.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN DEFAULT FALSE"))
-    if "note" not in {c["name"] for c in inspect(connection).get_columns("actions")}:
+    action_columns = {c["name"] for c in inspect(connection).get_columns("actions")}
+    if "note" not in action_columns:
         connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
+    if "estimate" not in action_columns:
+        connection.execute(text("ALTER TABLE actions ADD COLUMN estimate FLOAT"))
     seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}
     if "seen" not in seat_columns:
         connection.execute(text("ALTER TABLE seats ADD COLUMN seen FLOAT"))

@@ -140,10 +140,13 @@ class FourWaySolverAgent:
 
     def step(self, state: FourWayState) -> int:
         legal = state.legal_actions()
+        self.estimate: float | None = None  # with two: the exact chance (agent protocol)
+        if self.duel is not None:
+            best = max(legal, key=lambda action: self.chance_to_win(state, action))
+            self.estimate = self.chance_to_win(state, best)
+            return best
         if len(legal) == 1:
             return legal[0]
-        if self.duel is not None:
-            return max(legal, key=lambda action: self.chance_to_win(state, action))
         me = state.current_player()
         mine = state.keys_mask(me)
         flips = [a for a in legal if a < ATTACK]

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from tminus.agents.base import estimate_of
 from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
 from tminus.games.sputnik.game import SputnikState
@@ -337,11 +338,20 @@ class SputnikEndgameAgent:
 
     def step(self, state: SputnikState) -> int:
         legal = state.legal_actions()
+        self.estimate: float | None = None  # exact inside the table (agent protocol)
         if self.oracle is not None and len(legal) > 1:
             action = self.winning_action(self.oracle, state, legal)
             if action is not None:
+                self.estimate = 1.0
                 return action
-        return self.search.step(state)
+        action = self.search.step(state)
+        exact = (
+            None
+            if self.oracle is None
+            else chance_to_win(self.oracle, state, state.current_player())
+        )
+        self.estimate = exact if exact is not None else estimate_of(self.search)
+        return action
 
     @staticmethod
     def winning_action(

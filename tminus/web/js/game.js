@@ -2,7 +2,7 @@
 import { api, el, initial, placings, seatName } from "./util.js";
 import { boardFor } from "./boards/index.js";
 import { icon } from "./icons.js";
-import { renderLog } from "./log.js";
+import { renderLog, setThoughts, thoughtsOn } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
 import { takeBackParts, takenBackLines } from "./undo.js";
 import { hintParts, markHint } from "./hint.js";
@@ -462,11 +462,13 @@ function render() {
   renderMoves();
   markHint(view, app.replay ? null : app.hint);
   renderSeats();
+  renderThoughtsSwitch();
   renderLog($("log"), app.log, {
     opened: app.opened,
     upto: app.replay ? app.replay.index : app.log.length,
     replaying: !!app.replay,
     textOf: (entry) => (app.replay ? app.replay.frames[entry.position + 1].text : entry.text),
+    thoughts: thoughtsOn(),
   });
   markTakenBack();
   scrollLog();
@@ -604,6 +606,18 @@ function moveToRematch(next) {
   holdSeat(next.id, seats[0]);
   if (seats.length > 1) holdHotSeats(next.id, seats.slice(1));
   location.assign(`/game/${encodeURIComponent(next.id)}`);
+}
+
+// "Show what the bots think", once a bot has said what it thinks (remembered).
+function renderThoughtsSwitch() {
+  const field = $("thoughts-field");
+  field.hidden = !app.log.some((entry) => entry.estimate != null);
+  $("thoughts").checked = thoughtsOn();
+}
+
+function switchThoughts(e) {
+  setThoughts(e.target.checked);
+  render();
 }
 
 // The alert switches, for players: the sound (remembered) and the browser's notifications.
@@ -1123,6 +1137,8 @@ document.addEventListener("keydown", (event) => {
   const n = Number(event.key);
   if (n >= 1 && n <= 9 && app.view && app.view.legal[n - 1]) move(app.view.legal[n - 1].action);
 });
+
+$("thoughts").addEventListener("change", switchThoughts);
 
 // The bots' levels in words, for the players panel.
 api("/api/catalog").then(

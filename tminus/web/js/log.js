@@ -4,6 +4,21 @@
 import { el } from "./util.js";
 
 export const FOLD_AT = 3; // a run of this many chance lines, or more, is folded
+const THOUGHTS_KEY = "tminus:thoughts";
+
+// "Why a bot moved": a searching bot's chance to win as it reckoned its move, shown to the
+// players who turn it on (remembered). The server sends it only where nothing is hidden.
+export function thoughtsOn() {
+  return localStorage.getItem(THOUGHTS_KEY) === "on";
+}
+
+export function setThoughts(on) {
+  localStorage.setItem(THOUGHTS_KEY, on ? "on" : "off");
+}
+
+export function thought(estimate) {
+  return ` — thinks its chance to win is ${Math.round(estimate * 100)}%`;
+}
 
 // The log entries grouped: single lines, and runs of consecutive chance lines.
 export function groups(entries) {
@@ -32,8 +47,9 @@ export function foldTitle(run, textOf) {
 }
 
 // ``opened``: the runs (by their first entry's index) the reader has opened, kept across
-// redraws; ``upto``: in a replay, how many entries have happened; ``textOf``: the line.
-export function renderLog(box, entries, { opened, upto, replaying, textOf }) {
+// redraws; ``upto``: in a replay, how many entries have happened; ``textOf``: the line;
+// ``thoughts``: say what the bots thought.
+export function renderLog(box, entries, { opened, upto, replaying, textOf, thoughts }) {
   const classes = (entry) =>
     [
       entry.actor === -1 ? "chance" : "",
@@ -47,6 +63,9 @@ export function renderLog(box, entries, { opened, upto, replaying, textOf }) {
       "li",
       { class: classes(entry), value: entry.index + 1, "data-index": entry.index },
       textOf(entry),
+      thoughts && entry.estimate != null
+        ? el("span", { class: "thought" }, thought(entry.estimate))
+        : "",
     );
   box.replaceChildren(
     ...groups(entries).map((group) => {
