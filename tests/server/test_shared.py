@@ -434,3 +434,25 @@ def test_a_bot_worker_answers_with_the_move_and_the_bots_estimate():
     assert estimate == solver.chance_to_win(state, action)  # the exact chance, as said
     turn = Turn("h", FourWayGame, dict(game.params), tuple(state.history()), 0, "greedy", 1)
     assert think(turn, budget=30.0)[1] is None  # greedy keeps no estimate
+
+
+async def test_table_talk_heard_with_news_that_cannot_be_applied_is_still_said(
+    tmp_path, monkeypatch
+):
+    # The store fails while the copy catches up on a gap: the copy is dropped, and the
+    # line of table talk heard after the gap still reaches the sockets here.
+    here, there, mine, theirs = await two_copies(tmp_path)
+    lines = []
+    there.listen_chat(lambda table, said: lines.extend(said))
+
+    async def failing_load(game_id, **options):
+        raise storage.StoreError("the database is locked")
+
+    monkeypatch.setattr(there.store, "load", failing_load)
+    line = {"index": 0, "seat": 0, "text": "gg", "at": 0}
+    gap = storage.said_by("p1", {"at": theirs.move_number + 5, "moves": []})
+    await heard(there, mine.id, [gap, storage.said_by("p1", {"chat": [line]})])
+    assert lines == [line]
+    assert mine.id not in there.tables  # read anew when next used
+    await here.store.close()
+    await there.store.close()

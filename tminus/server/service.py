@@ -365,9 +365,14 @@ class GameService:
                 if changed:
                     self._changed(table)
         except (GameError, StoreError) as error:
-            # Not applied: drop the copy, so that the game is read anew when next used.
+            # Not applied: drop the copy, so that the game is read anew when next used. Table
+            # talk does not depend on the copy: what was heard of it is said all the same.
             log.warning("game %s could not be brought up to date: %s", table.id, error)
+            unheard = [json.loads(payload) for payload in table.news]
             table.news.clear()
+            for news in unheard:
+                if "chat" in news:
+                    self._said(table, news["chat"])
             self.forget(table.id)
 
     async def _take_news(self, table: Table, news: dict[str, Any]) -> bool:
