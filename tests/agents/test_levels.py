@@ -59,3 +59,24 @@ def test_the_levels_tournament_prints_every_level_with_intervals():
     lines = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert [line.split("|")[1].strip() for line in lines] == ["easy", "medium", "hard", "expert"]
     assert "(" in lines[-1] and "/" in lines[-1]  # an interval and a head-to-head score
+
+
+def test_the_levels_command_plays_a_candidate_against_the_expert(capsys):
+    from dataclasses import replace
+
+    from tminus.agents import levels as module
+    from tminus.core.registry import manifest, register
+
+    four_way = manifest("four_way")
+    register(replace(four_way, levels=replace(four_way.levels, hard="mcts:simulations=4")))
+    try:
+        module.main(["four_way", "10", "--seed", "2", "--candidate", "mcts:simulations=3"])
+    finally:
+        register(four_way)
+    out = capsys.readouterr()
+    rows = [line.split("|")[1:3] for line in out.out.splitlines() if line.startswith("| ")][1:]
+    assert [(a.strip(), b.strip()) for a, b in rows] == [
+        ("easy", "`random`"), ("medium", "`greedy`"), ("hard", "`mcts:simulations=4`"),
+        ("expert", "`solver`"), ("candidate", "`mcts:simulations=3`"),
+    ]  # fmt: skip
+    assert "10 of 10 games" in out.err  # progress, apart from the table
