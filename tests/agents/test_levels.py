@@ -74,9 +74,12 @@ def test_the_levels_command_plays_a_candidate_against_the_expert(capsys):
     finally:
         register(four_way)
     out = capsys.readouterr()
-    rows = [line.split("|")[1:3] for line in out.out.splitlines() if line.startswith("| ")][1:]
+    levels, matrix = out.out.split("\n\n| won")  # the levels, then every pair's score
+    rows = [line.split("|")[1:3] for line in levels.splitlines() if line.startswith("| ")][1:]
     assert [(a.strip(), b.strip()) for a, b in rows] == [
         ("easy", "`random`"), ("medium", "`greedy`"), ("hard", "`mcts:simulations=4`"),
         ("expert", "`solver`"), ("candidate", "`mcts:simulations=3`"),
     ]  # fmt: skip
     assert "10 of 10 games" in out.err  # progress, apart from the table
+    assert matrix.startswith(" / decided | easy | medium | hard | expert | candidate |")
+    assert len(matrix.strip().splitlines()) == 2 + 5  # the header, its rule, a row each

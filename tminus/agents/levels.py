@@ -119,6 +119,25 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
+def format_head_to_head(result: Any, names: list[str] | None = None) -> str:
+    """A Markdown table: each row's level against each column's, games won of the games
+    decided between them (wins / decided), weakest first."""
+    names = names or list(NAMES)
+    labels = [names[i] if i < len(names) else "candidate" for i in range(len(result.agents))]
+    lines = ["| won / decided | " + " | ".join(labels) + " |"]
+    lines.append("|---" * (len(labels) + 1) + "|")
+    for row, spec in zip(labels, result.agents, strict=True):
+        cells = []
+        for other in result.agents:
+            if other == spec:
+                cells.append("—")
+                continue
+            wins, losses, _ = result.head_to_head[spec][other]
+            cells.append(f"{wins}/{wins + losses}")
+        lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(arguments: list[str] | None = None) -> None:
     """The levels tournament, printed as the README's table:
 
@@ -153,6 +172,8 @@ def main(arguments: list[str] | None = None) -> None:
         tuple(options.candidate),
     )
     print(format_levels_table(result))
+    print()
+    print(format_head_to_head(result))
 
 
 if __name__ == "__main__":
