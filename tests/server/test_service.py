@@ -274,6 +274,23 @@ async def test_a_bots_estimate_goes_with_its_log_line_and_is_kept(service, tmp_p
     assert service.view(rebuilt, None)["log"] == service.view(table, None)["log"]
 
 
+async def test_a_database_from_before_estimates_is_brought_up_to_date(service, tmp_path):
+    table = await started(service, "person", "random")
+    await step(service, table)
+    await service.store.close()
+    with sqlite3.connect(tmp_path / "games.db") as db:  # as an older T-minus made it
+        db.execute("ALTER TABLE actions DROP COLUMN estimate")
+    again = await new_service(tmp_path / "games.db")
+    table = await again.get(table.id)
+    assert all(entry.estimate is None for entry in table.log)
+    await bot_to_move(again, table)
+    assert await again.bot_move(table, 1, table.move_number, table.state.legal_actions()[0],
+                                None, 0.5)  # fmt: skip
+    await again.store.close()
+    rebuilt = await (await new_service(tmp_path / "games.db")).get(table.id)
+    assert 0.5 in [entry.estimate for entry in rebuilt.log]
+
+
 async def test_a_bots_estimate_is_dropped_where_cards_are_hidden(service, tmp_path):
     # Its chance to win would tell what it holds.
     table = await create(service, "three_two_one", {"players": 2}, seats("person", "random"))
