@@ -56,8 +56,13 @@ def test_a_person_plays_count_down_on_the_board_to_the_end(server, new_page):
                 target.click(timeout=2000)
         except Exception:  # redrawn under the mouse: look again
             continue
+        try:
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length > n", arg=logged, timeout=5000
+            )
+        except Exception:  # the press met a square redrawn under it: press again
+            continue
         on_board += 1
-        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
     assert on_board > 0 and by_keyboard > 0
     banner = page.inner_text(".banner.over")
     assert "turn limit" in banner or "Winner" in banner or "You win" in banner, banner
