@@ -23,7 +23,15 @@ from functools import cache
 import numpy as np
 
 from tminus.agents.registry import make_agent
-from tminus.agents.solvers.four_way_duel import duel_values, greedy_policy, solve
+from tminus.agents.solvers.four_way_duel import (
+    PERFECT,
+    RANDOM,
+    TABLE_TOLERANCE,
+    duel_values,
+    either_starts,
+    greedy_policy,
+    solve,
+)
 from tminus.core.playout import sample_chance
 from tminus.games.four_way.game import FourWayGame, FourWayState
 
@@ -109,8 +117,6 @@ def levels_report(hard: str, games: int, seed: int = 0, variant: str = "adult") 
     (``greedy``) and expert (``solver``) against each other solved exactly, either side
     starting half the time; ``hard`` against greedy and against the solver by the sums of
     exact values above, over ``games`` games each (with the standard error)."""
-    from tminus.agents.solvers.four_way_duel import PERFECT, RANDOM, TABLE_TOLERANCE, either_starts
-
     junior = variant == "junior"
     greedy = greedy_policy(FourWayGame(players=2, variant=variant))
     policies = {"easy": RANDOM, "medium": greedy, "expert": PERFECT}
