@@ -204,4 +204,8 @@ def test_a_player_who_turns_it_on_reads_what_the_bot_thought(server, new_page):
     assert page.locator("#thoughts").is_checked()
     assert small_targets(page, "#thoughts-field") == []  # (the label is the switch)
     assert serious_accessibility_problems(page) == []
+    assert horizontal_overflow(page) == 0
     screenshot(page, "bot-thoughts-phone-390x844")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "bot-thoughts-desktop-1280x800")
