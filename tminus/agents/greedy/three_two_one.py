@@ -6,6 +6,7 @@ It looks only at what its seat may know: its observation, and worlds redrawn wit
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -125,15 +126,22 @@ class ThreeTwoOneGreedy:
         total = sum(hand)
         pile_draw = expected_draw(obs)
         piles = obs["discard_piles"]
+        counts = Counter(hand)  # the hand by value: what is left after a discard, without copying
 
         def after(action: int) -> tuple[float, int]:
             value, count, pile = discard_parts(action)
-            rest = list(hand)
-            for _ in range(count):
-                rest.remove(value)
+            left = len(hand) - count
             other = piles[1 - pile]
-            draw = min(card_cost(other[-1], rest), pile_draw) if other else pile_draw
-            return total - value * count + draw, len(rest)
+            draw = pile_draw
+            if other:  # card_cost of the other pile's top card, for the hand left
+                card = other[-1]
+                copies = counts[card] - (count if card == value else 0)
+                if left and copies == left:
+                    cost = SURE_BLASTOFF
+                else:
+                    cost = card * (1 - SET_DISCOUNT) if copies else float(card)
+                draw = min(cost, pile_draw)
+            return total - value * count + draw, left
 
         return min(discards, key=after)
 
