@@ -152,12 +152,32 @@ def test_bench_never_builds_the_endgame_table(monkeypatch, tmp_path):
     from tminus.agents.solvers import sputnik_endgame
 
     monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # an empty cache
-    sputnik_endgame.cached_table.cache_clear()
+    sputnik_endgame.forget_loaded_tables()
     try:
         result = run("bench", "sputnik", "--runs", "1", "--seconds", "0.05", "--no-search",
                      "--no-scaling", "--no-interop")  # fmt: skip
     finally:
-        sputnik_endgame.cached_table.cache_clear()
+        sputnik_endgame.forget_loaded_tables()
     assert result.exit_code == 0, result.output
     assert "endgame table: not built here" in " ".join(result.output.split())
     assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_builds_the_endgame_table_only_when_asked(monkeypatch, tmp_path, capsys):
+    from tminus.agents.solvers import sputnik_endgame
+    from tminus.cli.online import say_endgames
+
+    started = []
+    monkeypatch.setattr(sputnik_endgame, "build_in_background", lambda: started.append(1))
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # an empty cache
+    sputnik_endgame.forget_loaded_tables()
+    try:
+        say_endgames(build=False)
+        assert started == [] and "--build-endgames" in capsys.readouterr().out
+        say_endgames(build=True)
+        assert started == [1] and "in the background" in capsys.readouterr().out
+        sputnik_endgame.build(3, 2).save(sputnik_endgame.cache_path())  # (small, in its place)
+        say_endgames(build=True)  # built: nothing to say or start
+        assert started == [1] and capsys.readouterr().out == ""
+    finally:
+        sputnik_endgame.forget_loaded_tables()

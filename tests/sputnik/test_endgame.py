@@ -9,7 +9,12 @@ from tminus.agents.solvers.sputnik import Solver
 from tminus.agents.solvers.sputnik_endgame import (
     SputnikEndgameAgent,
     build,
+    build_in_background,
+    build_once,
+    cache_path,
+    cached_table,
     canonical,
+    forget_loaded_tables,
     chance_to_win,
     images,
     positions,
@@ -59,6 +64,41 @@ def test_save_and_load_round_trip(table, tmp_path):
     loaded = type(table).load(path)
     assert loaded.max_galaxies == 2 and loaded.positions == table.positions
     assert np.array_equal(loaded.won, table.won)
+
+
+@pytest.fixture
+def empty_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))
+    forget_loaded_tables()
+    yield tmp_path
+    forget_loaded_tables()
+
+
+def test_a_table_built_after_a_first_look_is_found_by_the_next(table, empty_cache):
+    assert cached_table(3, 2) is None  # not built: a server's bots play by search alone
+    table.save(cache_path(3, 2))  # ... until the build in the background saves it
+    found = cached_table(3, 2)
+    assert found is not None and np.array_equal(found.won, table.won)
+
+
+def test_the_build_waits_for_nobody_and_builds_once(empty_cache):
+    import fcntl
+
+    lock_path = cache_path(3, 1).with_suffix(".lock")
+    with open(lock_path, "w") as held:  # another process of the server is building it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert build_once(1) is None
+        assert not cache_path(3, 1).exists()
+    built = build_once(1)
+    assert built is not None and cached_table(3, 1) is not None
+    assert build_once(1) is None  # built already: not again
+
+
+def test_the_background_build_saves_the_table_where_the_bots_look(empty_cache):
+    builder = build_in_background(2)
+    assert builder is not None and builder.wait(timeout=120) == 0
+    assert cached_table(3, 2) is not None
+    assert build_in_background(2) is None  # there: nothing to start
 
 
 def test_the_endgame_agent_plays_the_win_the_table_finds(table):

@@ -93,6 +93,13 @@ def serve(
         float,
         typer.Option(help="Seconds a person has no socket before their seat may go to a bot."),
     ] = LIMITS.away_after,
+    build_endgames: Annotated[
+        bool,
+        typer.Option(
+            help="Build Sputnik's endgame table in the background if it is missing (about "
+            "5 minutes and 900 MB, once): the two-player expert plays perfectly inside it."
+        ),
+    ] = False,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
@@ -133,6 +140,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
+    say_endgames(build_endgames)
     uvicorn.run(
         create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
         ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
@@ -162,3 +170,22 @@ def verify(
         f"{result.chance_checked} chance outcomes follow from it ({result.moves_checked} moves "
         "replayed)."
     )
+
+
+def say_endgames(build: bool) -> None:
+    """Start the Sputnik endgame table's build when asked, or say how to, if it is missing."""
+    from tminus.agents.solvers import sputnik_endgame
+
+    if sputnik_endgame.cached_table() is not None:
+        return
+    if build:
+        sputnik_endgame.build_in_background()
+        console.print(
+            "Building Sputnik's endgame table in the background (about 5 minutes): until it "
+            "is saved, the two-player expert plays by search alone."
+        )
+    else:
+        console.print(
+            "Sputnik's two-player expert plays by search alone: its endgame table is not "
+            "built here (tminus serve --build-endgames builds it, once)."
+        )

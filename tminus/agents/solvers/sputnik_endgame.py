@@ -25,14 +25,15 @@ on disk, never in tests:
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import subprocess
 import sys
 import time
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -269,13 +270,62 @@ def cache_path(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> Pa
     return cache_root() / f"sputnik_endgame_r{radius}_g{max_galaxies}.npy"
 
 
-@cache
+_loaded: dict[tuple[int, int], EndgameTable] = {}
+
+
 def cached_table(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> EndgameTable | None:
-    """The table built by the command, from the cache on disk (None: not built)."""
+    """The table built by the command, from the cache on disk (None: not built yet).
+
+    A table found is kept; a missing one is looked for again next time, so a process that
+    started before the build finished (a server's bot workers) plays with it from then on."""
+    found = _loaded.get((radius, max_galaxies))
+    if found is not None:
+        return found
     path = cache_path(radius, max_galaxies)
-    if not (path.exists() and path.with_suffix(".json").exists()):
+    if not (path.exists() and path.with_suffix(".json").exists()):  # (.json is saved last)
         return None
-    return EndgameTable.load(path)
+    found = _loaded[radius, max_galaxies] = EndgameTable.load(path)
+    return found
+
+
+def forget_loaded_tables() -> None:
+    """Read the tables from disk again next time (tests; after a build in this process)."""
+    _loaded.clear()
+
+
+def build_in_background(max_galaxies: int = DEFAULT_GALAXIES) -> subprocess.Popen | None:
+    """Start ``build`` in a process of the lowest priority, unless the table is there
+    (None). Any number of callers may: the build command builds once (``build_once``)."""
+    if cached_table(RADIUS, max_galaxies) is not None:
+        return None
+    command = [sys.executable, "-m", __name__, "build", str(max_galaxies)]
+    return subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.nice(19),  # the players' games come first
+        start_new_session=True,  # (a server's Ctrl-C is not the builder's)
+    )
+
+
+def build_once(
+    max_galaxies: int, progress: Callable[[int, int, float], None] | None = None
+) -> EndgameTable | None:
+    """Build and save the table unless it is saved already or another process is building
+    it now (None): one build for every process of a server on this machine."""
+    path = cache_path(RADIUS, max_galaxies)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go when this process ends
+        except BlockingIOError:
+            return None
+        if cached_table(RADIUS, max_galaxies) is not None:
+            return None
+        table = build(RADIUS, max_galaxies, progress)
+        table.save(path)
+        return table
 
 
 class WholeBoard:
@@ -404,7 +454,6 @@ def bench_figures(
     if table is None:
         table = build(radius, max_galaxies)
         table.save(cache_path(radius, max_galaxies))
-        cached_table.cache_clear()
     return {
         "radius": radius,
         "max_galaxies": table.max_galaxies,
@@ -425,9 +474,11 @@ def main(arguments: list[str]) -> None:
         def report(level: int, count: int, seconds: float) -> None:
             print(f"level {level}: {count:,} positions, {seconds:.1f} s", flush=True)
 
-        table = build(RADIUS, n, report)
-        table.save(cache_path(RADIUS, n))
-        print(f"saved {cache_path(RADIUS, n)}: {table.nbytes / 1e6:.1f} MB")
+        table = build_once(n, report)
+        if table is None and cached_table(RADIUS, n) is None:
+            print(f"another process is building {cache_path(RADIUS, n)}: not building it twice")
+            return
+        print(("saved" if table else "built already:"), cache_path(RADIUS, n))
     figures = bench_figures(RADIUS, n)
     assert figures is not None  # built when missing
     for name, value in figures.items():

@@ -10,7 +10,7 @@ MANIFEST = GameManifest(
     "Countdown! 2–8 players.",
     agents={"greedy": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy"},
     # Calibrated on the development machine (README, "Levels"); hidden cards: ismcts.
-    levels=Levels(hard="ismcts:simulations=100", expert="ismcts:simulations=400"),
+    levels=Levels(hard="ismcts:simulations=200", expert="ismcts:simulations=800"),
     board="/static/js/boards/three_two_one.js",
     batch={
         "numpy": "tminus.batch.three_two_one:ThreeTwoOneBatch",
