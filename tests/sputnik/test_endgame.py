@@ -1,5 +1,7 @@
 """The Sputnik endgame table: its values are those of plain search, and its agent wins."""
 
+import fcntl
+
 import numpy as np
 import pytest
 
@@ -14,8 +16,8 @@ from tminus.agents.solvers.sputnik_endgame import (
     cache_path,
     cached_table,
     canonical,
-    forget_loaded_tables,
     chance_to_win,
+    forget_loaded_tables,
     images,
     positions,
 )
@@ -82,8 +84,6 @@ def test_a_table_built_after_a_first_look_is_found_by_the_next(table, empty_cach
 
 
 def test_the_build_waits_for_nobody_and_builds_once(empty_cache):
-    import fcntl
-
     lock_path = cache_path(3, 1).with_suffix(".lock")
     with open(lock_path, "w") as held:  # another process of the server is building it
         fcntl.flock(held, fcntl.LOCK_EX)
