@@ -28,6 +28,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -299,12 +300,12 @@ def build_in_background(max_galaxies: int = DEFAULT_GALAXIES) -> subprocess.Pope
     if cached_table(RADIUS, max_galaxies) is not None:
         return None
     command = [sys.executable, "-m", __name__, "build", str(max_galaxies)]
+    nice = shutil.which("nice")  # the players' games come first (no preexec_fn: threads)
     return subprocess.Popen(
-        command,
+        [nice, "-n", "19", *command] if nice else command,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        preexec_fn=lambda: os.nice(19),  # the players' games come first
         start_new_session=True,  # (a server's Ctrl-C is not the builder's)
     )
 
