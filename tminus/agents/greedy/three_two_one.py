@@ -52,9 +52,14 @@ def expected_draw(obs: dict[str, Any]) -> float:
 
 def card_cost(card: int, hand: list[int]) -> float:
     """What taking ``card`` adds to a hand, counting what it is worth for the next turn."""
-    if hand and all(v == card for v in hand):
+    return cost_with(card, hand.count(card), len(hand))
+
+
+def cost_with(card: int, copies: int, size: int) -> float:
+    """``card_cost`` for a hand of ``size`` cards holding ``copies`` of ``card``."""
+    if size and copies == size:  # the hand all one number with it: Blastoff! next
         return SURE_BLASTOFF
-    if card in hand:
+    if copies:
         return card * (1 - SET_DISCOUNT)
     return float(card)
 
@@ -133,14 +138,10 @@ class ThreeTwoOneGreedy:
             left = len(hand) - count
             other = piles[1 - pile]
             draw = pile_draw
-            if other:  # card_cost of the other pile's top card, for the hand left
+            if other:  # what the other pile's top card would cost the hand left
                 card = other[-1]
                 copies = counts[card] - (count if card == value else 0)
-                if left and copies == left:
-                    cost = SURE_BLASTOFF
-                else:
-                    cost = card * (1 - SET_DISCOUNT) if copies else float(card)
-                draw = min(cost, pile_draw)
+                draw = min(cost_with(card, copies, left), pile_draw)
             return total - value * count + draw, left
 
         return min(discards, key=after)
