@@ -114,7 +114,7 @@ def print_endgame_figures() -> None:
     so bench never does)."""
     from tminus.agents.solvers.sputnik_endgame import bench_figures
 
-    figures = bench_figures(build_missing=False)
+    figures = bench_figures()
     if figures is None:
         console.print(
             "Sputnik endgame table: not built here "

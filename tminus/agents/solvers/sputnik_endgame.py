@@ -290,7 +290,7 @@ def cached_table(radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES) -> 
 
 
 def forget_loaded_tables() -> None:
-    """Read the tables from disk again next time (tests; after a build in this process)."""
+    """Read the tables from disk again next time (for tests)."""
     _loaded.clear()
 
 
@@ -445,16 +445,13 @@ def lookups_a_second(table: EndgameTable, samples: int = 20_000, seed: int = 0) 
 
 
 def bench_figures(
-    radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES, build_missing: bool = True
+    radius: int = RADIUS, max_galaxies: int = DEFAULT_GALAXIES
 ) -> dict[str, float] | None:
-    """N, positions, size, build time and lookup speed of the cached table (built if
-    missing, or None when not ``build_missing``), for ``tminus bench``."""
+    """N, positions, size, build time and lookup speed of the cached table (None: not
+    built), for ``tminus bench``."""
     table = cached_table(radius, max_galaxies)
-    if table is None and not build_missing:
-        return None
     if table is None:
-        table = build(radius, max_galaxies)
-        table.save(cache_path(radius, max_galaxies))
+        return None
     return {
         "radius": radius,
         "max_galaxies": table.max_galaxies,
@@ -481,7 +478,8 @@ def main(arguments: list[str]) -> None:
             return
         print(("saved" if table else "built already:"), cache_path(RADIUS, n))
     figures = bench_figures(RADIUS, n)
-    assert figures is not None  # built when missing
+    if figures is None:
+        raise SystemExit(f"no table at {cache_path(RADIUS, n)}: build it first (build {n})")
     for name, value in figures.items():
         print(f"{name}: {value:,.2f}" if isinstance(value, float) else f"{name}: {value:,}")
 
