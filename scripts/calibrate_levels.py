@@ -1,7 +1,7 @@
 """Seconds a move of candidate level agents, on this machine: the figures behind
 ``tminus/agents/levels.py``.
 
-    nice python scripts/calibrate_levels.py [GAME ...] [--games 2]
+    nice python scripts/calibrate_levels.py [GAME ...] [--games 2] [--players N]
 
 For each game and candidate spec, plays a few games of the spec against the game's
 greedy bot (the spec in every seat in turn) and prints the mean, 90th percentile and
@@ -34,9 +34,12 @@ CANDIDATES = {
 }
 
 
-def seconds_a_move(game_name: str, spec: str, games: int, max_moves: int = 40) -> list[float]:
-    """Processor seconds of each of ``spec``'s decisions (more than one legal move)."""
-    game = load_game(game_name)
+def seconds_a_move(
+    game_name: str, spec: str, games: int, max_moves: int = 40, players: int | None = None
+) -> list[float]:
+    """Processor seconds of each of ``spec``'s decisions (more than one legal move), at the
+    game's default number of players unless given."""
+    game = load_game(game_name) if players is None else load_game(game_name, players=players)
     times: list[float] = []
     for index in range(games):
         seat = index % game.num_players
@@ -65,12 +68,13 @@ def main() -> None:
     parser.add_argument("games_to_time", nargs="*", default=list(CANDIDATES))
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--spec", action="append", help="time these specs instead")
+    parser.add_argument("--players", type=int, help="this many players (default: the game's)")
     arguments = parser.parse_args()
     print("| game | spec | decisions | mean s | p90 s | max s |")
     print("|---|---|---|---|---|---|")
     for name in arguments.games_to_time:
         for spec in arguments.spec or CANDIDATES[name]:
-            times = seconds_a_move(name, spec, arguments.games)
+            times = seconds_a_move(name, spec, arguments.games, players=arguments.players)
             if not times:
                 continue
             p90 = float(np.percentile(times, 90))

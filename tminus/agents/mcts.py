@@ -39,7 +39,7 @@ import numpy as np
 
 from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import CHANCE, Game, State
-from tminus.core.playout import sample_chance
+from tminus.core.playout import ChanceStreams, sample_chance
 
 ROOTS = ("uct", "halving")
 # The last phase's seeds at least: fewer, and "two standard errors" is not what it says.
@@ -176,12 +176,13 @@ class MCTSAgent:
         return values
 
     def _paired_simulation(self, state: State, action: int, me: int, seed: int) -> float:
-        """``action`` in a world, a rollout player and a stream of chance drawn from ``seed``
-        alone (three separate streams of it)."""
+        """``action`` in a world, a rollout player and the luck of chance drawn from ``seed``
+        alone (separate streams of it: the world, the player, each stream of the game's luck)."""
         world = self._start(state, me, np.random.default_rng([seed, 0]))
         world.apply_legal_action(action)
         rollout = make_agent(self.rollout, self.game, seed=[seed, 1])
-        return self._rollout_returns(world, random.Random(seed), rollout)[me]
+        moves = random.Random(f"{seed}/moves")  # a random rollout's picks
+        return self._rollout_returns(world, moves, rollout, ChanceStreams(seed))[me]
 
     def _clearly_better(self, challenger: list[float], anchor: list[float]) -> bool:
         """The paired difference's mean exceeds ``margin`` standard errors (any gain at all
@@ -262,13 +263,24 @@ class MCTSAgent:
     def _round_over(self, state: State) -> bool:
         return self._round_limit is not None and state.rounds_finished() > self._round_limit
 
-    def _rollout_returns(self, state: State, fast: random.Random, rollout: Any) -> list[float]:
+    def _rollout_returns(
+        self,
+        state: State,
+        fast: random.Random,
+        rollout: Any,
+        streams: ChanceStreams | None = None,
+    ) -> list[float]:
+        """Play on to the horizon; chance from ``streams`` when given, else from ``fast``."""
         moves = 0
         limit = self.max_rollout_moves
         pick = fast.random
         while not self._finished(state) and (limit is None or moves < limit):
             if state.is_chance_node():
-                state.apply_legal_action(sample_chance(state.chance_outcomes(), pick()))
+                if streams is None:
+                    outcome = sample_chance(state.chance_outcomes(), pick())
+                else:
+                    outcome = streams.draw(state)
+                state.apply_legal_action(outcome)
             elif self._random_rollouts:
                 legal = state.legal_actions()
                 state.apply_legal_action(legal[int(pick() * len(legal))])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -312,6 +312,13 @@ class State(Generic[G]):
     def ended_by_turn_cap(self) -> bool:
         """True when the game ended as a draw because the turn cap was reached."""
         return False
+
+    def chance_stream(self) -> Hashable:
+        """Which stream of luck this chance node draws from: the same for every chance
+        node unless a game says otherwise. A search that compares moves on common random
+        numbers gives each stream its own numbers (``tminus.core.playout.ChanceStreams``),
+        so that a move which draws one card more does not shift every later roll."""
+        return None
 
     # A game played in rounds (3-2-1 Countdown) can tell a search how the last round went,
     # so a simulation may stop there instead of playing the whole match out.

@@ -1,8 +1,10 @@
-"""Random playouts: the shared loop of the conformance checker and the benchmark."""
+"""Playouts: sampling chance, the random playout shared by the conformance checker and
+the benchmark, and the streams of luck of playouts compared on common random numbers."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 
 from tminus.core.game import State
 
@@ -35,3 +37,26 @@ def random_playout(state: State, rng: random.Random) -> int:
             state.apply_action(legal[int(pick() * len(legal))])
         steps += 1
     return steps
+
+
+class ChanceStreams:
+    """Uniform numbers for a playout's chance nodes, one seeded stream for each of the
+    game's streams of luck (``State.chance_stream()``).
+
+    Two playouts from the same seed that differ in one move meet the same luck: the n-th
+    draw of a stream is the same number in both, even where one of them drew from another
+    stream more often (a card more, so the ball's rolls would otherwise all shift). A game
+    with one stream gets exactly ``random.Random(seed)``.
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self.streams: dict[Hashable, random.Random] = {None: random.Random(seed)}
+
+    def draw(self, state: State) -> int:
+        """The chance outcome of ``state`` (a chance node), from its stream's next number."""
+        key = state.chance_stream()
+        stream = self.streams.get(key)
+        if stream is None:  # a string seed: the same numbers in every process
+            stream = self.streams[key] = random.Random(f"{self.seed}/{key!r}")
+        return sample_chance(state.chance_outcomes(), stream.random())

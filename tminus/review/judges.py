@@ -9,7 +9,6 @@ None where it cannot judge the position (the review then asks the next judge).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -18,7 +17,7 @@ import numpy as np
 
 from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import Game, State
-from tminus.core.playout import sample_chance
+from tminus.core.playout import ChanceStreams
 
 
 @dataclass(frozen=True)
@@ -148,10 +147,10 @@ class Playouts:
 
     def play_out(self, state: State, seat: int, seed: list[int]) -> float:
         agent = make_agent(self.rollout, self.game, seed=[*seed, 1])
-        chance = random.Random(str(seed))
+        chance = ChanceStreams(str(seed))
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(sample_chance(state.chance_outcomes(), chance.random()))
+                state.apply_action(chance.draw(state))
             else:
                 state.apply_action(agent.step(state))
         return share_of_win(state, seat)

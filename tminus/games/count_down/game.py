@@ -338,6 +338,15 @@ class CountDownState(TurnState[CountDownGame]):
             return squares.agent_draw_outcomes(self)
         return list(self.game.board.ball)
 
+    def chance_stream(self) -> tuple[int, int]:
+        """Each seat's rolls of the ball for each purpose are a stream of their own, and
+        the surprise and agent piles one each: so a search comparing two moves on common
+        random numbers meets the same rolls in both, even after one move drew a card."""
+        phase = self._phase
+        if phase in (phases.SURPRISE_DRAW, phases.AGENT_DRAW):
+            return phase, -1
+        return phase, self.turn.mover
+
     def legal_actions(self) -> list[int]:
         if self._player < 0:
             return []
