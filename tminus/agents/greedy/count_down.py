@@ -7,6 +7,8 @@ roll, 9 on the second, 8 on the third).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tminus.agents.solvers.count_down import solve_board_countdown
 from tminus.games.count_down import phases
 from tminus.games.count_down.actions import (
@@ -35,6 +37,17 @@ from tminus.games.count_down.actions import (
     WAIT,
 )
 from tminus.games.count_down.game import CountDownGame, CountDownState
+
+
+@dataclass(frozen=True)
+class Wants:
+    """A centre's holdings as a trade sees them."""
+
+    money: int
+    needed: frozenset[int]  # photo cards of its control card it lacks
+    spare: frozenset[int]  # photo cards it can give up (a second copy, or not its own)
+    missing: frozenset[int]  # rocket parts it lacks
+    duplicates: frozenset[int]  # rocket parts it holds twice or more
 
 
 class CountDownGreedy:
@@ -206,6 +219,20 @@ class CountDownGreedy:
         return (1000 if state.part_counts(me)[part] == 1 else 0) + self.board.part_prices[part]
 
     # -- meetings ------------------------------------------------------------------------
+    def wants(self, state: CountDownState, centre: int) -> Wants:
+        """What ``centre`` needs and can spare, read once for a whole meeting's proposals."""
+        photos, parts = state.photo_counts(centre), state.part_counts(centre)
+        control = self.game.control_sets[centre]
+        return Wants(
+            money=state.money(centre),
+            needed=frozenset(p for p in control if not photos[p]),
+            spare=frozenset(
+                p for p, n in enumerate(photos) if n >= 2 or (n == 1 and p not in control)
+            ),
+            missing=frozenset(p for p, n in enumerate(parts) if not n),
+            duplicates=frozenset(p for p, n in enumerate(parts) if n >= 2),
+        )
+
     def meeting(self, state: CountDownState, me: int, legal: list[int]) -> int:
         """Our say, as the mover or as a player met: missions first, then the best
         proposal worth making, else done."""
@@ -215,39 +242,40 @@ class CountDownGreedy:
             return missions[0]
         owner, justified = state.forbidden_zone_visit()
         visiting = owner >= 0 and not justified and state.current_player() == state.mover()
+        mine = self.wants(state, me)
+        theirs: dict[int, Wants] = {}
         best, best_score = DONE, 0.0
         for action in legal:
             if action < space.propose:
                 continue
             seat, t = space.split_proposal(action)
             other = state.centre_of(seat)
-            score = self.proposal_score(state, me, other, space.templates[t])
+            if other not in theirs:
+                theirs[other] = self.wants(state, other)
+            score = self.proposal_score(mine, theirs[other], space.templates[t])
             if visiting and other == owner and space.templates[t][0] == ASK_FOR:
                 score = max(score, 4.0)  # a claim on the owner justifies the visit, paid or not
             if score > best_score:
                 best, best_score = action, score
         return best
 
-    def proposal_score(
-        self, state: CountDownState, me: int, other: int, template: tuple[int, int, int]
-    ) -> float:
+    def proposal_score(self, mine: Wants, theirs: Wants, template: tuple[int, int, int]) -> float:
         kind, x, y = template
         values = self.board.photo_values
-        money = state.money(me)
         if kind == ASK_FOR:  # a forced sale: only worth it if we can pay the value
-            return 10.0 if money >= values[x] else 0.0
+            return 10.0 if mine.money >= values[x] else 0.0
         if kind == DEMAND:
-            return 9.0 if money >= y else 0.0
-        if kind == BUY and self.needs_photo(state, me, x) and self.spare_photo(state, other, x):
+            return 9.0 if mine.money >= y else 0.0
+        if kind == BUY and x in mine.needed and x in theirs.spare:
             return 8.0 - y / values[x]  # cheapest first
-        if kind == SWAP and self.needs_photo(state, me, y) and self.spare_photo(state, me, x):
-            return 7.0 if self.needs_photo(state, other, x) else 3.0
-        if kind == SELL and self.spare_photo(state, me, x) and self.needs_photo(state, other, x):
+        if kind == SWAP and y in mine.needed and x in mine.spare:
+            return 7.0 if x in theirs.needed else 3.0
+        if kind == SELL and x in mine.spare and x in theirs.needed:
             return 2.0 + y / values[x]  # dearest first
-        if kind == BUY_PART_FROM and x in self.missing_parts(state, me):
+        if kind == BUY_PART_FROM and x in mine.missing:
             return 6.0
-        if kind == SELL_PART and state.part_counts(me)[x] >= 2:
-            return 1.0 if x in self.missing_parts(state, other) else 0.0
+        if kind == SELL_PART and x in mine.duplicates:
+            return 1.0 if x in theirs.missing else 0.0
         return 0.0
 
     def good_offer_to_me(self, state: CountDownState, me: int) -> bool:
