@@ -5,6 +5,7 @@ import pytest
 from tminus import list_games, load_game
 from tminus.agents.levels import format_levels_table, level_table, levels, levels_tournament
 from tminus.agents.registry import list_agents, make_agent
+from tminus.core.registry import game_class
 
 
 @pytest.mark.parametrize("name", list_games())
@@ -83,3 +84,41 @@ def test_the_levels_command_plays_a_candidate_against_the_expert(capsys):
     assert "10 of 10 games" in out.err  # progress, apart from the table
     assert matrix.startswith(" / decided | easy | medium | hard | expert | candidate |")
     assert len(matrix.strip().splitlines()) == 2 + 5  # the header, its rule, a row each
+
+
+def test_a_duplicate_levels_tournament_adds_each_levels_paired_edge_over_the_one_below():
+    from dataclasses import replace
+
+    from tminus.core.registry import manifest, register
+
+    four_way = manifest("four_way")
+    register(replace(four_way, levels=replace(four_way.levels, hard="mcts:simulations=4")))
+    try:
+        result = levels_tournament("four_way", games=24, seed=1, players=2, duplicate=True)
+    finally:
+        register(four_way)
+    paired = format_levels_table(result).split("| level | paired edge")[1]
+    rows = [line.split("|")[1:4] for line in paired.splitlines() if line.startswith("| ")]
+    assert [row[0].strip() for row in rows] == ["medium", "hard", "expert"]
+    # 24 games of 4 levels at 2 seats (12 seatings): two deals, each pair met in both.
+    assert all(row[2].strip() == "2" for row in rows)
+    edge = result.paired[result.agents[1]][result.agents[0]]
+    assert f"{edge.edge:+.3f}" in rows[0][1]
+
+
+def test_count_down_searches_more_with_two_players_whose_simulations_cost_less():
+    two, four = level_table("count_down", 2), level_table("count_down", 4)
+    assert [lv.spec for lv in two[2:]] == ["ismcts:simulations=200", "ismcts:simulations=800"]
+    assert [lv.spec for lv in four[2:]] == ["ismcts:simulations=100", "ismcts:simulations=300"]
+    assert level_table("count_down") == four  # four players, the default
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_every_player_counts_levels_make_agents_of_that_count(name):
+    from tminus.server.service import player_counts
+
+    for players in player_counts(game_class(name)):
+        game = load_game(name, players=players)
+        for level in level_table(name, players):
+            if level.spec != "solver":
+                make_agent(level.spec, game, seed=0)

@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 import tminus
-from tminus.sim.tournament import lineups, tournament
+from tminus.sim.runner import Batch, GameResult
+from tminus.sim.tournament import lineups, paired_edges, tournament
 
 
 @pytest.mark.parametrize(
@@ -47,3 +48,36 @@ def test_ratings_put_greedy_above_random_and_count_every_game():
     assert wins + losses + draws == 600
     assert result.head_to_head["random"]["greedy"] == (losses, wins, draws)
     assert wins > losses
+
+
+def test_a_duplicate_batch_deals_the_same_luck_to_every_lineup_of_a_deal():
+    # The same deterministic player in both seats: the two games of a deal are one game.
+    same = (("greedy", "greedy"), ("greedy", "greedy"))
+    duplicate = Batch("count_down", {"players": 2}, same, seed=4, keep_history=True, duplicate=True)
+    first, second, next_deal = (duplicate.play(i) for i in range(3))
+    assert first.seed == second.seed != next_deal.seed
+    assert first.history == second.history != next_deal.history
+    # Not duplicate: each game its own luck.
+    plain = Batch("count_down", {"players": 2}, same, seed=4, keep_history=True)
+    assert plain.play(0).history != plain.play(1).history
+
+
+def _result(seed, agents, returns):
+    return GameResult(
+        seed=seed, agents=agents, returns=returns, winners=[], moves=0, moves_by_seat=[0, 0],
+        first_mover=0, turn_cap=False,
+    )  # fmt: skip
+
+
+def test_paired_edges_count_each_deal_once_and_cancel_the_seats_luck():
+    results = [
+        _result((0, 0), ("a", "b"), [1, -1]), _result((0, 0), ("b", "a"), [-1, 1]),  # a twice
+        _result((0, 1), ("a", "b"), [1, -1]), _result((0, 1), ("b", "a"), [1, -1]),  # the seat
+        _result((0, 2), ("a", "b"), [1, -1]), _result((0, 2), ("b", "a"), [0, 0]),  # a, a draw
+    ]  # fmt: skip
+    edges = paired_edges(["a", "b"], results)
+    a_over_b, b_over_a = edges["a"]["b"], edges["b"]["a"]
+    assert a_over_b.deals == 3
+    assert a_over_b.edge == pytest.approx((1 + 0 + 0.5) / 3)
+    assert b_over_a.edge == pytest.approx(-a_over_b.edge)
+    assert a_over_b.low < a_over_b.edge < a_over_b.high

@@ -37,7 +37,7 @@ class Level:
 
 
 def level_table(game_name: str, players: int | None = None) -> list[Level]:
-    """The levels of ``game_name`` (with ``players``, when the expert depends on it)."""
+    """The levels of ``game_name`` (with ``players``, when hard or expert depends on it)."""
     declared = manifest(game_name).levels
     if declared is None:
         return generic_levels(game_name)
@@ -46,10 +46,11 @@ def level_table(game_name: str, players: int | None = None) -> list[Level]:
         param = game_class(game_name).parameters.get("players")
         players = param.default if param else 0
     expert, label = declared.experts_by_players.get(players, (expert, label))
+    hard = declared.hards_by_players.get(players, declared.hard)
     return [
         Level("easy", "Random (easy)", "random", None),
         Level("medium", "Greedy (medium)", "greedy", None),
-        Level("hard", "Search (hard)", declared.hard, HARD_SECONDS),
+        Level("hard", "Search (hard)", hard, HARD_SECONDS),
         Level("expert", label, expert, EXPERT_SECONDS),
     ]
 
@@ -79,16 +80,20 @@ def levels_tournament(
     workers: int | None = 1,
     progress: Any = None,
     candidates: tuple[str, ...] = (),
+    duplicate: bool = False,
 ) -> Any:
     """Every level against every other, every seat (``tminus.sim.tournament``); with
-    ``candidates``, specs that might replace the expert play in it too (listed last)."""
+    ``candidates``, specs that might replace the expert play in it too (listed last); with
+    ``duplicate``, in deals on the same luck, for the paired edges."""
     from tminus.core.registry import load_game
     from tminus.sim.tournament import tournament
 
     game = load_game(game_name, **({"players": players} if players else {}))
     specs = [level.spec for level in level_table(game_name, game.num_players)]
     specs += [spec for spec in candidates if spec not in specs]
-    return tournament(game, specs, games, seed=seed, workers=workers, progress=progress)
+    return tournament(
+        game, specs, games, seed=seed, workers=workers, progress=progress, duplicate=duplicate
+    )
 
 
 def format_levels_table(result: Any, names: list[str] | None = None) -> str:
@@ -116,6 +121,26 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
                 below = f"{wins}/{decided} = {wins / decided:.3f} ({lo:.3f}–{hi:.3f})"
         label = names[index] if index < len(names) else "candidate"
         lines.append(f"| {label} | `{spec}` | {won} | {below} |")
+    if result.paired:
+        lines += ["", format_paired_edges(result, names)]
+    return "\n".join(lines)
+
+
+def format_paired_edges(result: Any, names: list[str] | None = None) -> str:
+    """A Markdown table of a duplicate tournament: each level's paired edge over the level
+    below, on the same luck (``tminus.sim.tournament.PairedEdge``)."""
+    names = names or list(NAMES)
+    lines = [
+        "| level | paired edge over the level below (95% interval) | deals |",
+        "|---|---|---|",
+    ]
+    for index in range(1, len(result.agents)):
+        spec, below = result.agents[index], result.agents[index - 1]
+        edge = result.paired[spec][below]
+        label = names[index] if index < len(names) else "candidate"
+        lines.append(
+            f"| {label} | {edge.edge:+.3f} ({edge.low:+.3f} to {edge.high:+.3f}) | {edge.deals} |"
+        )
     return "\n".join(lines)
 
 
@@ -142,7 +167,7 @@ def main(arguments: list[str] | None = None) -> None:
     """The levels tournament, printed as the README's table:
 
     python -m tminus.agents.levels GAME GAMES [--seed S] [--players P] [--workers W]
-        [--candidate SPEC ...]
+        [--candidate SPEC ...] [--duplicate]
     """
     import argparse
     import sys
@@ -154,6 +179,9 @@ def main(arguments: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--candidate", action="append", default=[], help="play it too")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="deals on the same luck, with paired edges"
+    )
     options = parser.parse_args(arguments)
     played = 0
 
@@ -170,6 +198,7 @@ def main(arguments: list[str] | None = None) -> None:
         options.workers,
         progress,
         tuple(options.candidate),
+        options.duplicate,
     )
     print(format_levels_table(result))
     print()

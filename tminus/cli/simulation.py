@@ -59,9 +59,13 @@ class RunOptions:
         """The agent of each seat plays every game in that seat."""
         return run_simulation(game, seats, progress=advance(progress), **asdict(self))
 
-    def tournament(self, game: Game, agents: list[str], progress: Progress) -> TournamentResult:
-        """Every agent in every seat."""
-        return run_tournament(game, agents, progress=advance(progress), **asdict(self))
+    def tournament(
+        self, game: Game, agents: list[str], progress: Progress, duplicate: bool = False
+    ) -> TournamentResult:
+        """Every agent in every seat (with ``duplicate``, every seating on the same luck)."""
+        return run_tournament(
+            game, agents, progress=advance(progress), duplicate=duplicate, **asdict(self)
+        )
 
 
 def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
@@ -153,6 +157,13 @@ def tournament(
     backend: BackendOpt = "local",
     workers: WorkersOpt = None,
     address: AddressOpt = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            help="Deal the same luck to every seating of a deal (as in duplicate bridge) "
+            "and add each pair's paired edge, in which that luck cancels."
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Every agent in every seat: openskill ratings and a head-to-head table."""
@@ -162,7 +173,7 @@ def tournament(
     options = RunOptions(games, seed, backend, workers, address)
     with progress_bar(game, games, as_json) as bar:
         try:
-            result = options.tournament(the_game, names, bar)
+            result = options.tournament(the_game, names, bar, duplicate)
         except ValueError as error:
             raise fail(str(error)) from None
     if as_json:
@@ -192,6 +203,27 @@ def print_tournament(result) -> None:
             cells.append("—" if a == b else f"{w} / {lo} / {d}")
         grid.add_row(a, *cells)
     console.print(grid)
+    if result.paired:
+        print_paired_edges(result)
+
+
+def print_paired_edges(result) -> None:
+    table = Table(
+        title="paired edge, deal by deal on the same luck: (above - below) / games met, "
+        "mean (95% interval) over the deals"
+    )
+    table.add_column("")
+    for name in result.agents:
+        table.add_column(name, justify="right")
+    for a in result.agents:
+        cells = []
+        for b in result.agents:
+            edge = result.paired[a][b] if a != b else None
+            cells.append(
+                "—" if edge is None else f"{edge.edge:+.3f} ({edge.low:+.2f}, {edge.high:+.2f})"
+            )
+        table.add_row(a, *cells)
+    console.print(table)
 
 
 def report(

@@ -42,9 +42,13 @@ class Levels:
     expert_label: str = "Deep search (expert)"
     # Another expert with this many players: players -> (spec, label).
     experts_by_players: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+    # Another hard level with this many players (a search whose moves cost less or more
+    # there): players -> spec.
+    hards_by_players: Mapping[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "experts_by_players", MappingProxyType(self.experts_by_players))
+        object.__setattr__(self, "hards_by_players", MappingProxyType(self.hards_by_players))
 
 
 @dataclass(frozen=True)

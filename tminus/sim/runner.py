@@ -2,7 +2,8 @@
 
 Chance outcomes are drawn with NumPy's seeded generator, and each agent gets a seed of
 its own derived from the game's, so the same seed always gives the same game, whichever
-process or machine plays it.
+process or machine plays it. A duplicate batch (as in duplicate bridge) deals the same
+luck to every seating of a block of games instead: see ``Batch``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from tminus.agents.base import Agent
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game
-from tminus.core.playout import sample_chance
+from tminus.core.playout import ChanceStreams, sample_chance
 from tminus.core.registry import load_game
 from tminus.sim.facts import game_facts
 
@@ -50,17 +51,22 @@ def play_game(
     seed: Sequence[int] | int,
     keep_history: bool = True,
     names: Sequence[str] | None = None,
+    streams: bool = False,
 ) -> GameResult:
-    """Play one game to the end: agents move for their seats, chance comes from ``seed``."""
+    """Play one game to the end: agents move for their seats, chance comes from ``seed``
+    (with ``streams``, each of the game's streams of luck from its own part of it)."""
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} with {game.num_players} players needs that many agents")
     seed = (seed,) if isinstance(seed, int) else tuple(seed)
     rng = np.random.default_rng(list(seed))
+    luck = ChanceStreams(repr(seed)) if streams else None
     state = game.new_initial_state()
     moves_by_seat = [0] * game.num_players
     first_mover = -1
     while not state.is_terminal():
-        if state.is_chance_node():
+        if luck is not None and state.is_chance_node():
+            state.apply_action(luck.draw(state))
+        elif state.is_chance_node():
             state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
         else:
             seat = state.current_player()
@@ -87,6 +93,10 @@ class Batch:
     """Games to play, described by plain data so that any process can play any of them.
 
     Game ``i`` seats ``lineups[i % len(lineups)]`` and is seeded by ``game_seed(seed, i)``.
+    A ``duplicate`` batch plays its games in deals of one game per lineup: the games of deal
+    ``k`` (``i // len(lineups) == k``) all meet the luck of ``game_seed(seed, k)``, drawn by
+    the game's streams (``State.chance_stream``), so that each seat's rolls are the same
+    in every lineup however the play differs. Agents keep seeds of their own game.
     """
 
     game: str
@@ -95,6 +105,7 @@ class Batch:
     seed: int
     keep_history: bool = False
     facts: bool = False  # also the facts the game's report figures need
+    duplicate: bool = False  # every lineup of a deal meets the same luck
 
     def play(self, index: int, game: Game | None = None) -> GameResult:
         game = game or load_game(self.game, **self.params)
@@ -102,7 +113,10 @@ class Batch:
         seeds = game_seed(self.seed, index)
         agents = make_agents(lineup, game, seeds)
         keep = self.keep_history or self.facts
-        result = play_game(game, agents, seeds, keep_history=keep, names=lineup)
+        luck = game_seed(self.seed, index // len(self.lineups)) if self.duplicate else seeds
+        result = play_game(
+            game, agents, luck, keep_history=keep, names=lineup, streams=self.duplicate
+        )
         if not self.facts or result.history is None:  # kept whenever facts are asked
             return result
         return replace(

@@ -31,3 +31,19 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     high = min(low + 1, len(sorted_values) - 1)
     fraction = position - low
     return sorted_values[low] * (1 - fraction) + sorted_values[high] * fraction
+
+
+def mean_interval(
+    values: Sequence[float], z: float = 1.959963984540054
+) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its 95% normal interval (mean ± z standard errors);
+    the interval is unbounded with fewer than two values."""
+    n = len(values)
+    if n == 0:
+        return (float("nan"), -math.inf, math.inf)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, -math.inf, math.inf)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(variance / n)
+    return (mean, mean - half, mean + half)

@@ -1,4 +1,9 @@
-"""Tournaments: every agent in every seat, rated with openskill, with a head-to-head table."""
+"""Tournaments: every agent in every seat, rated with openskill, with a head-to-head table.
+
+A duplicate tournament (``duplicate=True``, as in duplicate bridge) plays deals of one game
+per seating on the same luck, and adds each pair's paired edge: how much more often one
+finished above the other than below it, deal by deal, where the luck that favoured a seat
+favoured both of them once and cancels."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import Any
 from tminus.core.game import Game
 from tminus.sim.backends import run_batch
 from tminus.sim.runner import Batch, GameResult
-from tminus.sim.stats import wilson_interval
+from tminus.sim.stats import mean_interval, wilson_interval
 
 
 def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -56,6 +61,8 @@ class TournamentResult:
     ratings: list[Rating]  # best first
     head_to_head: dict[str, dict[str, tuple[int, int, int]]]  # a -> b -> (wins, losses, draws)
     results: list[GameResult]
+    duplicate: bool = False
+    paired: dict[str, dict[str, PairedEdge]] | None = None  # a duplicate tournament's edges
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +86,14 @@ class TournamentResult:
             ],
             "head_to_head": {
                 a: {b: list(wld) for b, wld in row.items()} for a, row in self.head_to_head.items()
+            },
+            "duplicate": self.duplicate,
+            "paired": {
+                a: {
+                    b: {"deals": e.deals, "edge": e.edge, "interval95": [e.low, e.high]}
+                    for b, e in row.items()
+                }
+                for a, row in (self.paired or {}).items()
             },
         }
 
@@ -130,6 +145,46 @@ def head_to_head(
     }
 
 
+@dataclass(frozen=True)
+class PairedEdge:
+    """One agent's edge over another on the same luck: per deal, (games it finished above
+    the other - games below) / games they met in, averaged over the deals they met in."""
+
+    deals: int
+    edge: float  # in [-1, 1]: 0 is even, 1 finished above in every game
+    low: float  # the 95% normal interval of the mean
+    high: float
+
+
+def paired_edges(
+    agents: Sequence[str], results: Sequence[GameResult]
+) -> dict[str, dict[str, PairedEdge]]:
+    """Each pair's ``PairedEdge`` over the deals of a duplicate tournament (a deal: the
+    games of one luck seed)."""
+    deals: dict[tuple[int, ...], list[GameResult]] = {}
+    for result in results:
+        deals.setdefault(result.seed, []).append(result)
+    scores: dict[str, dict[str, list[float]]] = {
+        a: {b: [] for b in agents if b != a} for a in agents
+    }
+    for games in deals.values():
+        tallies: dict[tuple[str, str], list[int]] = {}  # (a, b) -> [above - below, games]
+        for result in games:
+            seats = list(enumerate(result.agents))
+            for (i, a), (j, b) in permutations(seats, 2):
+                if a != b:
+                    tally = tallies.setdefault((a, b), [0, 0])
+                    mine, theirs = result.returns[i], result.returns[j]
+                    tally[0] += (mine > theirs) - (mine < theirs)
+                    tally[1] += 1
+        for (a, b), (net, met) in tallies.items():
+            scores[a][b].append(net / met)
+    return {
+        a: {b: PairedEdge(len(v), *mean_interval(v)) for b, v in row.items()}
+        for a, row in scores.items()
+    }
+
+
 def tournament(
     game: Game,
     agents: Sequence[str],
@@ -140,9 +195,12 @@ def tournament(
     workers: int | None = 1,
     address: str | None = None,
     facts: bool = False,
+    duplicate: bool = False,
 ) -> TournamentResult:
     seatings = lineups(agents, game.num_players)
-    batch = Batch(game.name, dict(game.params), tuple(seatings), seed, facts=facts)
+    batch = Batch(
+        game.name, dict(game.params), tuple(seatings), seed, facts=facts, duplicate=duplicate
+    )
     results = run_batch(batch, games, backend, workers, address, progress)
     return TournamentResult(
         game=game.name,
@@ -153,4 +211,6 @@ def tournament(
         ratings=rate(agents, results),
         head_to_head=head_to_head(agents, results),
         results=results,
+        duplicate=duplicate,
+        paired=paired_edges(agents, results) if duplicate else None,
     )

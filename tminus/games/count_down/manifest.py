@@ -13,7 +13,14 @@ MANIFEST = GameManifest(
     facts="tminus.games.count_down.analysis:facts",
     figures=("tminus.sim.report:count_down_ready",),
     # Timed on the development machine (README, "Levels": 90th percentile of a decision
-    # 0.45 s at 100 simulations, 1.77 s at 300, 2.04 s at 350); hidden cards: ismcts.
-    levels=Levels(hard="ismcts:simulations=100", expert="ismcts:simulations=300"),
+    # at 3-6 players 0.40-0.57 s at 100 simulations, 1.11-1.62 s at 300); hidden cards:
+    # ismcts. Two players' games are shorter, so each simulation costs less: 0.42 s at 200,
+    # 1.74 s at 800.
+    levels=Levels(
+        hard="ismcts:simulations=100",
+        expert="ismcts:simulations=300",
+        hards_by_players={2: "ismcts:simulations=200"},
+        experts_by_players={2: ("ismcts:simulations=800", "Deep search (expert)")},
+    ),
     board="/static/js/boards/count_down.js",
 )
