@@ -21,7 +21,7 @@ BUGS = (
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
     "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
     "rounds_skip", "round_returns_out_of_bounds", "structs_collide", "rounds_undeclared",
-    "position_drops_field",
+    "position_drops_field", "unnamed_chance_stream",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -77,6 +77,10 @@ class ToyState(State):
             p = 0.3 if self.game.bug == "chance_sum" else 1 / 3
             return [(a, p) for a in range(3)]
         return [(a, 1 / 6) for a in range(6)]
+
+    def chance_stream(self) -> Any:
+        # The bug: a stream named by an object, whose repr differs in every copy.
+        return object() if self.game.bug == "unnamed_chance_stream" else None
 
     def legal_actions(self) -> list[int]:
         if self.current_player() < 0:

@@ -112,6 +112,7 @@ def _check_node(game: Game, state: State, where: str) -> None:
         if legal:
             raise ConformanceError(f"{where}: a chance node offers player actions {legal}")
         _check_chance_outcomes(game, outcomes, where)
+        _check_chance_stream(state, where)
         return
     if outcomes:
         raise ConformanceError(f"{where}: a decision node offers chance outcomes")
@@ -123,6 +124,21 @@ def _check_node(game: Game, state: State, where: str) -> None:
         raise ConformanceError(f"{where}: legal actions not sorted and unique: {legal}")
     if legal[0] < 0 or legal[-1] >= game.num_distinct_actions:
         raise ConformanceError(f"{where}: legal actions outside [0, num_distinct_actions): {legal}")
+
+
+def _check_chance_stream(state: State, where: str) -> None:
+    """A stream of luck is hashable and named the same in every process (its ``repr``
+    seeds the stream's numbers): a clone names the same stream."""
+    stream = state.chance_stream()
+    try:
+        hash(stream)
+    except TypeError:
+        raise ConformanceError(f"{where}: chance_stream() {stream!r} is not hashable") from None
+    if repr(stream) != repr(state.clone().chance_stream()):
+        raise ConformanceError(
+            f"{where}: chance_stream() is {stream!r} here and "
+            f"{state.clone().chance_stream()!r} in a clone: name it by plain values"
+        )
 
 
 def _check_chance_outcomes(game: Game, outcomes: list[tuple[int, float]], where: str) -> None:
