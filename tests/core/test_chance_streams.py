@@ -46,12 +46,14 @@ def test_count_down_gives_each_seats_rolls_and_each_pile_a_stream():
     rng = random.Random(2)
     state = game.new_initial_state()
     keys = {}
-    for _ in range(3000):
+    for _ in range(20000):
         if state.is_terminal():
-            break
+            state = game.new_initial_state()
         if state.is_chance_node():
             phase = state.phase()
             who = state.mover() if "roll" in phase and phase != "roll-off" else None
+            if phase == "agent draw":
+                who = "green" if state.position_dict()["draw_green"] else "red"
             keys.setdefault(state.chance_stream(), set()).add((phase, who))
             state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
         else:
@@ -59,5 +61,6 @@ def test_count_down_gives_each_seats_rolls_and_each_pile_a_stream():
             state.apply_action(legal[rng.randrange(len(legal))])
     # One kind of draw, and one seat's rolls, for each stream; every seat's move rolls seen.
     assert all(len(kinds) == 1 for kinds in keys.values()), keys
-    movers = {who for kinds in keys.values() for phase, who in kinds if phase == "roll"}
-    assert movers == {0, 1, 2}
+    kinds = {kind for kinds in keys.values() for kind in kinds}
+    assert {who for phase, who in kinds if phase == "roll"} == {0, 1, 2}
+    assert {who for phase, who in kinds if phase == "agent draw"} == {"green", "red"}

@@ -48,7 +48,7 @@ def test_a_correct_game_passes(toy):
         ("structs_collide", "have the same struct"),
         ("rounds_undeclared", "game_type.rounds is not set"),
         ("position_drops_field", "set_up\\(position_dict\\(\\)\\) is another position"),
-        ("unnamed_chance_stream", "in a clone: name it by plain values"),
+        ("unnamed_chance_stream", "name it by plain values"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):

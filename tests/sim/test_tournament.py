@@ -50,16 +50,38 @@ def test_ratings_put_greedy_above_random_and_count_every_game():
     assert wins > losses
 
 
-def test_a_duplicate_batch_deals_the_same_luck_to_every_lineup_of_a_deal():
-    # The same deterministic player in both seats: the two games of a deal are one game.
-    same = (("greedy", "greedy"), ("greedy", "greedy"))
-    duplicate = Batch("count_down", {"players": 2}, same, seed=4, keep_history=True, duplicate=True)
+def _rolls_by_stream(result):
+    """Each stream of the ball's rolls in a played game: stream -> the faces, in order."""
+    state = tminus.load_game("count_down", players=2).new_initial_state()
+    rolls = {}
+    for action in result.history:
+        if state.is_chance_node() and state.phase() == "roll":
+            rolls.setdefault(state.chance_stream(), []).append(action)
+        state.apply_action(action)
+    return rolls
+
+
+def test_a_duplicate_deal_gives_each_seat_the_same_rolls_in_every_lineup():
+    lineups = (("greedy", "random"), ("random", "greedy"))
+    duplicate = Batch("count_down", {"players": 2}, lineups, 4, keep_history=True, duplicate=True)
     first, second, next_deal = (duplicate.play(i) for i in range(3))
     assert first.seed == second.seed != next_deal.seed
-    assert first.history == second.history != next_deal.history
+    assert first.history != second.history  # different players in the seats
+    mine, theirs = _rolls_by_stream(first), _rolls_by_stream(second)
+    assert len(mine) == 2  # each seat's rolls to move
+    for stream, faces in mine.items():
+        common = min(len(faces), len(theirs[stream]))
+        assert common > 5 and faces[:common] == theirs[stream][:common]
     # Not duplicate: each game its own luck.
-    plain = Batch("count_down", {"players": 2}, same, seed=4, keep_history=True)
-    assert plain.play(0).history != plain.play(1).history
+    plain = Batch("count_down", {"players": 2}, lineups, 4, keep_history=True)
+    one, two = _rolls_by_stream(plain.play(0)), _rolls_by_stream(plain.play(1))
+    assert all(one[k][:5] != two[k][:5] for k in one)
+
+
+def test_a_duplicate_tournament_plays_whole_deals_only():
+    game = tminus.load_game("four_way", players=2)
+    with pytest.raises(ValueError, match="whole deals of 2 games .* not 3"):
+        tournament(game, ["greedy", "random"], 3, duplicate=True)
 
 
 def _result(seed, agents, returns):

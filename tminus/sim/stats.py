@@ -33,11 +33,17 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[low] * (1 - fraction) + sorted_values[high] * fraction
 
 
-def mean_interval(
-    values: Sequence[float], z: float = 1.959963984540054
-) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with its 95% normal interval (mean ± z standard errors);
-    the interval is unbounded with fewer than two values."""
+# Student's t at 97.5% for 1..30 degrees of freedom; past 30 the normal 1.96 is near enough.
+T_975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of independent values with its 95% t interval (mean ±
+    t standard errors, t for n - 1 degrees of freedom); unbounded with fewer than two."""
     n = len(values)
     if n == 0:
         return (float("nan"), -math.inf, math.inf)
@@ -45,5 +51,6 @@ def mean_interval(
     if n < 2:
         return (mean, -math.inf, math.inf)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(variance / n)
+    t = T_975[n - 2] if n - 1 <= len(T_975) else 1.959963984540054
+    half = t * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)

@@ -198,6 +198,11 @@ def tournament(
     duplicate: bool = False,
 ) -> TournamentResult:
     seatings = lineups(agents, game.num_players)
+    if duplicate and games % len(seatings):
+        raise ValueError(
+            f"a duplicate tournament plays whole deals of {len(seatings)} games (one for "
+            f"each seating): ask for a multiple of {len(seatings)}, not {games}"
+        )
     batch = Batch(
         game.name, dict(game.params), tuple(seatings), seed, facts=facts, duplicate=duplicate
     )

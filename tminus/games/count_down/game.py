@@ -340,11 +340,14 @@ class CountDownState(TurnState[CountDownGame]):
 
     def chance_stream(self) -> tuple[int, int]:
         """Each seat's rolls of the ball for each purpose are a stream of their own, and
-        the surprise and agent piles one each: so a search comparing two moves on common
-        random numbers meets the same rolls in both, even after one move drew a card."""
+        the surprise pile and the green and red agent piles one each: so a search comparing
+        two moves on common random numbers meets the same rolls in both, even after one
+        move drew a card."""
         phase = self._phase
-        if phase in (phases.SURPRISE_DRAW, phases.AGENT_DRAW):
+        if phase == phases.SURPRISE_DRAW:
             return phase, -1
+        if phase == phases.AGENT_DRAW:
+            return phase, int(self.piles.draw_green)
         return phase, self.turn.mover
 
     def legal_actions(self) -> list[int]:
