@@ -192,38 +192,37 @@ def print_tournament(result) -> None:
             str(r.games), f"{r.win_rate:.1%}",
         )  # fmt: skip
     console.print(ranking)
-    grid = Table(title="head to head: row finished above / below / level with column")
-    grid.add_column("")
-    for name in result.agents:
-        grid.add_column(name, justify="right")
-    for a in result.agents:
-        cells = []
-        for b in result.agents:
-            w, lo, d = result.head_to_head[a].get(b, (0, 0, 0)) if a != b else (0, 0, 0)
-            cells.append("—" if a == b else f"{w} / {lo} / {d}")
-        grid.add_row(a, *cells)
-    console.print(grid)
-    if result.paired:
-        print_paired_edges(result)
-
-
-def print_paired_edges(result) -> None:
-    table = Table(
-        title="paired edge, deal by deal on the same luck: (above - below) / games met, "
-        "mean (95% interval) over the deals"
+    console.print(
+        pair_grid(
+            "head to head: row finished above / below / level with column",
+            result.agents,
+            lambda a, b: "{} / {} / {}".format(*result.head_to_head[a][b]),
+        )
     )
-    table.add_column("")
-    for name in result.agents:
-        table.add_column(name, justify="right")
-    for a in result.agents:
-        cells = []
-        for b in result.agents:
-            edge = result.paired[a][b] if a != b else None
-            cells.append(
-                "—" if edge is None else f"{edge.edge:+.3f} ({edge.low:+.2f}, {edge.high:+.2f})"
+    if result.paired:
+        console.print(
+            pair_grid(
+                "paired edge, deal by deal on the same luck: (above - below) / games met, "
+                "mean (95% interval) over the deals",
+                result.agents,
+                lambda a, b: (
+                    f"{result.paired[a][b].edge:+.3f} "
+                    f"({result.paired[a][b].low:+.2f}, {result.paired[a][b].high:+.2f})"
+                ),
             )
-        table.add_row(a, *cells)
-    console.print(table)
+        )
+
+
+def pair_grid(title: str, agents: list[str], cell) -> Table:
+    """A table of every pair of agents: row ``a``, column ``b``, ``cell(a, b)`` (— on the
+    diagonal)."""
+    grid = Table(title=title)
+    grid.add_column("")
+    for name in agents:
+        grid.add_column(name, justify="right")
+    for a in agents:
+        grid.add_row(a, *("—" if a == b else cell(a, b) for b in agents))
+    return grid
 
 
 def report(
