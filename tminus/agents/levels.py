@@ -96,6 +96,11 @@ def levels_tournament(
     )
 
 
+def level_name(names: list[str], index: int) -> str:
+    """The level at ``index`` of a tournament's agents; past the levels, a candidate."""
+    return names[index] if index < len(names) else "candidate"
+
+
 def format_levels_table(result: Any, names: list[str] | None = None) -> str:
     """A Markdown table: each level's games won (95% interval) and its score against the
     level below it (wins / decided games, 95% interval), weakest level first."""
@@ -119,7 +124,7 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
             if decided:
                 lo, hi = wilson_interval(wins, decided)
                 below = f"{wins}/{decided} = {wins / decided:.3f} ({lo:.3f}–{hi:.3f})"
-        label = names[index] if index < len(names) else "candidate"
+        label = level_name(names, index)
         lines.append(f"| {label} | `{spec}` | {won} | {below} |")
     if result.paired:
         lines += ["", format_paired_edges(result, names)]
@@ -137,7 +142,7 @@ def format_paired_edges(result: Any, names: list[str] | None = None) -> str:
     for index in range(1, len(result.agents)):
         spec, below = result.agents[index], result.agents[index - 1]
         edge = result.paired[spec][below]
-        label = names[index] if index < len(names) else "candidate"
+        label = level_name(names, index)
         lines.append(
             f"| {label} | {edge.edge:+.3f} ({edge.low:+.3f} to {edge.high:+.3f}) | {edge.deals} |"
         )
@@ -148,7 +153,7 @@ def format_head_to_head(result: Any, names: list[str] | None = None) -> str:
     """A Markdown table: each row's level against each column's, games won of the games
     decided between them (wins / decided), weakest first."""
     names = names or list(NAMES)
-    labels = [names[i] if i < len(names) else "candidate" for i in range(len(result.agents))]
+    labels = [level_name(names, i) for i in range(len(result.agents))]
     lines = ["| won / decided | " + " | ".join(labels) + " |"]
     lines.append("|---" * (len(labels) + 1) + "|")
     for row, spec in zip(labels, result.agents, strict=True):

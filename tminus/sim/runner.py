@@ -16,7 +16,7 @@ import numpy as np
 
 from tminus.agents.base import Agent
 from tminus.agents.registry import make_agent
-from tminus.core.game import Game, State
+from tminus.core.game import Game
 from tminus.core.playout import ChanceStreams, sample_chance
 from tminus.core.registry import load_game
 from tminus.sim.facts import game_facts
@@ -60,18 +60,15 @@ def play_game(
     seed = (seed,) if isinstance(seed, int) else tuple(seed)
     rng = np.random.default_rng(list(seed))
     luck = ChanceStreams(repr(seed)) if streams else None
-
-    def draw(state: State) -> int:
-        if luck is not None:
-            return luck.draw(state)
-        return sample_chance(state.chance_outcomes(), rng.random())
-
     state = game.new_initial_state()
     moves_by_seat = [0] * game.num_players
     first_mover = -1
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(draw(state))
+            if luck is None:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
+            else:
+                state.apply_action(luck.draw(state))
         else:
             seat = state.current_player()
             if first_mover < 0:

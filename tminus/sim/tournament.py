@@ -61,7 +61,6 @@ class TournamentResult:
     ratings: list[Rating]  # best first
     head_to_head: dict[str, dict[str, tuple[int, int, int]]]  # a -> b -> (wins, losses, draws)
     results: list[GameResult]
-    duplicate: bool = False
     paired: dict[str, dict[str, PairedEdge]] | None = None  # a duplicate tournament's edges
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,7 +86,7 @@ class TournamentResult:
             "head_to_head": {
                 a: {b: list(wld) for b, wld in row.items()} for a, row in self.head_to_head.items()
             },
-            "duplicate": self.duplicate,
+            "duplicate": self.paired is not None,
             "paired": {
                 a: {
                     b: {"deals": e.deals, "edge": e.edge, "interval95": [e.low, e.high]}
@@ -152,7 +151,7 @@ class PairedEdge:
 
     deals: int
     edge: float  # in [-1, 1]: 0 is even, 1 finished above in every game
-    low: float  # the 95% normal interval of the mean
+    low: float  # the 95% t interval of the mean (``mean_interval``)
     high: float
 
 
@@ -216,6 +215,5 @@ def tournament(
         ratings=rate(agents, results),
         head_to_head=head_to_head(agents, results),
         results=results,
-        duplicate=duplicate,
         paired=paired_edges(agents, results) if duplicate else None,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tminus.agents.solvers.count_down import solve_board_countdown
-from tminus.games.count_down import phases
+from tminus.games.count_down import phases, trading
 from tminus.games.count_down.actions import (
     ACCEPT,
     ASK_FOR,
@@ -60,12 +60,12 @@ class CountDownGreedy:
         self.countdown = solve_board_countdown(game.board)
 
     # -- what my centre needs ------------------------------------------------------------
+    # The rules' own tests: a card of its control card it lacks; a card it does not need.
     def needs_photo(self, state: CountDownState, centre: int, photo: int) -> bool:
-        return photo in self.game.control_sets[centre] and not state.photo_counts(centre)[photo]
+        return trading.needs(state, centre, photo)
 
     def spare_photo(self, state: CountDownState, centre: int, photo: int) -> bool:
-        held = state.photo_counts(centre)[photo]
-        return held >= 2 or (held == 1 and photo not in self.game.control_sets[centre])
+        return trading.unneeded(state, centre, photo)
 
     def missing_parts(self, state: CountDownState, centre: int) -> list[int]:
         return [p for p, n in enumerate(state.part_counts(centre)) if not n]
@@ -221,14 +221,12 @@ class CountDownGreedy:
     # -- meetings ------------------------------------------------------------------------
     def wants(self, state: CountDownState, centre: int) -> Wants:
         """What ``centre`` needs and can spare, read once for a whole meeting's proposals."""
-        photos, parts = state.photo_counts(centre), state.part_counts(centre)
-        control = self.game.control_sets[centre]
+        parts = state.part_counts(centre)
+        photos = range(len(self.board.photo_names))
         return Wants(
             money=state.money(centre),
-            needed=frozenset(p for p in control if not photos[p]),
-            spare=frozenset(
-                p for p, n in enumerate(photos) if n >= 2 or (n == 1 and p not in control)
-            ),
+            needed=frozenset(p for p in photos if trading.needs(state, centre, p)),
+            spare=frozenset(p for p in photos if trading.unneeded(state, centre, p)),
             missing=frozenset(p for p, n in enumerate(parts) if not n),
             duplicates=frozenset(p for p, n in enumerate(parts) if n >= 2),
         )
