@@ -1,6 +1,6 @@
 // The game page: one WebSocket, the board, the moves, the log, the players, replay.
 import { api, el, initial, placings, seatName } from "./util.js";
-import { boardFor } from "./boards/index.js";
+import { boardFor, catalog } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog, setThoughts, thoughtsOn } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
@@ -45,18 +45,26 @@ const app = {
   pending: null,
   refusal: null,
   before: null, // the observation drawn before this one: the board marks what changed
-  bots: {}, // bot spec -> its level in words ("Search (hard)"), from the catalog
+  bots: catalog ? botLevelsOf(catalog) : {}, // bot spec -> its level in words ("Search (hard)")
   opened: new Set(), // folded log runs the reader opened
   chat: [], // the table talk's lines
   myTurn: false,
   passTo: null, // hot-seat: the seat the device is to be passed to (its screen hides the rest)
-  secretGames: new Set(),
-  catalogRead: false, // games with hidden information (the catalog's)
+  // Games with hidden information; without the catalog, every hot-seat game passes the device.
+  secretGames: catalog ? secretGamesOf(catalog) : null,
   rematchAsked: false,
   rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null,
   pongTimer: null,
 };
+
+function botLevelsOf(games) {
+  return Object.fromEntries(games.flatMap((g) => g.bots.map((bot) => [bot.spec, bot.label])));
+}
+
+function secretGamesOf(games) {
+  return new Set(games.filter((g) => g.information !== "perfect").map((g) => g.game || g.name));
+}
 
 // An invite link's seat and token are kept (localStorage: every tab of this browser gets the
 // seat back) and taken out of the address bar, so that a copied address never gives it away.
@@ -247,7 +255,7 @@ function passTheDevice() {
     app.passTo = null;
     return;
   }
-  if (app.secretGames.has(view.game) || !app.catalogRead) app.passTo = next;
+  if (!app.secretGames || app.secretGames.has(view.game)) app.passTo = next;
   else send({ type: "switch", seat: next });
 }
 
@@ -1139,18 +1147,5 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("thoughts").addEventListener("change", switchThoughts);
-
-// The bots' levels in words, for the players panel.
-api("/api/catalog").then(
-  (games) => {
-    for (const game of games) {
-      for (const bot of game.bots) app.bots[bot.spec] = bot.label;
-      if (game.information !== "perfect") app.secretGames.add(game.game || game.name);
-    }
-    app.catalogRead = true;
-    if (app.view) renderSeats();
-  },
-  () => {},
-);
 
 connect();

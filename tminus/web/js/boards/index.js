@@ -7,11 +7,15 @@ import generic from "./generic.js";
 
 const BOARDS = {};
 
+// The catalog as read here (null if it did not load): the game page reads its bots' levels
+// and which games hide cards from it, so it knows them before its socket opens.
+export let catalog = null;
+
 // Every game's board is loaded before the page's own script runs (it imports this module).
 try {
-  const games = await api("/api/catalog");
+  catalog = await api("/api/catalog");
   await Promise.all(
-    games
+    catalog
       .filter((g) => g.board)
       .map(async (g) => {
         try {
