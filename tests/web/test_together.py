@@ -210,6 +210,67 @@ def test_hot_seat_in_three_two_one_passes_the_device_and_never_shows_the_other_h
             assert len(m["observation"]["hand"]) == m["observation"]["hand_sizes"][m["seat"]]
 
 
+def open_seat_that_waits(server, new_page, game_name, init_script=""):
+    """A phone holding both seats of a game whose lots are drawn (both joined elsewhere
+    first), to be opened on the seat that is *not* to move. Returns the page, that seat's
+    invite address and who starts."""
+    game = create_game(server, game_name, {"players": 2}, ["person:Ada", "person:Bea"])
+    for invite in game["invites"]:
+        joined = new_page()
+        joined.goto(server + invite["url"])
+    joined.wait_for_selector("#status.playing")
+    starts = int(joined.locator("#seats .seat.to-move").get_attribute("data-seat"))
+    to_move, waiting = sorted(game["invites"], key=lambda invite: invite["seat"] != starts)
+    page = new_page(PHONE)
+    page.add_init_script(
+        f"localStorage.setItem('tminus:hotseat:{game['id']}', "
+        f"JSON.stringify([{{seat: {to_move['seat']}, token: '{to_move['token']}'}}]));"
+        + init_script
+    )
+    return page, waiting["url"], starts
+
+
+def test_a_hot_seat_board_game_never_asks_to_pass_the_device_however_slow_the_catalog(
+    server, new_page
+):
+    """The catalog says which games hide cards. The page once opened its socket before
+    reading it and, when the state came first, asked to pass the device in a board game
+    (Sputnik) and stayed on that screen (CI caught it). It now reads the catalog once,
+    before it connects."""
+    page, url, starts = open_seat_that_waits(
+        server,
+        new_page,
+        "sputnik",
+        "new MutationObserver(() => {"
+        "  const pass = document.getElementById('pass');"
+        "  if (pass && !pass.hidden) window.passShown = true;"
+        "}).observe(document, {subtree: true, childList: true, attributes: true});",
+    )
+    asked = []
+
+    def slow_catalog(route):
+        asked.append(route.request.url)
+        time.sleep(0.5)  # (the socket's state comes first, if the page has opened one)
+        route.continue_()
+
+    page.route("**/api/catalog", slow_catalog)
+    page.goto(server + url)
+    page.wait_for_selector("#status.playing")
+    page.wait_for_selector(f"#seats .seat.to-move[data-seat='{starts}'] :text('(you)')")
+    assert page.locator(".move:not([disabled])").count() > 0
+    assert page.evaluate("window.passShown") is None
+    assert len(asked) == 1
+
+
+def test_a_hot_seat_page_opened_on_the_pass_screen_names_its_game(server, new_page):
+    page, url, _ = open_seat_that_waits(server, new_page, "three_two_one")
+    page.goto(server + url)
+    page.wait_for_selector("#take-device")
+    assert page.inner_text("#title") == "3-2-1 Countdown"
+    assert page.locator("#status.playing").is_visible()
+    assert page.get_attribute("#rules-link", "href") == "/rules/three_two_one"
+
+
 # -- abandoned games -----------------------------------------------------------------------------
 def test_a_game_nobody_started_expires_and_its_page_says_so(tmp_path, new_page):
     with live_app(tmp_path / "games.db", waiting_expiry=1.0) as url:

@@ -452,6 +452,7 @@ function isMyTurn() {
 
 function render() {
   const view = app.view;
+  renderTopBar(view);
   if (app.passTo !== null) return renderPass();
   $("pass").hidden = true;
   $("pass").replaceChildren();
@@ -459,10 +460,6 @@ function render() {
   if (myTurn && !app.myTurn) yourTurnBegins(view.title);
   app.myTurn = myTurn;
   document.title = myTurn ? YOUR_TURN_TITLE : `${view.title} · T-minus`;
-  $("title").textContent = view.title;
-  $("status").textContent = app.offline ? "offline" : view.status;
-  $("status").className = `status ${app.offline ? "offline" : view.status}`;
-  $("rules-link").href = `/rules/${view.game}`;
   renderBanner();
   renderTakeBack();
   renderHint(myTurn);
@@ -485,6 +482,14 @@ function render() {
   renderRematch();
   renderAlerts();
   renderReplayControls();
+}
+
+// The game's name, its status and its rules: above the table and the pass screen alike.
+function renderTopBar(view) {
+  $("title").textContent = view.title;
+  $("status").textContent = app.offline ? "offline" : view.status;
+  $("status").className = `status ${app.offline ? "offline" : view.status}`;
+  $("rules-link").href = `/rules/${view.game}`;
 }
 
 function drawChat() {
