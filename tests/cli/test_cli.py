@@ -112,6 +112,18 @@ def test_tournament_prints_ranking_and_head_to_head():
     assert result.exit_code == 2 and "at least two agents" in result.output
 
 
+def test_a_tournament_ranking_never_cuts_an_agents_spec():
+    spec = "mcts:simulations=20:exploration=1.4"  # (wider than its column at 80 characters)
+    result = run("tournament", "sputnik", "--agents", f"{spec},random", "-n", "2", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    ranking = result.output.split("head to head")[0]
+    agent_column = "".join(
+        line.split("│")[2].strip() for line in ranking.splitlines() if line.startswith("│")
+    )
+    assert "…" not in ranking
+    assert spec in agent_column
+
+
 def test_solve_prints_what_the_solvers_found():
     # The figures themselves are proved in tests/agents (Bellman equations, simulation);
     # here: the command prints those figures, for both variants, one player and two.
