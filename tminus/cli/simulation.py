@@ -185,8 +185,8 @@ def tournament(
 def print_tournament(result) -> None:
     ranking = Table(title=f"{game_class(result.game).title}: {result.games} games, ranking")
     for column in ("rank", "agent", "mu ± sigma", "mu - 3 sigma", "games", "win rate"):
-        # (an agent's spec is folded onto more lines, never cut: it is what to type again)
-        ranking.add_column(column, justify="right", overflow="fold" if column == "agent" else None)
+        # (folded onto more lines, never cut: an agent's spec is what to type again)
+        ranking.add_column(column, justify="right", overflow="fold")
     for rank, r in enumerate(result.ratings, 1):
         ranking.add_row(
             str(rank), r.agent, f"{r.mu:.2f} ± {r.sigma:.2f}", f"{r.ordinal:.2f}",
