@@ -9,6 +9,7 @@ import time
 import httpx
 
 from .conftest import (
+    DESKTOP,
     PHONE,
     create_game,
     horizontal_overflow,
@@ -253,6 +254,22 @@ def test_a_hot_seat_board_game_knows_the_catalog_before_it_connects(server, new_
     assert page.locator(".move:not([disabled])").count() > 0
     assert page.evaluate("window.passShown") is None
     assert events == ["catalog", "socket"]
+    screenshot(page, "hot-seat-sputnik-waiting-seat-opened-phone-390x844")
+
+
+def test_the_players_panel_shows_every_name_whole_beside_a_score(server, new_page):
+    """At 1280 px the side panel is narrow: "Bea (you)" beside "1 rocket flying" was cut to
+    "Bea (y…"."""
+    page, url, _ = open_seat_that_waits(server, new_page, "sputnik")
+    page.set_viewport_size(DESKTOP)
+    page.goto(server + url)
+    page.wait_for_selector("#seats .seat.me .score")
+    cut = page.eval_on_selector_all(
+        "#seats .seat-name", "ns => ns.filter(n => n.scrollWidth > n.clientWidth).length"
+    )
+    assert cut == 0
+    assert page.inner_text("#seats .seat.me .seat-name").endswith(" (you)")
+    screenshot(page, "players-panel-desktop-1280x800")
 
 
 def test_a_hot_seat_page_opened_on_the_pass_screen_names_its_game(server, new_page):
@@ -262,6 +279,7 @@ def test_a_hot_seat_page_opened_on_the_pass_screen_names_its_game(server, new_pa
     assert page.inner_text("#title") == "3-2-1 Countdown"
     assert page.locator("#status.playing").is_visible()
     assert page.get_attribute("#rules-link", "href") == "/rules/three_two_one"
+    screenshot(page, "hot-seat-pass-on-opening-phone-390x844")
 
 
 # -- abandoned games -----------------------------------------------------------------------------
