@@ -122,3 +122,50 @@ def test_every_player_counts_levels_make_agents_of_that_count(name):
         for level in level_table(name, players):
             if level.spec != "solver":
                 make_agent(level.spec, game, seed=0)
+
+
+def test_levels_pooled_from_saved_pair_runs_are_shown_in_level_order(tmp_path, capsys):
+    """Neighbouring levels played apart (expert against hard, hard against medium, each
+    saved), then pooled: one table, weakest first, each edge over the level below."""
+    import json
+    from dataclasses import replace
+
+    from tminus.agents import levels as module
+    from tminus.core.registry import manifest, register
+    from tminus.sim.tournament import tournament
+
+    four_way = manifest("four_way")
+    register(replace(four_way, levels=replace(four_way.levels, hard="mcts:simulations=4")))
+    game = load_game("four_way", players=2)
+    runs = []
+    try:
+        pairs = [("solver", "mcts:simulations=4"), ("mcts:simulations=4", "greedy")]
+        for seed, pair in enumerate(pairs, 1):
+            played = tournament(game, list(pair), 4, seed=seed, duplicate=True)
+            path = tmp_path / f"run{seed}.json"
+            path.write_text(json.dumps(played.to_dict(with_games=True)))
+            runs.append(played)
+        module.main(
+            [
+                "four_way",
+                "--pool",
+                str(tmp_path / "run1.json"),
+                "--pool",
+                str(tmp_path / "run2.json"),
+            ]
+        )
+    finally:
+        register(four_way)
+    table = capsys.readouterr().out
+    assert table.startswith("four_way") and "8 games, seeds 1, 2" in table.splitlines()[0]
+    levels_part, paired = table.split("| level | paired edge")
+    rows = [line.split("|")[1:3] for line in levels_part.splitlines() if line.startswith("| ")][1:]
+    assert [(a.strip(), b.strip()) for a, b in rows] == [
+        ("medium", "`greedy`"),
+        ("hard", "`mcts:simulations=4`"),
+        ("expert", "`solver`"),
+    ]
+    edges = [line.split("|")[1:4] for line in paired.split("\n\n")[0].splitlines()[2:]]
+    assert [(e[0].strip(), e[2].strip()) for e in edges] == [("hard", "2"), ("expert", "2")]
+    hard_over_medium = runs[1].paired["mcts:simulations=4"]["greedy"]
+    assert f"{hard_over_medium.edge:+.3f}" in edges[0][1]

@@ -112,6 +112,31 @@ def test_tournament_prints_ranking_and_head_to_head():
     assert result.exit_code == 2 and "at least two agents" in result.output
 
 
+def test_saved_tournaments_pool_into_one(tmp_path):
+    """Two runs of different seeds, saved, then pooled: the tables over all their games."""
+    common = ("four_way", "--agents", "greedy,random", "-n", "4", "--workers", "1", "--duplicate")
+    for seed in (1, 2):
+        saved = tmp_path / f"run{seed}.json"
+        result = run("tournament", *common, "--seed", str(seed), "--save", str(saved))
+        assert result.exit_code == 0, result.output
+        assert len(json.loads(saved.read_text())["results"]) == 4
+    runs = [str(tmp_path / "run1.json"), str(tmp_path / "run2.json")]
+    result = run("pool", *runs, "--json")
+    assert result.exit_code == 0, result.output
+    pooled = json.loads(result.output)
+    assert pooled["games"] == 8 and pooled["seeds"] == [1, 2]
+    assert pooled["paired"]["greedy"]["random"]["deals"] == 4
+    assert "8 games (seed 1, 2)" in run("pool", *runs).output
+    # The same run twice, a file that is not there, a file saved without its games:
+    twice = run("pool", runs[0], runs[0])
+    assert twice.exit_code == 2 and "seed 1 is in two runs" in twice.output
+    missing = run("pool", str(tmp_path / "none.json"))
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+    bare = tmp_path / "bare.json"
+    bare.write_text(run("tournament", *common, "--json").output)
+    assert "saved without its games" in run("pool", str(bare)).output
+
+
 def test_a_tournament_ranking_never_cuts_an_agents_spec():
     spec = "mcts:simulations=20:exploration=1.4"  # (wider than its column at 80 characters)
     result = run("tournament", "sputnik", "--agents", f"{spec},random", "-n", "2", "--workers", "1")

@@ -16,4 +16,4 @@ def test_every_run_option_reaches_the_simulation_and_the_tournament():
     assert summary.to_dict() == direct.to_dict()
     assert [r.facts for r in summary.results] == [r.facts for r in direct.results]
     assert all(r.facts for r in summary.results + result.results)  # facts=True went through
-    assert (result.games, result.seed, len(result.results)) == (3, 5, 3)
+    assert (result.games, result.seeds, len(result.results)) == (3, (5,), 3)

@@ -1,12 +1,13 @@
 """Tournaments: fair seating, ratings that order strong above weak, head-to-head counts."""
 
+import json
 from collections import Counter
 
 import pytest
 
 import tminus
 from tminus.sim.runner import Batch, GameResult
-from tminus.sim.tournament import lineups, paired_edges, tournament
+from tminus.sim.tournament import TournamentResult, lineups, paired_edges, pool, tournament
 
 
 @pytest.mark.parametrize(
@@ -104,3 +105,58 @@ def test_paired_edges_count_each_deal_once_and_cancel_the_seats_luck():
     assert a_over_b.edge == pytest.approx((1 + 0 + 0.5) / 3)
     assert b_over_a.edge == pytest.approx(-a_over_b.edge)
     assert a_over_b.low < a_over_b.edge < a_over_b.high
+
+
+def test_a_tournament_saved_with_its_games_reads_back_the_same():
+    game = tminus.load_game("four_way", players=2)
+    played = tournament(game, ["greedy", "random"], 8, seed=3, duplicate=True)
+    saved = json.loads(json.dumps(played.to_dict(with_games=True)))  # through JSON text
+    again = TournamentResult.from_dict(saved)
+    assert again.to_dict(with_games=True) == played.to_dict(with_games=True)
+    assert again.results == played.results
+    with pytest.raises(ValueError, match="saved without its games"):
+        TournamentResult.from_dict(played.to_dict())
+
+
+def test_pooled_runs_count_every_deal_of_every_run_once():
+    game = tminus.load_game("four_way", players=2)
+    runs = [tournament(game, ["greedy", "random"], 6, seed=s, duplicate=True) for s in (1, 2)]
+    pooled = pool(runs)
+    assert pooled.games == 12 and pooled.seeds == (1, 2)
+    assert pooled.paired["greedy"]["random"].deals == 6
+    # The same as one tournament of all these games: counted over every game at once.
+    everything = paired_edges(["greedy", "random"], runs[0].results + runs[1].results)
+    assert pooled.paired["greedy"]["random"] == everything["greedy"]["random"]
+    wins = sum(run.head_to_head["greedy"]["random"][0] for run in runs)
+    assert pooled.head_to_head["greedy"]["random"][0] == wins
+
+
+def test_pooled_runs_of_other_agents_meet_only_where_they_played():
+    game = tminus.load_game("four_way", players=2)
+    one = tournament(game, ["greedy", "random"], 4, seed=1, duplicate=True)
+    two = tournament(game, ["mcts:simulations=5", "greedy"], 4, seed=2, duplicate=True)
+    pooled = pool([one, two])
+    assert pooled.agents == ["greedy", "random", "mcts:simulations=5"]
+    assert pooled.paired["random"]["mcts:simulations=5"].deals == 0  # never met
+    assert pooled.head_to_head["random"]["mcts:simulations=5"] == (0, 0, 0)
+    assert (
+        pooled.paired["greedy"]["random"].deals
+        == pooled.paired["greedy"]["mcts:simulations=5"].deals
+        == 2
+    )
+    assert "mcts:simulations=5" not in pooled.to_dict()["paired"]["random"]
+    by_agent = {r.agent: r.games for r in pooled.ratings}
+    assert by_agent == {"greedy": 8, "random": 4, "mcts:simulations=5": 4}
+
+
+def test_pooling_refuses_the_same_deals_twice_and_other_games():
+    game = tminus.load_game("four_way", players=2)
+    run = tournament(game, ["greedy", "random"], 2, seed=1, duplicate=True)
+    with pytest.raises(ValueError, match="seed 1 is in two runs"):
+        pool([run, run])
+    junior = tminus.load_game("four_way", players=2, variant="junior")
+    other = tournament(junior, ["greedy", "random"], 2, seed=2, duplicate=True)
+    with pytest.raises(ValueError, match="different games"):
+        pool([run, other])
+    with pytest.raises(ValueError, match="at least one"):
+        pool([])

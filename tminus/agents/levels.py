@@ -96,6 +96,24 @@ def levels_tournament(
     )
 
 
+def pooled_levels(game_name: str, runs: list[Any]) -> tuple[Any, list[str]]:
+    """Saved tournaments of ``game_name``'s levels (``TournamentResult``s, say one per pair
+    of neighbouring levels) pooled, with their agents in level order, and each agent's
+    level name ("candidate" past the levels)."""
+    from dataclasses import replace
+
+    from tminus.sim.tournament import pool
+
+    result = pool(runs)
+    if result.game != game_name:
+        raise ValueError(f"these are tournaments of {result.game}, not {game_name}")
+    table = level_table(game_name, result.params.get("players"))
+    order = [level.spec for level in table if level.spec in result.agents]
+    order += [agent for agent in result.agents if agent not in order]
+    names = [level.name for level in table if level.spec in result.agents]
+    return replace(result, agents=order), names
+
+
 def level_name(names: list[str], index: int) -> str:
     """The level at ``index`` of a tournament's agents; past the levels, a candidate."""
     return names[index] if index < len(names) else "candidate"
@@ -107,7 +125,9 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
     names = names or list(NAMES)
     by_spec = {r.agent: r for r in result.ratings}
     lines = [
-        f"{result.game} {result.params}, {result.games} games, seed {result.seed}",
+        f"{result.game} {result.params}, {result.games} games, "
+        + ("seed " if len(result.seeds) == 1 else "seeds ")
+        + ", ".join(map(str, result.seeds)),
         "",
         "| level | agent | games won (95% interval) | against the level below: won / decided "
         "(95% interval) |",
@@ -143,6 +163,9 @@ def format_paired_edges(result: Any, names: list[str] | None = None) -> str:
         spec, below = result.agents[index], result.agents[index - 1]
         edge = result.paired[spec][below]
         label = level_name(names, index)
+        if not edge.deals:  # pooled runs in which these two never met
+            lines.append(f"| {label} | not met | 0 |")
+            continue
         lines.append(
             f"| {label} | {edge.edge:+.3f} ({edge.low:+.3f} to {edge.high:+.3f}) | {edge.deals} |"
         )
@@ -173,13 +196,19 @@ def main(arguments: list[str] | None = None) -> None:
 
     python -m tminus.agents.levels GAME GAMES [--seed S] [--players P] [--workers W]
         [--candidate SPEC ...] [--duplicate]
+
+    or the table of tournaments saved before (``tminus tournament --save``), pooled:
+
+    python -m tminus.agents.levels GAME --pool RUN.json [--pool RUN.json ...]
     """
     import argparse
     import sys
 
     parser = argparse.ArgumentParser(prog="python -m tminus.agents.levels")
     parser.add_argument("game")
-    parser.add_argument("games", type=int, help="games in all, spread over every seating")
+    parser.add_argument(
+        "games", type=int, nargs="?", help="games in all, spread over every seating"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int)
     parser.add_argument("--workers", type=int, default=1)
@@ -187,7 +216,24 @@ def main(arguments: list[str] | None = None) -> None:
     parser.add_argument(
         "--duplicate", action="store_true", help="deals on the same luck, with paired edges"
     )
+    parser.add_argument(
+        "--pool", action="append", default=[], metavar="RUN", help="a saved tournament"
+    )
     options = parser.parse_args(arguments)
+    if options.pool:
+        import json
+        from pathlib import Path
+
+        from tminus.sim.tournament import TournamentResult
+
+        runs = [TournamentResult.from_dict(json.loads(Path(p).read_text())) for p in options.pool]
+        result, names = pooled_levels(options.game, runs)
+        print(format_levels_table(result, names))
+        print()
+        print(format_head_to_head(result, names))
+        return
+    if options.games is None:
+        parser.error("give the number of games, or --pool saved tournaments")
     played = 0
 
     def progress(count: int) -> None:

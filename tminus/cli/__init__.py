@@ -20,6 +20,7 @@ for command in (
     terminal.play,
     simulation.simulate,
     simulation.tournament,
+    simulation.pool,
     simulation.report,
     about.solve,
     benchmark.bench,

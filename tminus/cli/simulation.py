@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from itertools import cycle, islice
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -29,6 +30,7 @@ from tminus.core.registry import game_class
 from tminus.sim.simulate import SimulationSummary
 from tminus.sim.simulate import simulate as run_simulation
 from tminus.sim.tournament import TournamentResult
+from tminus.sim.tournament import pool as pool_runs
 from tminus.sim.tournament import tournament as run_tournament
 
 BackendOpt = Annotated[
@@ -164,6 +166,13 @@ def tournament(
             "and add each pair's paired edge, in which that luck cancels."
         ),
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write the result with every game's to this JSON file, to pool it "
+            "later with runs of other seeds (tminus pool)."
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Every agent in every seat: openskill ratings and a head-to-head table."""
@@ -176,14 +185,44 @@ def tournament(
             result = options.tournament(the_game, names, bar, duplicate)
         except ValueError as error:
             raise fail(str(error)) from None
+    if save is not None:
+        save.write_text(json.dumps(result.to_dict(with_games=True)))
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
         return
     print_tournament(result)
 
 
+def pool(
+    runs: Annotated[
+        list[Path], typer.Argument(help="Tournaments saved with --save, of different seeds.")
+    ],
+    as_json: JsonOpt = False,
+) -> None:
+    """Pool saved tournaments of one game: the tables over all their games."""
+    try:
+        result = pool_runs([TournamentResult.from_dict(read_json(path)) for path in runs])
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    print_tournament(result)
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except OSError as error:
+        raise fail(f"cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise fail(f"{path} is not JSON: {error}") from None
+
+
 def print_tournament(result) -> None:
-    ranking = Table(title=f"{game_class(result.game).title}: {result.games} games, ranking")
+    seeds = ", ".join(map(str, result.seeds))
+    title = f"{game_class(result.game).title}: {result.games} games (seed {seeds}), ranking"
+    ranking = Table(title=title)
     for column in ("rank", "agent", "mu ± sigma", "mu - 3 sigma", "games", "win rate"):
         # (folded onto more lines, never cut: an agent's spec is what to type again)
         ranking.add_column(column, justify="right", overflow="fold")
@@ -206,12 +245,15 @@ def print_tournament(result) -> None:
                 "paired edge, deal by deal on the same luck: (above - below) / games met, "
                 "mean (95% interval) over the deals",
                 result.agents,
-                lambda a, b: (
-                    f"{result.paired[a][b].edge:+.3f} "
-                    f"({result.paired[a][b].low:+.2f}, {result.paired[a][b].high:+.2f})"
-                ),
+                lambda a, b: edge_cell(result.paired[a][b]),
             )
         )
+
+
+def edge_cell(edge) -> str:
+    if not edge.deals:  # a pooled pair that never met
+        return "not met"
+    return f"{edge.edge:+.3f} ({edge.low:+.2f}, {edge.high:+.2f})"
 
 
 def pair_grid(title: str, agents: list[str], cell) -> Table:

@@ -3,12 +3,17 @@
 A duplicate tournament (``duplicate=True``, as in duplicate bridge) plays deals of one game
 per seating on the same luck, and adds each pair's paired edge: how much more often one
 finished above the other than below it, deal by deal, where the luck that favoured a seat
-favoured both of them once and cancels."""
+favoured both of them once and cancels.
+
+A tournament saved with its games (``to_dict(with_games=True)``) can be read back
+(``TournamentResult.from_dict``) and pooled with others of the same game (``pool``): a
+measurement too long for one sitting is played in runs of different seeds and judged over
+all their games at once."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import permutations, product
 from typing import Any
 
@@ -56,19 +61,21 @@ class TournamentResult:
     game: str
     params: dict[str, Any]
     agents: list[str]
-    seed: int
+    seeds: tuple[int, ...]  # of the runs pooled in it (one, for a tournament just played)
     games: int
     ratings: list[Rating]  # best first
     head_to_head: dict[str, dict[str, tuple[int, int, int]]]  # a -> b -> (wins, losses, draws)
     results: list[GameResult]
     paired: dict[str, dict[str, PairedEdge]] | None = None  # a duplicate tournament's edges
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, with_games: bool = False) -> dict[str, Any]:
+        """The result as JSON values; ``with_games`` adds every game's result, which is what
+        ``from_dict`` needs to read it back and ``pool`` to pool it."""
+        data = {
             "game": self.game,
             "params": self.params,
             "agents": self.agents,
-            "seed": self.seed,
+            "seeds": list(self.seeds),
             "games": self.games,
             "ranking": [
                 {
@@ -91,10 +98,35 @@ class TournamentResult:
                 a: {
                     b: {"deals": e.deals, "edge": e.edge, "interval95": [e.low, e.high]}
                     for b, e in row.items()
+                    if e.deals  # (a pooled pair that never met has none)
                 }
                 for a, row in (self.paired or {}).items()
             },
         }
+        if with_games:
+            data["results"] = [game_to_dict(result) for result in self.results]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentResult:
+        """A tournament saved with its games; its tables are counted again from them."""
+        if "results" not in data:
+            raise ValueError("this tournament was saved without its games: save it with them")
+        results = [game_from_dict(game) for game in data["results"]]
+        return summarize(
+            data["game"], data["params"], data["agents"], tuple(data["seeds"]), results,
+            data["duplicate"],
+        )  # fmt: skip
+
+
+def game_to_dict(result: GameResult) -> dict[str, Any]:
+    game = asdict(result)
+    del game["history"], game["facts"]  # what a tournament's tables read is the rest
+    return game
+
+
+def game_from_dict(data: dict[str, Any]) -> GameResult:
+    return GameResult(**{**data, "seed": tuple(data["seed"]), "agents": tuple(data["agents"])})
 
 
 def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
@@ -206,14 +238,55 @@ def tournament(
         game.name, dict(game.params), tuple(seatings), seed, facts=facts, duplicate=duplicate
     )
     results = run_batch(batch, games, backend, workers, address, progress)
+    return summarize(game.name, dict(game.params), list(agents), (seed,), results, duplicate)
+
+
+def summarize(
+    game: str,
+    params: dict[str, Any],
+    agents: list[str],
+    seeds: tuple[int, ...],
+    results: list[GameResult],
+    duplicate: bool,
+) -> TournamentResult:
+    """The tables of a tournament, counted from its games."""
     return TournamentResult(
-        game=game.name,
-        params=dict(game.params),
-        agents=list(agents),
-        seed=seed,
-        games=games,
+        game=game,
+        params=params,
+        agents=agents,
+        seeds=seeds,
+        games=len(results),
         ratings=rate(agents, results),
         head_to_head=head_to_head(agents, results),
         results=results,
         paired=paired_edges(agents, results) if duplicate else None,
     )
+
+
+def pool(runs: Sequence[TournamentResult]) -> TournamentResult:
+    """Runs of one game (same parameters) as one tournament over all their games: the
+    agents of every run (in order of first appearance), ratings and head-to-head counted
+    over all games, and paired edges over all deals when every run was a duplicate one.
+    A pair's figures count only the games it met in.
+
+    Runs must not share a deal (the same games counted twice would narrow every interval
+    for nothing): pool runs of different seeds."""
+    if not runs:
+        raise ValueError("pool at least one tournament")
+    first = runs[0]
+    for run in runs[1:]:
+        if (run.game, run.params) != (first.game, first.params):
+            raise ValueError(
+                f"runs of different games cannot be pooled: {first.game} {first.params} "
+                f"and {run.game} {run.params}"
+            )
+    seeds = [seed for run in runs for seed in run.seeds]
+    repeated = sorted({seed for seed in seeds if seeds.count(seed) > 1})
+    if repeated:
+        raise ValueError(
+            f"runs of the same seed share their deals: seed {repeated[0]} is in two runs"
+        )
+    agents = list(dict.fromkeys(agent for run in runs for agent in run.agents))
+    results = [result for run in runs for result in run.results]
+    duplicate = all(run.paired is not None for run in runs)
+    return summarize(first.game, first.params, agents, tuple(seeds), results, duplicate)
