@@ -253,6 +253,21 @@ def test_the_sputnik_panel_says_who_starts_in_full(server, new_page):
     )
 
 
+def test_the_sputnik_panel_counts_turns_from_one(server, new_page):
+    """The first turn is turn 1 (the state counts the turns finished, 0 then), and a
+    finished game says how many turns were played."""
+    state = playout("sputnik", lambda s: s.observation(0)["phase"] == "move")
+    assert state.observation(0)["turn"] == 0
+    seat = state.current_player()
+    page = board_page(server, new_page, "sputnik", 2)
+    draw(page, "sputnik", state.observation(seat), seat=seat, names=NAMES[:2])
+    assert page.locator(".sputnik-panel > p.small").inner_text().endswith("turn 1")
+    over = state.observation(seat)
+    over["phase"], over["winners"], over["turn"] = "over", [seat], 7
+    draw(page, "sputnik", over, seat=seat, names=NAMES[:2])
+    assert page.locator(".sputnik-panel > p.small").inner_text().endswith("7 turns played")
+
+
 # -- bug 5: clear pages for bad links -------------------------------------------------------------
 def test_a_game_that_does_not_exist_gets_a_clear_page(server, new_page):
     page = new_page()

@@ -242,6 +242,12 @@ function cellNode(obs, ctx, geo, cell, info) {
   return g;
 }
 
+// obs.turn counts the turns finished: players count the one being played from 1.
+function turnWords(obs) {
+  if (obs.phase === "over") return `${obs.turn} ${obs.turn === 1 ? "turn" : "turns"} played`;
+  return `turn ${obs.turn + 1}`;
+}
+
 function status(obs, ctx, info) {
   if (obs.phase === "lot") return ["Drawing lots", "who starts?"];
   if (obs.phase === "over") {
@@ -322,7 +328,7 @@ function sidePanel(obs, ctx) {
     "div",
     { class: "sputnik-panel" },
     el("p", { class: `caption ${obs.phase === "over" ? "win" : ""}` }, title),
-    el("p", { class: "small" }, sub, sub ? " · " : "", `turn ${obs.turn}`),
+    el("p", { class: "small" }, sub, sub ? " · " : "", turnWords(obs)),
     el("ol", { class: "players" }, players),
     el(
       "ul",
