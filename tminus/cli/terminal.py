@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 import time
 from collections import Counter
@@ -69,7 +70,7 @@ def play(
     if not 1 <= seat <= n:
         raise fail(f"seat {seat} does not exist: seats are 1 to {n}")
     me = seat - 1
-    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    seed = seed if seed is not None else secrets.randbits(32)
     rng = np.random.default_rng(seed)
     others = [s for s in range(n) if s != me]
     kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
