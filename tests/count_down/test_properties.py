@@ -1,7 +1,8 @@
 """Invariants over random games (Hypothesis): the bank plus the players always hold every
 card, part and the money issued; nobody's money goes below zero; pieces stay on the
 track; the fast list of offers is exactly the offers the rules allow; the fast checks
-of the engine (chance outcomes, clones) agree with the slow, plain ones."""
+of the engine (chance outcomes, clones, the sets of needed and spare photo cards) agree
+with the slow, plain ones."""
 
 import random
 from collections.abc import Iterator
@@ -45,6 +46,18 @@ def test_money_cards_and_parts_are_conserved(players, choices):
             assert 0 <= at < TRACK if state.centre_of(seat) >= 0 else at == -1
         leader = state.leader
         assert all(n >= 0 for n in leader.photos + leader.parts + state.piles.agents)
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 4, 6]), choices=CHOICES)
+def test_the_sets_of_needed_and_unneeded_photos_are_the_rules_one_card_tests(players, choices):
+    photos = range(len(tminus.load_game("count_down").board.photo_names))
+    for state in random_walk(players, choices):
+        for centre in state.centres_in_play():
+            needed = {p for p in photos if trading.needs(state, centre, p)}
+            unneeded = {p for p in photos if trading.unneeded(state, centre, p)}
+            assert trading.needed_photos(state, centre) == needed
+            assert trading.unneeded_photos(state, centre) == unneeded
 
 
 @settings(max_examples=40, deadline=None)

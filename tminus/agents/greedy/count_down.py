@@ -7,6 +7,7 @@ roll, 9 on the second, 8 on the third).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from tminus.agents.solvers.count_down import solve_board_countdown
@@ -222,11 +223,10 @@ class CountDownGreedy:
     def wants(self, state: CountDownState, centre: int) -> Wants:
         """What ``centre`` needs and can spare, read once for a whole meeting's proposals."""
         parts = state.part_counts(centre)
-        photos = range(len(self.board.photo_names))
         return Wants(
             money=state.money(centre),
-            needed=frozenset(p for p in photos if trading.needs(state, centre, p)),
-            spare=frozenset(p for p in photos if trading.unneeded(state, centre, p)),
+            needed=trading.needed_photos(state, centre),
+            spare=trading.unneeded_photos(state, centre),
             missing=frozenset(p for p, n in enumerate(parts) if not n),
             duplicates=frozenset(p for p, n in enumerate(parts) if n >= 2),
         )
@@ -241,17 +241,15 @@ class CountDownGreedy:
         owner, justified = state.forbidden_zone_visit()
         visiting = owner >= 0 and not justified and state.current_player() == state.mover()
         mine = self.wants(state, me)
-        theirs: dict[int, Wants] = {}
+        theirs: dict[int, Wants] = {}  # by seat
         best, best_score = DONE, 0.0
-        for action in legal:
-            if action < space.propose:
-                continue
-            seat, t = space.split_proposal(action)
-            other = state.centre_of(seat)
-            if other not in theirs:
-                theirs[other] = self.wants(state, other)
-            score = self.proposal_score(mine, theirs[other], space.templates[t])
-            if visiting and other == owner and space.templates[t][0] == ASK_FOR:
+        propose, terms = space.propose, space.proposal_terms
+        for action in legal[bisect_left(legal, propose) :]:  # (legal actions are sorted)
+            seat, template = terms[action - propose]
+            if seat not in theirs:
+                theirs[seat] = self.wants(state, state.centre_of(seat))
+            score = self.proposal_score(mine, theirs[seat], template)
+            if visiting and template[0] == ASK_FOR and state.centre_of(seat) == owner:
                 score = max(score, 4.0)  # a claim on the owner justifies the visit, paid or not
             if score > best_score:
                 best, best_score = action, score

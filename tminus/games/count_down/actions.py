@@ -111,6 +111,9 @@ class ActionSpace:
         self.offers_to = tuple(
             OfferIds(board, self.templates, self.proposal(seat, 0)) for seat in range(seats)
         )
+        # Each proposal's (target seat, template), by proposal action - propose: what
+        # ``split_proposal`` computes, read from a table by players who weigh many offers.
+        self.proposal_terms = tuple((seat, t) for seat in range(seats) for t in self.templates)
 
     def proposal(self, seat: int, template: int) -> int:
         return self.propose + seat * len(self.templates) + template

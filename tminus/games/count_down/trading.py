@@ -240,6 +240,19 @@ def needs(s: CountDownState, centre: int, photo: int) -> bool:
     return photo in s.game.control_sets[centre] and not s.holdings[centre].photos[photo]
 
 
+# The same two tests over every photo card at once, for players who weigh many offers.
+def needed_photos(s: CountDownState, centre: int) -> frozenset[int]:
+    """Every photo card ``centre`` ``needs``."""
+    held = s.holdings[centre].photos
+    return frozenset(p for p in s.game.control_sets[centre] if not held[p])
+
+
+def unneeded_photos(s: CountDownState, centre: int) -> frozenset[int]:
+    """Every photo card of ``centre``'s that is ``unneeded``."""
+    held, control = s.holdings[centre].photos, s.game.control_sets[centre]
+    return frozenset(p for p, n in enumerate(held) if n >= 2 or (n == 1 and p not in control))
+
+
 def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) -> bool:
     """Can centre ``a`` propose this to centre ``b`` now? Both must hold what they give.
 
