@@ -135,6 +135,10 @@ def test_saved_tournaments_pool_into_one(tmp_path):
     bare = tmp_path / "bare.json"
     bare.write_text(run("tournament", *common, "--json").output)
     assert "saved without its games" in run("pool", str(bare)).output
+    other = tmp_path / "other.json"
+    other.write_text('{"game": "four_way"}')
+    wrong = run("pool", str(other))
+    assert wrong.exit_code == 2 and "not a tournament saved with its games" in wrong.output
 
 
 def test_a_tournament_ranking_never_cuts_an_agents_spec():

@@ -226,8 +226,13 @@ def main(arguments: list[str] | None = None) -> None:
 
         from tminus.sim.tournament import TournamentResult
 
-        runs = [TournamentResult.from_dict(json.loads(Path(p).read_text())) for p in options.pool]
-        result, names = pooled_levels(options.game, runs)
+        try:
+            runs = [
+                TournamentResult.from_dict(json.loads(Path(p).read_text())) for p in options.pool
+            ]
+            result, names = pooled_levels(options.game, runs)
+        except (OSError, ValueError) as error:  # (a file's JSON error is a ValueError)
+            parser.error(str(error))
         print(format_levels_table(result, names))
         print()
         print(format_head_to_head(result, names))

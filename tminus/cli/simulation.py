@@ -201,7 +201,7 @@ def pool(
 ) -> None:
     """Pool saved tournaments of one game: the tables over all their games."""
     try:
-        result = pool_runs([TournamentResult.from_dict(read_json(path)) for path in runs])
+        result = pool_runs([read_tournament(path) for path in runs])
     except ValueError as error:
         raise fail(str(error)) from None
     if as_json:
@@ -210,13 +210,15 @@ def pool(
     print_tournament(result)
 
 
-def read_json(path: Path) -> dict:
+def read_tournament(path: Path) -> TournamentResult:
     try:
-        return json.loads(path.read_text())
+        return TournamentResult.from_dict(json.loads(path.read_text()))
     except OSError as error:
         raise fail(f"cannot read {path}: {error.strerror}") from None
     except json.JSONDecodeError as error:
         raise fail(f"{path} is not JSON: {error}") from None
+    except ValueError as error:
+        raise fail(f"{path}: {error}") from None
 
 
 def print_tournament(result) -> None:

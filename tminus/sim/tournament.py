@@ -110,13 +110,16 @@ class TournamentResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentResult:
         """A tournament saved with its games; its tables are counted again from them."""
-        if "results" not in data:
+        if isinstance(data, dict) and "ranking" in data and "results" not in data:
             raise ValueError("this tournament was saved without its games: save it with them")
-        results = [game_from_dict(game) for game in data["results"]]
-        return summarize(
-            data["game"], data["params"], data["agents"], tuple(data["seeds"]), results,
-            data["duplicate"],
-        )  # fmt: skip
+        try:
+            results = [game_from_dict(game) for game in data["results"]]
+            return summarize(
+                data["game"], data["params"], data["agents"], tuple(data["seeds"]), results,
+                data["duplicate"],
+            )  # fmt: skip
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a tournament saved with its games ({error!r})") from None
 
 
 def game_to_dict(result: GameResult) -> dict[str, Any]:
