@@ -167,5 +167,7 @@ def test_levels_pooled_from_saved_pair_runs_are_shown_in_level_order(tmp_path, c
     ]
     edges = [line.split("|")[1:4] for line in paired.split("\n\n")[0].splitlines()[2:]]
     assert [(e[0].strip(), e[2].strip()) for e in edges] == [("hard", "2"), ("expert", "2")]
+    matrix = table.split("| won / decided |")[1].splitlines()
+    assert matrix[2].startswith("| medium | — |") and matrix[2].endswith("| not met |")
     hard_over_medium = runs[1].paired["mcts:simulations=4"]["greedy"]
     assert f"{hard_over_medium.edge:+.3f}" in edges[0][1]

@@ -185,8 +185,9 @@ def format_head_to_head(result: Any, names: list[str] | None = None) -> str:
             if other == spec:
                 cells.append("—")
                 continue
-            wins, losses, _ = result.head_to_head[spec][other]
-            cells.append(f"{wins}/{wins + losses}")
+            wins, losses, level = result.head_to_head[spec][other]
+            met = wins + losses + level
+            cells.append(f"{wins}/{wins + losses}" if met else "not met")  # (pooled runs)
         lines.append(f"| {row} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
