@@ -139,6 +139,21 @@ def test_saved_tournaments_pool_into_one(tmp_path):
     other.write_text('{"game": "four_way"}')
     wrong = run("pool", str(other))
     assert wrong.exit_code == 2 and "not a tournament saved with its games" in wrong.output
+    # A run of other agents: the pair that never met says so instead of 0 / 0 / 0.
+    mcts = tmp_path / "mcts.json"
+    other_agents = (
+        "four_way",
+        "--agents",
+        "mcts:simulations=3,greedy",
+        "-n",
+        "2",
+        "--workers",
+        "1",
+    )
+    run("tournament", *other_agents, "--duplicate", "--seed", "3", "--save", str(mcts))
+    grids = run("pool", runs[0], str(mcts)).output.split("head to head")[1]
+    random_row = next(line for line in grids.splitlines() if line.startswith("│ random"))
+    assert "not met" in random_row and "0 / 0 / 0" not in grids
 
 
 def test_a_tournament_ranking_never_cuts_an_agents_spec():

@@ -222,17 +222,12 @@ def main(arguments: list[str] | None = None) -> None:
     )
     options = parser.parse_args(arguments)
     if options.pool:
-        import json
-        from pathlib import Path
-
-        from tminus.sim.tournament import TournamentResult
+        from tminus.sim.tournament import load_tournament
 
         try:
-            runs = [
-                TournamentResult.from_dict(json.loads(Path(p).read_text())) for p in options.pool
-            ]
+            runs = [load_tournament(path) for path in options.pool]
             result, names = pooled_levels(options.game, runs)
-        except (OSError, ValueError) as error:  # (a file's JSON error is a ValueError)
+        except ValueError as error:
             parser.error(str(error))
         print(format_levels_table(result, names))
         print()

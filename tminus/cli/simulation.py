@@ -29,7 +29,7 @@ from tminus.core.game import Game
 from tminus.core.registry import game_class
 from tminus.sim.simulate import SimulationSummary
 from tminus.sim.simulate import simulate as run_simulation
-from tminus.sim.tournament import TournamentResult
+from tminus.sim.tournament import TournamentResult, load_tournament
 from tminus.sim.tournament import pool as pool_runs
 from tminus.sim.tournament import tournament as run_tournament
 
@@ -187,10 +187,7 @@ def tournament(
             raise fail(str(error)) from None
     if save is not None:
         save.write_text(json.dumps(result.to_dict(with_games=True)))
-    if as_json:
-        print(json.dumps(result.to_dict(), indent=2))
-        return
-    print_tournament(result)
+    show_tournament(result, as_json)
 
 
 def pool(
@@ -201,24 +198,17 @@ def pool(
 ) -> None:
     """Pool saved tournaments of one game: the tables over all their games."""
     try:
-        result = pool_runs([read_tournament(path) for path in runs])
+        result = pool_runs([load_tournament(path) for path in runs])
     except ValueError as error:
         raise fail(str(error)) from None
+    show_tournament(result, as_json)
+
+
+def show_tournament(result: TournamentResult, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
-        return
-    print_tournament(result)
-
-
-def read_tournament(path: Path) -> TournamentResult:
-    try:
-        return TournamentResult.from_dict(json.loads(path.read_text()))
-    except OSError as error:
-        raise fail(f"cannot read {path}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise fail(f"{path} is not JSON: {error}") from None
-    except ValueError as error:
-        raise fail(f"{path}: {error}") from None
+    else:
+        print_tournament(result)
 
 
 def print_tournament(result) -> None:
@@ -238,7 +228,11 @@ def print_tournament(result) -> None:
         pair_grid(
             "head to head: row finished above / below / level with column",
             result.agents,
-            lambda a, b: "{} / {} / {}".format(*result.head_to_head[a][b]),
+            lambda a, b: (
+                "{} / {} / {}".format(*result.head_to_head[a][b])
+                if any(result.head_to_head[a][b])
+                else "not met"  # (pooled runs)
+            ),
         )
     )
     if result.paired:

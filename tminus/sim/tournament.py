@@ -12,9 +12,11 @@ all their games at once."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import permutations, product
+from pathlib import Path
 from typing import Any
 
 from tminus.core.game import Game
@@ -120,6 +122,21 @@ class TournamentResult:
             )  # fmt: skip
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a tournament saved with its games ({error!r})") from None
+
+
+def load_tournament(path: str | Path) -> TournamentResult:
+    """A tournament saved with its games (``to_dict(with_games=True)``) from a JSON file;
+    ValueError naming the file when it cannot be read or is not one."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not JSON: {error}") from None
+    try:
+        return TournamentResult.from_dict(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 def game_to_dict(result: GameResult) -> dict[str, Any]:
