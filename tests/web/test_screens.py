@@ -48,6 +48,23 @@ def the_side_panel_is_on_screen(page) -> bool:
     )
 
 
+def names_broken_mid_word(page) -> list[str]:
+    """The words of the players panel's names (and their kinds) too wide for their box,
+    which the browser then breaks inside ("Alexandr / ina" beside a score)."""
+    return page.evaluate(
+        """() => {
+            const ctx = document.createElement('canvas').getContext('2d');
+            return [...document.querySelectorAll('#seats .seat-name, #seats .seat-kind')]
+              .flatMap(n => {
+                const style = getComputedStyle(n);
+                ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+                return n.textContent.split(/\\s+/)
+                  .filter(w => ctx.measureText(w).width > n.clientWidth + 0.5);
+              });
+        }"""
+    )
+
+
 @pytest.mark.parametrize("game", list_games())
 def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
     page = open_my_turn(server, new_page, game, PHONE)
@@ -68,6 +85,7 @@ def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
         page.wait_for_selector("#board[data-layout=wide]")
         assert horizontal_overflow(page) <= 0
         assert the_side_panel_is_on_screen(page), "a long name pushed the players panel away"
+        assert names_broken_mid_word(page) == [], size
         screenshot(page, f"{game}-desktop-{size['width']}x{size['height']}")
     # On a large screen the board takes the room there is: most of the width beside the
     # side panel, or the screen's height.
