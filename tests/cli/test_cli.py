@@ -152,20 +152,31 @@ def test_saved_tournaments_pool_into_one(tmp_path):
     )
     run("tournament", *other_agents, "--duplicate", "--seed", "3", "--save", str(mcts))
     grids = run("pool", runs[0], str(mcts)).output.split("head to head")[1]
-    random_row = next(line for line in grids.splitlines() if line.startswith("│ random"))
+    random_row = next(line for line in grids.splitlines() if line.startswith("│ 2. random"))
     assert "not met" in random_row and "0 / 0 / 0" not in grids
 
 
-def test_a_tournament_ranking_never_cuts_an_agents_spec():
+def test_a_tournament_never_cuts_an_agents_spec():
+    """Neither the ranking nor the grids of pairs: two specs cut alike would read the same
+    (the grids once showed both searchers as 'ismcts:simulation…')."""
     spec = "mcts:simulations=20:exploration=1.4"  # (wider than its column at 80 characters)
-    result = run("tournament", "sputnik", "--agents", f"{spec},random", "-n", "2", "--workers", "1")
+    other = "mcts:simulations=20:exploration=0.7"
+    result = run(
+        "tournament", "sputnik", "--agents", f"{spec},{other},random", "-n", "6", "--workers",
+        "1", "--duplicate",
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
-    ranking = result.output.split("head to head")[0]
+    assert "…" not in result.output
+    ranking, grids = result.output.split("head to head")
     agent_column = "".join(
         line.split("│")[2].strip() for line in ranking.splitlines() if line.startswith("│")
     )
-    assert "…" not in ranking
-    assert spec in agent_column
+    assert spec in agent_column and other in agent_column
+    for grid in grids.split("paired edge"):  # each row names its agent whole, by number
+        labels = "".join(
+            line.split("│")[1].strip() for line in grid.splitlines() if line.startswith("│")
+        )
+        assert labels.replace(" ", "") == f"1.{spec}2.{other}3.random"
 
 
 def test_solve_prints_what_the_solvers_found():

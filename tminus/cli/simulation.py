@@ -175,7 +175,7 @@ def tournament(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Every agent in every seat: openskill ratings and a head-to-head table."""
+    """Every agent in every seat: ratings and a head-to-head table."""
     if players is None and "players" in game_class_or_fail(game).parameters:
         players = game_class(game).parameters["players"].default
     the_game, names = seat_agents(game, agents, players, param)
@@ -214,15 +214,16 @@ def show_tournament(result: TournamentResult, as_json: bool) -> None:
 def print_tournament(result) -> None:
     seeds = ", ".join(map(str, result.seeds))
     title = f"{game_class(result.game).title}: {result.games} games (seed {seeds}), ranking"
-    ranking = Table(title=title)
-    for column in ("rank", "agent", "mu ± sigma", "mu - 3 sigma", "games", "win rate"):
+    ranking = Table(
+        title=title,
+        caption="ratings fitted to all the games at once (Plackett-Luce), on the Elo scale: "
+        "the agents' mean is 0, and 400 points are odds of 10 to 1",
+    )
+    for column in ("rank", "agent", "rating (95% interval)", "games", "win rate"):
         # (folded onto more lines, never cut: an agent's spec is what to type again)
         ranking.add_column(column, justify="right", overflow="fold")
     for rank, r in enumerate(result.ratings, 1):
-        ranking.add_row(
-            str(rank), r.agent, f"{r.mu:.2f} ± {r.sigma:.2f}", f"{r.ordinal:.2f}",
-            str(r.games), f"{r.win_rate:.1%}",
-        )  # fmt: skip
+        ranking.add_row(str(rank), r.agent, r.elo_text(), str(r.games), f"{r.win_rate:.1%}")
     console.print(ranking)
     console.print(
         pair_grid(
@@ -249,18 +250,20 @@ def print_tournament(result) -> None:
 def edge_cell(edge) -> str:
     if not edge.deals:  # a pooled pair that never met
         return "not met"
-    return f"{edge.edge:+.3f} ({edge.low:+.2f}, {edge.high:+.2f})"
+    return f"{edge.edge:+.3f}\n({edge.low:+.2f}, {edge.high:+.2f})"
 
 
 def pair_grid(title: str, agents: list[str], cell) -> Table:
     """A table of every pair of agents: row ``a``, column ``b``, ``cell(a, b)`` (— on the
-    diagonal)."""
+    diagonal). Rows are numbered and columns named by number, as in a chess crosstable: a
+    column too narrow for a long spec would cut it, and two specs cut alike read the same."""
     grid = Table(title=title)
-    grid.add_column("")
-    for name in agents:
-        grid.add_column(name, justify="right")
-    for a in agents:
-        grid.add_row(a, *("—" if a == b else cell(a, b) for b in agents))
+    labels = [f"{number}. {a}" for number, a in enumerate(agents, 1)]
+    grid.add_column("", overflow="fold")
+    for number in range(1, len(agents) + 1):
+        grid.add_column(str(number), justify="right")
+    for label, a in zip(labels, agents, strict=True):
+        grid.add_row(label, *("—" if a == b else cell(a, b) for b in agents))
     return grid
 
 
@@ -296,7 +299,7 @@ def report(
                 result = options.tournament(the_game, names, bar)
                 results, ratings = result.results, result.ratings
                 rows = [
-                    (f"#{i} {r.agent}", f"mu {r.mu:.2f} ± {r.sigma:.2f}, won {r.win_rate:.1%}")
+                    (f"#{i} {r.agent}", f"rating {r.elo_text()}, won {r.win_rate:.1%}")
                     for i, r in enumerate(ratings, 1)
                 ]
             else:

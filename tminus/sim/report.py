@@ -87,14 +87,19 @@ def ratings_figure(ratings: Sequence[Rating]) -> Figure:
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.5 * len(ratings)))
     names = [r.agent for r in ratings][::-1]
     ax.errorbar(
-        [r.mu for r in ratings][::-1],
+        [r.elo for r in ratings][::-1],
         names,
-        xerr=[3 * r.sigma for r in ratings][::-1],
+        xerr=[r.elo - r.interval[0] for r in ratings][::-1],
         fmt="o",
         capsize=4,
     )
-    ax.set_xlabel("openskill mu (whiskers: ± 3 sigma)")
-    return Figure("Ratings", "Plackett-Luce ratings after every game, best at the top.", _png(fig))
+    ax.set_xlabel("rating, Elo scale (whiskers: 95% interval)")
+    return Figure(
+        "Ratings",
+        "Plackett-Luce ratings fitted to all the games at once, best at the top; the agents' "
+        "mean is 0, and 400 points are odds of 10 to 1.",
+        _png(fig),
+    )
 
 
 def four_way_turns_to_finish(results: Sequence[GameResult]) -> Figure | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+Z_95 = 1.959963984540054  # the normal distribution's 97.5th percentile
 
-def wilson_interval(
-    successes: int, trials: int, z: float = 1.959963984540054
-) -> tuple[float, float]:
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
     """95% Wilson score interval for a proportion (good near 0 and 1, unlike the normal one)."""
     if trials == 0:
         return (0.0, 1.0)
@@ -51,6 +51,6 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     if n < 2:
         return (mean, -math.inf, math.inf)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    t = T_975[n - 2] if n - 1 <= len(T_975) else 1.959963984540054
+    t = T_975[n - 2] if n - 1 <= len(T_975) else Z_95
     half = t * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)

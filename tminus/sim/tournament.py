@@ -1,4 +1,5 @@
-"""Tournaments: every agent in every seat, rated with openskill, with a head-to-head table.
+"""Tournaments: every agent in every seat, rated (Plackett-Luce, fitted to all the games at
+once: ``tminus.sim.ratings``), with a head-to-head table.
 
 A duplicate tournament (``duplicate=True``, as in duplicate bridge) plays deals of one game
 per seating on the same luck, and adds each pair's paired edge: how much more often one
@@ -21,8 +22,9 @@ from typing import Any
 
 from tminus.core.game import Game
 from tminus.sim.backends import run_batch
+from tminus.sim.ratings import fit_plackett_luce
 from tminus.sim.runner import Batch, GameResult
-from tminus.sim.stats import mean_interval, wilson_interval
+from tminus.sim.stats import Z_95, mean_interval, wilson_interval
 
 
 def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -43,15 +45,20 @@ def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
 @dataclass
 class Rating:
     agent: str
-    mu: float
-    sigma: float
+    elo: float  # Plackett-Luce, on the Elo scale; the agents' mean is 0
+    error: float  # one standard error of ``elo``
     games: int
     wins: int
 
     @property
-    def ordinal(self) -> float:
-        """A conservative skill estimate: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of ``elo``."""
+        return (self.elo - Z_95 * self.error, self.elo + Z_95 * self.error)
+
+    def elo_text(self) -> str:
+        """The rating with its interval, as people read it: '+29 (+7 to +51)'."""
+        low, high = self.interval
+        return f"{self.elo:+.0f} ({low:+.0f} to {high:+.0f})"
 
     @property
     def win_rate(self) -> float:
@@ -82,9 +89,8 @@ class TournamentResult:
             "ranking": [
                 {
                     "agent": r.agent,
-                    "mu": r.mu,
-                    "sigma": r.sigma,
-                    "ordinal": r.ordinal,
+                    "elo": r.elo,
+                    "elo_interval95": list(r.interval),
                     "games": r.games,
                     "wins": r.wins,
                     "win_rate": r.win_rate,
@@ -150,32 +156,24 @@ def game_from_dict(data: dict[str, Any]) -> GameResult:
 
 
 def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
-    """Plackett-Luce ratings (openskill), updated game by game in order.
-
-    Each seat is one competitor ranked by its result (equal results share a rank). An
-    agent in several seats of one game gets the mean of its seats' updates.
-    """
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    current = {name: model.rating(name=name) for name in agents}
+    """Each agent's rating (``tminus.sim.ratings``: fitted to all the games at once, so the
+    order they were played in does not matter), games and wins, best first. An agent in
+    several seats of one game plays each of them with its one strength."""
+    index = {name: i for i, name in enumerate(agents)}
+    fit = fit_plackett_luce(
+        len(agents), [([index[a] for a in r.agents], r.returns) for r in results]
+    )
     games = dict.fromkeys(agents, 0)
     wins = dict.fromkeys(agents, 0)
     for result in results:
-        teams = [[current[name]] for name in result.agents]
-        ranks = [-r for r in result.returns]  # openskill: lower rank is better
-        updated = model.rate(teams, ranks=ranks)
         for name in set(result.agents):
-            seats = [s for s, n in enumerate(result.agents) if n == name]
-            mus = [updated[s][0].mu for s in seats]
-            sigmas = [updated[s][0].sigma for s in seats]
-            current[name] = model.rating(
-                mu=sum(mus) / len(seats), sigma=sum(sigmas) / len(seats), name=name
-            )
             games[name] += 1
-            wins[name] += any(s in result.winners for s in seats)
-    ratings = [Rating(n, current[n].mu, current[n].sigma, games[n], wins[n]) for n in agents]
-    return sorted(ratings, key=lambda r: r.ordinal, reverse=True)
+            wins[name] += any(result.agents[s] == name for s in result.winners)
+    ratings = [
+        Rating(name, float(fit.elo[i]), float(fit.error[i]), games[name], wins[name])
+        for i, name in enumerate(agents)
+    ]
+    return sorted(ratings, key=lambda r: r.elo, reverse=True)
 
 
 def head_to_head(
