@@ -60,6 +60,8 @@ def test_the_levels_tournament_prints_every_level_with_intervals():
     lines = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert [line.split("|")[1].strip() for line in lines] == ["easy", "medium", "hard", "expert"]
     assert "(" in lines[-1] and "/" in lines[-1]  # an interval and a head-to-head score
+    ratings = {r.agent: r.elo_text() for r in result.ratings}  # each level's, on one scale
+    assert [line.split("|")[3].strip() for line in lines] == [ratings[a] for a in result.agents]
 
 
 def test_the_levels_command_plays_a_candidate_against_the_expert(capsys):

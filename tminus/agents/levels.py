@@ -120,8 +120,9 @@ def level_name(names: list[str], index: int) -> str:
 
 
 def format_levels_table(result: Any, names: list[str] | None = None) -> str:
-    """A Markdown table: each level's games won (95% interval) and its score against the
-    level below it (wins / decided games, 95% interval), weakest level first."""
+    """A Markdown table: each level's rating (``tminus.sim.tournament.rate``), games won and
+    its score against the level below it (wins / decided games), each with its 95%
+    interval, weakest level first."""
     names = names or list(NAMES)
     by_spec = {r.agent: r for r in result.ratings}
     lines = [
@@ -129,9 +130,9 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
         + ("seed " if len(result.seeds) == 1 else "seeds ")
         + ", ".join(map(str, result.seeds)),
         "",
-        "| level | agent | games won (95% interval) | against the level below: won / decided "
-        "(95% interval) |",
-        "|---|---|---|---|",
+        "| level | agent | rating (95% interval) | games won (95% interval) | against the level "
+        "below: won / decided (95% interval) |",
+        "|---|---|---|---|---|",
     ]
     for index, spec in enumerate(result.agents):
         rating = by_spec[spec]
@@ -145,7 +146,7 @@ def format_levels_table(result: Any, names: list[str] | None = None) -> str:
                 lo, hi = wilson_interval(wins, decided)
                 below = f"{wins}/{decided} = {wins / decided:.3f} ({lo:.3f}–{hi:.3f})"
         label = level_name(names, index)
-        lines.append(f"| {label} | `{spec}` | {won} | {below} |")
+        lines.append(f"| {label} | `{spec}` | {rating.elo_text()} | {won} | {below} |")
     if result.paired:
         lines += ["", format_paired_edges(result, names)]
     return "\n".join(lines)
