@@ -4,6 +4,7 @@ import json
 
 from typer.testing import CliRunner
 
+import tminus
 from tminus.cli import app
 
 runner = CliRunner()
@@ -119,7 +120,13 @@ def test_saved_tournaments_pool_into_one(tmp_path):
         saved = tmp_path / f"run{seed}.json"
         result = run("tournament", *common, "--seed", str(seed), "--save", str(saved))
         assert result.exit_code == 0, result.output
-        assert len(json.loads(saved.read_text())["results"]) == 4
+        games = json.loads(saved.read_text())["results"]
+        assert len(games) == 4
+        for game in games:  # each game's moves, saved with it, replay to its result
+            state = tminus.load_game("four_way", players=2).new_initial_state()
+            for action in game["history"]:
+                state.apply_action(action)
+            assert state.is_terminal() and state.returns() == game["returns"]
     runs = [str(tmp_path / "run1.json"), str(tmp_path / "run2.json")]
     result = run("pool", *runs, "--json")
     assert result.exit_code == 0, result.output

@@ -62,12 +62,19 @@ class RunOptions:
         return run_simulation(game, seats, progress=advance(progress), **asdict(self))
 
     def tournament(
-        self, game: Game, agents: list[str], progress: Progress, duplicate: bool = False
+        self,
+        game: Game,
+        agents: list[str],
+        progress: Progress,
+        duplicate: bool = False,
+        moves: bool = False,
     ) -> TournamentResult:
-        """Every agent in every seat (with ``duplicate``, every seating on the same luck)."""
+        """Every agent in every seat (with ``duplicate``, every seating on the same luck;
+        with ``moves``, each game's moves kept)."""
         return run_tournament(
-            game, agents, progress=advance(progress), duplicate=duplicate, **asdict(self)
-        )
+            game, agents, progress=advance(progress), duplicate=duplicate, moves=moves,
+            **asdict(self),
+        )  # fmt: skip
 
 
 def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
@@ -169,8 +176,8 @@ def tournament(
     save: Annotated[
         Path | None,
         typer.Option(
-            help="Also write the result with every game's to this JSON file, to pool it "
-            "later with runs of other seeds (tminus pool)."
+            help="Also write the result with every game's, moves included, to this JSON "
+            "file, to pool it later with runs of other seeds (tminus pool) or replay its games."
         ),
     ] = None,
     as_json: JsonOpt = False,
@@ -182,7 +189,7 @@ def tournament(
     options = RunOptions(games, seed, backend, workers, address)
     with progress_bar(game, games, as_json) as bar:
         try:
-            result = options.tournament(the_game, names, bar, duplicate)
+            result = options.tournament(the_game, names, bar, duplicate, moves=save is not None)
         except ValueError as error:
             raise fail(str(error)) from None
     if save is not None:

@@ -146,8 +146,12 @@ def load_tournament(path: str | Path) -> TournamentResult:
 
 
 def game_to_dict(result: GameResult) -> dict[str, Any]:
+    """A game's result as JSON values: its moves too when it kept them (every action,
+    chance outcomes included: it replays in ``load_game``)."""
     game = asdict(result)
-    del game["history"], game["facts"]  # what a tournament's tables read is the rest
+    del game["facts"]  # (a report's: a tournament's tables read the rest)
+    if result.history is None:
+        del game["history"]
     return game
 
 
@@ -245,16 +249,17 @@ def tournament(
     address: str | None = None,
     facts: bool = False,
     duplicate: bool = False,
+    moves: bool = False,
 ) -> TournamentResult:
+    """Every seating of ``agents`` in turn, ``games`` games (see ``Batch``); ``moves``: each
+    game's result keeps its moves (``GameResult.history``)."""
     seatings = lineups(agents, game.num_players)
     if duplicate and games % len(seatings):
         raise ValueError(
             f"a duplicate tournament plays whole deals of {len(seatings)} games (one for "
             f"each seating): ask for a multiple of {len(seatings)}, not {games}"
         )
-    batch = Batch(
-        game.name, dict(game.params), tuple(seatings), seed, facts=facts, duplicate=duplicate
-    )
+    batch = Batch(game.name, dict(game.params), tuple(seatings), seed, moves, facts, duplicate)
     results = run_batch(batch, games, backend, workers, address, progress)
     return summarize(game.name, dict(game.params), list(agents), (seed,), results, duplicate)
 
