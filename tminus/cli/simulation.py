@@ -265,12 +265,11 @@ def pair_grid(title: str, agents: list[str], cell) -> Table:
     diagonal). Rows are numbered and columns named by number, as in a chess crosstable: a
     column too narrow for a long spec would cut it, and two specs cut alike read the same."""
     grid = Table(title=title)
-    labels = [f"{number}. {a}" for number, a in enumerate(agents, 1)]
     grid.add_column("", overflow="fold")
     for number in range(1, len(agents) + 1):
         grid.add_column(str(number), justify="right")
-    for label, a in zip(labels, agents, strict=True):
-        grid.add_row(label, *("—" if a == b else cell(a, b) for b in agents))
+    for number, a in enumerate(agents, 1):
+        grid.add_row(f"{number}. {a}", *("—" if a == b else cell(a, b) for b in agents))
     return grid
 
 

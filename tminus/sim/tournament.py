@@ -259,7 +259,10 @@ def tournament(
             f"a duplicate tournament plays whole deals of {len(seatings)} games (one for "
             f"each seating): ask for a multiple of {len(seatings)}, not {games}"
         )
-    batch = Batch(game.name, dict(game.params), tuple(seatings), seed, moves, facts, duplicate)
+    batch = Batch(
+        game.name, dict(game.params), tuple(seatings), seed,
+        keep_history=moves, facts=facts, duplicate=duplicate,
+    )  # fmt: skip
     results = run_batch(batch, games, backend, workers, address, progress)
     return summarize(game.name, dict(game.params), list(agents), (seed,), results, duplicate)
 
