@@ -1,0 +1,133 @@
+"""Whose moves are better: two agents choose in the same positions, and where they choose
+differently the review's judges value both moves.
+
+This is how chess engines grade a player's moves by a stronger engine's values, for when
+whole games are too few to tell two levels apart: in a game of much luck the result of a
+game says little about the moves in it, but each move can be judged on its own.
+
+The positions are the decisions (with more than one legal move) of games saved with their
+moves, sampled with a given chance each. In each, both agents choose (seeded by the
+position). Where they differ, the judge gives the mover's chance to win after each move:
+exact where a solver covers the position, otherwise playouts on common random numbers in
+worlds drawn from the mover's information set, so nothing hidden from the mover is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tminus.agents.registry import make_agent
+from tminus.core.game import Game
+from tminus.core.registry import load_game_from
+from tminus.review.judges import Estimate
+from tminus.review.review import judges_for
+
+
+@dataclass(frozen=True)
+class Position:
+    history: tuple[int, ...]  # every action to it, chance outcomes included
+    key: tuple[int, ...]  # seeds the agents' choices and the judge
+
+
+@dataclass(frozen=True)
+class Comparison:
+    agents: tuple[str, str]
+    gains: list[Estimate | None]  # a position's: the first's move's value minus the second's
+    judges: list[str]  # None above: both chose the same move
+
+    @property
+    def positions(self) -> int:
+        return len(self.gains)
+
+    @property
+    def differing(self) -> list[Estimate]:
+        return [g for g in self.gains if g is not None]
+
+    def gain(self) -> Estimate:
+        """The first agent's mean gain a decision (zero where both chose alike), with its
+        standard error over positions (the judge's own noise is part of that spread)."""
+        return Estimate.of([0.0 if g is None else g.mean for g in self.gains])
+
+    def decided(self) -> tuple[int, int]:
+        """Differing positions the judge decided for the first, for the second agent: by
+        two standard errors, or at all when exact."""
+        first = sum(g.mean > 2 * g.error for g in self.differing)
+        second = sum(g.mean < -2 * g.error for g in self.differing)
+        return first, second
+
+
+def sample_positions(
+    game: Game, histories: Sequence[Sequence[int]], every: float, seed: int = 0
+) -> list[Position]:
+    """Each decision with more than one legal move in the games ``histories``, taken with
+    chance ``every``."""
+    if not 0 < every <= 1:
+        raise ValueError(f"every is a chance, in (0, 1], not {every}")
+    rng = np.random.default_rng(seed)
+    found = []
+    for index, history in enumerate(histories):
+        state = game.new_initial_state()
+        for step, action in enumerate(history):
+            decision = not state.is_chance_node() and len(state.legal_actions()) > 1
+            if decision and rng.random() < every:
+                found.append(Position(tuple(history[:step]), (seed, index, step)))
+            state.apply_action(action)
+    return found
+
+
+def judge_position(
+    game_name: str,
+    params: dict[str, Any],
+    agents: Sequence[str],
+    position: Position,
+    samples: int,
+) -> tuple[Estimate | None, str | None]:
+    """(The first agent's gain over the second in ``position``, or None when both chose the
+    same move; the judge's name)."""
+    game = load_game_from(game_name, params)
+    state = game.new_initial_state()
+    for action in position.history:
+        state.apply_action(action)
+    first, second = (
+        make_agent(spec, game, seed=[*position.key, i]).step(state.clone())
+        for i, spec in enumerate(agents)
+    )
+    if first == second:
+        return None, None
+    seed = int(np.random.default_rng(position.key).integers(2**31))
+    for judge in judges_for(game, samples, seed, viewer=state.current_player()):
+        values = judge.values(state, [first, second])
+        if values is not None:
+            return Estimate.of(np.subtract(values[first], values[second]).tolist()), judge.name
+    raise RuntimeError("no judge covers this position")  # pragma: no cover
+
+
+def compare_moves(
+    game: Game,
+    agents: Sequence[str],
+    positions: Sequence[Position],
+    samples: int = 2000,
+    workers: int = 1,
+) -> Comparison:
+    """``agents[0]`` against ``agents[1]`` on ``positions``; ``samples`` playouts a move
+    where no exact judge covers a position; ``workers`` processes."""
+    if len(agents) != 2:
+        raise ValueError(f"compare two agents, not {len(agents)}")
+    tasks = [(game.name, dict(game.params), tuple(agents), p, samples) for p in positions]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            verdicts = list(pool.map(judge_position, *zip(*tasks, strict=True)))
+    else:
+        verdicts = [judge_position(*task) for task in tasks]
+    judges = sorted({name for _, name in verdicts if name is not None})
+    return Comparison((agents[0], agents[1]), [gain for gain, _ in verdicts], judges)
+
+
+def interval_text(estimate: Estimate, z: float) -> str:
+    low, high = estimate.mean - z * estimate.error, estimate.mean + z * estimate.error
+    return f"{estimate.mean:+.4f} ({low:+.4f} to {high:+.4f})"
