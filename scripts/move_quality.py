@@ -42,7 +42,7 @@ def main() -> None:
     comparison = compare_moves(game, agents, positions, args.judge, args.workers)
     first, second = comparison.decided()
     differing = comparison.differing
-    judges = ", ".join(comparison.judges)
+    judges = ", ".join(comparison.judges) or "none (no two moves differed)"
     print(f"{comparison.positions} positions of {len(histories)} games; judge: {judges}")
     print(f"`{agents[0]}` and `{agents[1]}` chose differently in {len(differing)}")
     print(f"`{agents[0]}`'s gain a decision: {interval_text(comparison.gain(), Z_95)}")
