@@ -3,13 +3,14 @@ of saved tournament runs choose in positions of their own games, and where they 
 differently the review's judge values both moves.
 
     nice python scripts/move_quality.py SAVED.json [SAVED.json ...] [--every 0.1]
-        [--judge 2000] [--workers 2] [--seed 0]
+        [--judge 2000] [--workers 2] [--seed 0] [--agents A B]
 
 The runs must be saved with their games' moves (``tminus tournament ... --save``) and be
-runs of the same two agents. Prints the share of positions where the agents differ, the
-first agent's mean gain a decision (its move's chance to win minus the second's, zero
-where both chose alike) with a 95% interval over positions, and how many differing
-positions the judge decided for each side.
+runs of the same two agents; ``--agents A B`` judges two other agents on their positions.
+Prints the share of positions where the agents differ, the first agent's mean gain a
+decision (its move's chance to win minus the second's, zero where both chose alike) with a
+95% interval over positions, and how many differing positions the judge decided for each
+side.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def main() -> None:
     parser.add_argument("--judge", type=int, default=2000, help="playouts a move")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agents", nargs=2, help="two other agents to judge on these positions")
     args = parser.parse_args()
     runs = [load_tournament(path) for path in args.saved]
     agents = runs[0].agents[:2]
@@ -37,6 +39,7 @@ def main() -> None:
     if any(result.history is None for run in runs for result in run.results):
         raise SystemExit("a run was saved without its games' moves")
     game = load_game_from(runs[0].game, runs[0].params)
+    agents = args.agents or agents
     histories = [result.history for run in runs for result in run.results]
     positions = sample_positions(game, histories, args.every, args.seed)  # type: ignore[arg-type]
     comparison = compare_moves(game, agents, positions, args.judge, args.workers)
