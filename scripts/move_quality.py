@@ -9,8 +9,9 @@ The runs must be saved with their games' moves (``tminus tournament ... --save``
 runs of the same two agents; ``--agents A B`` judges two other agents on their positions.
 Prints the share of positions where the agents differ, the first agent's mean gain a
 decision (its move's chance to win minus the second's, zero where both chose alike) with a
-95% interval over positions, and how many differing positions the judge decided for each
-side.
+95% interval over deals (the positions of a deal's two games are not independent: they
+often share an opening), and how many differing positions the judge decided for each side.
+Positions and seeds follow the files' order.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def main() -> None:
     game = load_game_from(runs[0].game, runs[0].params)
     agents = args.agents or agents
     histories = [result.history for run in runs for result in run.results]
-    positions = sample_positions(game, histories, args.every, args.seed)  # type: ignore[arg-type]
+    # A duplicate deal's games share their seed: the deal is the group (in the files' order).
+    deals = [(i, result.seed) for i, run in enumerate(runs) for result in run.results]
+    positions = sample_positions(game, histories, args.every, args.seed, deals)  # type: ignore[arg-type]
     comparison = compare_moves(game, agents, positions, args.judge, args.workers)
     first, second = comparison.decided()
     differing = comparison.differing

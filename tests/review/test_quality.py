@@ -6,7 +6,8 @@ import pytest
 from tests.review.test_review import duel_chance_after, recorded
 from tminus.agents.registry import make_agent
 from tminus.agents.solvers.four_way_duel import solve
-from tminus.review.quality import compare_moves, judge_position, sample_positions
+from tminus.review.judges import Estimate
+from tminus.review.quality import Comparison, compare_moves, judge_position, sample_positions
 
 
 def four_way_positions(every=1.0):
@@ -78,3 +79,22 @@ def test_it_compares_two_agents_only():
     game, positions = four_way_positions(every=0.5)
     with pytest.raises(ValueError, match="two agents"):
         compare_moves(game, ["solver"], positions)
+
+
+def test_the_gains_error_counts_a_group_of_positions_as_one_draw():
+    gains = [Estimate(1.0, 0.0), Estimate(1.0, 0.0), None, None]
+    alone = Comparison(("a", "b"), gains, [], [0, 1, 2, 3]).gain()
+    assert alone.mean == 0.5 and alone.error == pytest.approx(Estimate.of([1, 1, 0, 0]).error)
+    # The same gains as two deals of two repeated positions: half as many draws.
+    paired = Comparison(("a", "b"), gains, [], ["x", "x", "y", "y"]).gain()
+    assert paired.mean == 0.5 and paired.error == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="two groups"):
+        Comparison(("a", "b"), gains, [], ["x"] * 4).gain()
+
+
+def test_positions_carry_their_games_group():
+    game, history = recorded("four_way", ["greedy", "random"], seed=1)
+    positions = sample_positions(game, [history, history], 1.0, groups=["deal", "deal"])
+    assert {p.group for p in positions} == {"deal"}
+    with pytest.raises(ValueError, match="one group"):
+        sample_positions(game, [history], 1.0, groups=[])

@@ -14,6 +14,7 @@ worlds drawn from the mover's information set, so nothing hidden from the mover 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -32,13 +33,16 @@ from tminus.review.review import judges_for
 class Position:
     history: tuple[int, ...]  # every action to it, chance outcomes included
     key: tuple[int, ...]  # seeds the agents' choices and the judge
+    group: Any = None  # positions of one group (a deal's games) may repeat each other
 
 
 @dataclass(frozen=True)
 class Comparison:
     agents: tuple[str, str]
-    gains: list[Estimate | None]  # a position's: the first's move's value minus the second's
-    judges: list[str]  # None above: both chose the same move
+    # A position's: the first's move's value minus the second's; None: both chose alike.
+    gains: list[Estimate | None]
+    judges: list[str]
+    groups: list[Any]  # each position's group
 
     @property
     def positions(self) -> int:
@@ -50,8 +54,20 @@ class Comparison:
 
     def gain(self) -> Estimate:
         """The first agent's mean gain a decision (zero where both chose alike), with its
-        standard error over positions (the judge's own noise is part of that spread)."""
-        return Estimate.of([0.0 if g is None else g.mean for g in self.gains])
+        standard error over groups: positions of one group (the two games of a duplicate
+        deal share their opening) count as one draw, not as independent ones (the
+        cluster-robust error; with one position a group, the plain standard error). The
+        judge's own noise is part of the spread."""
+        values = np.array([0.0 if g is None else g.mean for g in self.gains])
+        mean = float(values.mean())
+        residuals: dict[Any, float] = {}
+        for group, value in zip(self.groups, values, strict=True):
+            residuals[group] = residuals.get(group, 0.0) + float(value) - mean
+        clusters = len(residuals)
+        if clusters < 2:
+            raise ValueError("a standard error needs positions from two groups at least")
+        spread = sum(r * r for r in residuals.values()) * clusters / (clusters - 1)
+        return Estimate(mean, math.sqrt(spread) / len(values))
 
     def decided(self) -> tuple[int, int]:
         """Differing positions the judge decided for the first, for the second agent: by
@@ -62,12 +78,19 @@ class Comparison:
 
 
 def sample_positions(
-    game: Game, histories: Sequence[Sequence[int]], every: float, seed: int = 0
+    game: Game,
+    histories: Sequence[Sequence[int]],
+    every: float,
+    seed: int = 0,
+    groups: Sequence[Any] | None = None,
 ) -> list[Position]:
     """Each decision with more than one legal move in the games ``histories``, taken with
-    chance ``every``."""
+    chance ``every``; ``groups``: each game's group (its deal), by default its own."""
     if not 0 < every <= 1:
         raise ValueError(f"every is a chance, in (0, 1], not {every}")
+    groups = list(range(len(histories))) if groups is None else list(groups)
+    if len(groups) != len(histories):
+        raise ValueError("give one group for each game")
     rng = np.random.default_rng(seed)
     found = []
     for index, history in enumerate(histories):
@@ -75,7 +98,8 @@ def sample_positions(
         for step, action in enumerate(history):
             decision = not state.is_chance_node() and len(state.legal_actions()) > 1
             if decision and rng.random() < every:
-                found.append(Position(tuple(history[:step]), (seed, index, step)))
+                key = (seed, index, step)
+                found.append(Position(tuple(history[:step]), key, groups[index]))
             state.apply_action(action)
     return found
 
@@ -93,6 +117,7 @@ def judge_position(
     state = game.new_initial_state()
     for action in position.history:
         state.apply_action(action)
+    # Each agent on a seed of its own: its own noise is part of how it plays.
     first, second = (
         make_agent(spec, game, seed=[*position.key, i]).step(state.clone())
         for i, spec in enumerate(agents)
@@ -125,7 +150,8 @@ def compare_moves(
     else:
         verdicts = [judge_position(*task) for task in tasks]
     judges = sorted({name for _, name in verdicts if name is not None})
-    return Comparison((agents[0], agents[1]), [gain for gain, _ in verdicts], judges)
+    gains = [gain for gain, _ in verdicts]
+    return Comparison((agents[0], agents[1]), gains, judges, [p.group for p in positions])
 
 
 def interval_text(estimate: Estimate, z: float) -> str:
