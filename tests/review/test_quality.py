@@ -3,11 +3,16 @@
 import numpy as np
 import pytest
 
-from tests.review.test_review import duel_chance_after, recorded
-from tminus.agents.registry import make_agent
+from tests.review.helpers import duel_chance_after, recorded
 from tminus.agents.solvers.four_way_duel import solve
 from tminus.review.judges import Estimate
-from tminus.review.quality import Comparison, compare_moves, judge_position, sample_positions
+from tminus.review.quality import (
+    Comparison,
+    choices,
+    compare_moves,
+    judge_position,
+    sample_positions,
+)
 
 
 def four_way_positions(every=1.0):
@@ -42,10 +47,7 @@ def test_the_solver_gains_the_exact_difference_wherever_it_chooses_unlike_random
         state = game.new_initial_state()
         for action in position.history:
             state.apply_action(action)
-        chosen = [
-            make_agent(spec, game, seed=[*position.key, i]).step(state.clone())
-            for i, spec in enumerate(["solver", "random"])
-        ]
+        chosen = choices(game, ["solver", "random"], state, position.key)
         if chosen[0] == chosen[1]:
             assert gain is None
             continue

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from tests.review.helpers import duel_chance_after, recorded
 from tests.sputnik.helpers import arrange
 from tminus import load_game
 from tminus.agents.solvers.four_way_duel import solve
@@ -21,22 +22,6 @@ from tminus.review import (
     review_seat,
 )
 from tminus.review.report import html_report
-from tminus.sim.runner import make_agents, play_game
-
-
-def recorded(name, agents, seed=1, **params):
-    game = load_game(name, **params)
-    return game, play_game(game, make_agents(agents, game, [seed]), [seed]).history
-
-
-def duel_chance_after(state, action, duel):
-    """The mover's chance to win after ``action``, read straight from the duel table."""
-    me = state.current_player()
-    after = state.clone()
-    after.apply_action(action)
-    if after.is_terminal():
-        return 1.0
-    return 1.0 - duel[after.keys_mask(1 - me), after.keys_mask(me)]
 
 
 def test_a_four_way_duel_review_matches_the_exact_duel_values_at_every_move():

@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 
 from tminus.agents.registry import make_agent
-from tminus.core.game import Game
+from tminus.core.game import Game, State
 from tminus.core.registry import load_game_from
 from tminus.review.judges import Estimate
-from tminus.review.review import judges_for
+from tminus.review.review import first_verdict, judges_for
 
 
 @dataclass(frozen=True)
@@ -117,19 +117,21 @@ def judge_position(
     state = game.new_initial_state()
     for action in position.history:
         state.apply_action(action)
-    # Each agent on a seed of its own: its own noise is part of how it plays.
-    first, second = (
-        make_agent(spec, game, seed=[*position.key, i]).step(state.clone())
-        for i, spec in enumerate(agents)
-    )
+    first, second = choices(game, agents, state, position.key)
     if first == second:
         return None, None
     seed = int(np.random.default_rng(position.key).integers(2**31))
-    for judge in judges_for(game, samples, seed, viewer=state.current_player()):
-        values = judge.values(state, [first, second])
-        if values is not None:
-            return Estimate.of(np.subtract(values[first], values[second]).tolist()), judge.name
-    raise RuntimeError("no judge covers this position")  # pragma: no cover
+    judges = judges_for(game, samples, seed, viewer=state.current_player())
+    values, judge = first_verdict(judges, state, [first, second])
+    return Estimate.of(np.subtract(values[first], values[second]).tolist()), judge.name
+
+
+def choices(game: Game, agents: Sequence[str], state: State, key: Sequence[int]) -> list[int]:
+    """Each agent's move in ``state``, each on a seed of its own drawn from ``key`` (an
+    agent's own noise is part of how it plays)."""
+    return [
+        make_agent(spec, game, seed=[*key, i]).step(state.clone()) for i, spec in enumerate(agents)
+    ]
 
 
 def compare_moves(

@@ -74,16 +74,23 @@ class Review:
         }
 
 
+def first_verdict(
+    judges: list[Judge], state: State, actions: list[int]
+) -> tuple[dict[int, list[float]], Judge]:
+    """The samples of the first judge that covers ``state`` (the last, playouts, always
+    does), and that judge."""
+    for judge in judges:
+        samples = judge.values(state, actions)
+        if samples is not None:
+            return samples, judge
+    raise RuntimeError("no judge covers this position")  # pragma: no cover
+
+
 def judge_decision(state: State, action: int, judges: list[Judge], names: list[str]) -> tuple:
     """(MoveReview fields, the judge used) for ``action`` played in ``state``; moves are
     named as their buttons say them (the mover's own moves: nothing hidden from them)."""
     legal = state.legal_actions()
-    for judge in judges:
-        samples = judge.values(state, legal)
-        if samples is not None:
-            break
-    else:  # pragma: no cover - the last judge (playouts) always answers
-        raise RuntimeError("no judge covers this position")
+    samples, judge = first_verdict(judges, state, legal)
     means = {a: float(np.mean(v)) for a, v in samples.items()}
     best = max(legal, key=lambda a: (means[a], a == action))  # ties: the move played
     differences = np.subtract(samples[best], samples[action])
@@ -181,8 +188,6 @@ def review_position(
     if state.current_player() != seat:
         raise ValueError(f"seat {seat} is not to move")
     legal = state.legal_actions()
-    for judge in judges_for(state.game, samples, seed, seat, table):
-        samples_by_move = judge.values(state, legal)
-        if samples_by_move is not None:
-            return {a: Estimate.of(v) for a, v in samples_by_move.items()}
-    raise RuntimeError("no judge covers this position")  # pragma: no cover
+    judges = judges_for(state.game, samples, seed, seat, table)
+    samples_by_move, _ = first_verdict(judges, state, legal)
+    return {a: Estimate.of(v) for a, v in samples_by_move.items()}
