@@ -1,12 +1,10 @@
-"""The store on PostgreSQL, when a server is given: TMINUS_TEST_DATABASE_URL=postgresql://...
+"""The store on a real PostgreSQL (tests/parts.py finds it; scripts/test-parts.sh starts one).
 
-Skipped otherwise (SQLite, the default, is tested everywhere else). The tables of that
-database are dropped and made anew.
+Skipped without one, except on CI (SQLite, the default, is tested everywhere else). The tables
+of that database are dropped and made anew.
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 from sqlalchemy import select, update
@@ -15,11 +13,12 @@ from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
 from tminus.server.storage import FINISHED, PLAYING, WAITING, Base, GameRow, Store
 
+from ..parts import NO_DATABASE, database_for_tests
 from .helpers import create, join_all, play_out, seats, step, token
 
-URL = os.environ.get("TMINUS_TEST_DATABASE_URL")
+URL = database_for_tests()
 pytestmark = [
-    pytest.mark.skipif(not URL, reason="set TMINUS_TEST_DATABASE_URL to test PostgreSQL"),
+    pytest.mark.skipif(not URL, reason=NO_DATABASE),
     pytest.mark.anyio,
 ]
 

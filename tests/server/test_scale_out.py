@@ -1,25 +1,23 @@
 """Issue 16: two real `tminus serve` processes on one real PostgreSQL serve the same games.
 
-Each test makes a database of its own next to TMINUS_TEST_DATABASE_URL's (CI sets it, from
-.ci/postgres.sh) and drops it afterwards; without that variable the tests are skipped.
+Each test makes a database of its own next to the test database (tests/parts.py finds it;
+scripts/test-parts.sh starts one) and drops it afterwards; without one the tests are skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 
 import pytest
 from sqlalchemy.engine import make_url
 
+from ..parts import NO_DATABASE, database_for_tests
 from .live import Client, LiveServer
 
-URL = os.environ.get("TMINUS_TEST_DATABASE_URL")
-pytestmark = pytest.mark.skipif(
-    not URL, reason="set TMINUS_TEST_DATABASE_URL (postgresql://...) to test several processes"
-)
+URL = database_for_tests()
+pytestmark = pytest.mark.skipif(not URL, reason=NO_DATABASE)
 PERSON = {"kind": "person"}
 LEASE = "2"  # seconds: a dead process's bots are taken over quickly
 

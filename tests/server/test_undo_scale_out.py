@@ -1,5 +1,5 @@
-"""Undo on two real `tminus serve` processes sharing one PostgreSQL (skipped without
-TMINUS_TEST_DATABASE_URL, like test_scale_out.py): a take-back's last yes on one process and
+"""Undo on two real `tminus serve` processes sharing one PostgreSQL (skipped without a
+test PostgreSQL, like test_scale_out.py): a take-back's last yes on one process and
 the asker's next move on the other, sent at once, again and again. Exactly one of the two
 succeeds each time, and both processes end with the same game, which verifies."""
 
