@@ -173,3 +173,14 @@ def test_levels_pooled_from_saved_pair_runs_are_shown_in_level_order(tmp_path, c
     assert matrix[2].startswith("| medium | — |") and matrix[2].endswith("| not met |")
     hard_over_medium = runs[1].paired["mcts:simulations=4"]["greedy"]
     assert f"{hard_over_medium.edge:+.3f}" in edges[0][1]
+
+
+def test_a_level_name_makes_that_levels_agent_for_the_player_count():
+    # The terminal speaks as the lobby does: "hard" is the lobby's hard bot of this game.
+    two, four = load_game("count_down", players=2), load_game("count_down", players=4)
+    assert make_agent("hard", two).simulations == 200  # hards_by_players
+    assert make_agent("hard", four).simulations == 100
+    assert make_agent("medium", four).name == "greedy" and make_agent("easy", four).name == "random"
+    assert make_agent("hard:simulations=7", four).simulations == 7  # options after it kept
+    with pytest.raises(ValueError, match="levels: easy, medium, hard, expert"):
+        make_agent("hardest", four)

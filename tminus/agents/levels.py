@@ -19,13 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tminus.agents.registry import list_agents
+from tminus.agents.registry import LEVEL_NAMES, list_agents
 from tminus.core.registry import game_class, manifest
 from tminus.sim.stats import wilson_interval
 
 HARD_SECONDS = 0.5
 EXPERT_SECONDS = 2.0
-NAMES = ("easy", "medium", "hard", "expert")
+NAMES = LEVEL_NAMES
 
 
 @dataclass(frozen=True)

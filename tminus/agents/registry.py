@@ -2,7 +2,9 @@
 (``GameManifest.agents``: heuristic players, solvers, searches made for it).
 
 An agent is named by a spec: ``name`` or ``name:option=value:option=value``, for example
-``mcts:simulations=500:rollout=greedy``.
+``mcts:simulations=500:rollout=greedy``. The lobby's level names (``easy``, ``medium``,
+``hard``, ``expert``: see ``tminus.agents.levels``) name agents too: each stands for its
+level's spec in the game at hand, so the terminal speaks as the browser does.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ GENERIC: dict[str, str] = {
 }
 # mcts reads the whole state; ismcts exists for games that hide something.
 FOR_INFORMATION = {"mcts": "perfect", "ismcts": "imperfect"}
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")  # weakest first
 
 
 def default_rollout(game_name: str) -> str:
@@ -58,13 +61,28 @@ def _number_or_text(text: str) -> Any:
     return text
 
 
+def level_spec(spec: str, game: Game) -> str:
+    """``spec`` with a level's name (``hard``, ``hard:simulations=50``) replaced by the agent
+    spec of that level in ``game``; any other spec as it is."""
+    name = spec.split(":", 1)[0]
+    if name not in LEVEL_NAMES:
+        return spec
+    # (imported here: tminus.agents.levels builds its levels from this module's lists)
+    from tminus.agents.levels import level_table
+
+    level = next(level for level in level_table(game.name, game.num_players) if level.name == name)
+    return level.spec + spec[len(name) :]  # options given after the level's are kept
+
+
 def make_agent(spec: str, game: Game, seed: Any = None) -> Agent:
-    """An agent by spec for ``game``, seeded; ValueError naming the agents that exist."""
-    name, options = parse_spec(spec)
+    """An agent by spec or level name for ``game``, seeded; ValueError naming the agents
+    and levels that exist."""
+    name, options = parse_spec(level_spec(spec, game))
     path = GENERIC.get(name) or manifest(game.name).agents.get(name)
     if path is None:
         raise ValueError(
             f"unknown agent {name!r} for {game.name}; agents: {', '.join(list_agents(game.name))}"
+            f"; levels: {', '.join(LEVEL_NAMES)}"
         )
     try:
         return resolve(path)(game, seed=seed, **options)

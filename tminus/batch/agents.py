@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from tminus.agents.registry import level_spec
 from tminus.batch.base import BatchEnv
 from tminus.core.manifest import resolve
 from tminus.core.registry import manifest
@@ -36,14 +37,17 @@ def batch_agent_names(game: str) -> list[str]:
 
 
 def make_batch_agent(name: str, env: BatchEnv, seed: Any = None):
-    """A vectorised agent by name for ``env``; ValueError naming those that exist."""
-    if name == "random":
+    """A vectorised agent by name or level name (easy is random, medium greedy) for
+    ``env``; ValueError naming those that exist."""
+    spec = level_spec(name, env.game)
+    if spec == "random":
         return BatchRandom(env, seed)
-    path = manifest(env.name).batch_agents.get(name)
+    path = manifest(env.name).batch_agents.get(spec)
     if path is not None:
         return resolve(path)(env, seed)
+    meaning = f" ({spec})" if spec != name else ""
     raise ValueError(
-        f"no vectorised agent {name!r} for {env.name}; "
+        f"no vectorised agent {name!r}{meaning} for {env.name}; "
         f"vectorised agents: {', '.join(batch_agent_names(env.name))}"
     )
 

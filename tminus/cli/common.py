@@ -22,6 +22,11 @@ ParamOpt = Annotated[
     typer.Option("--param", "-p", help="A game parameter as name=value (repeatable)."),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same games.")]
+# Bots are named as the browser's lobby names them, or by the agent they are.
+AGENTS_HELP = (
+    "levels as in the browser (easy, medium, hard, expert) or agents (random, greedy, "
+    "mcts:simulations=500, ...; a wrong name lists a game's agents)"
+)
 
 
 def fail(message: str) -> typer.Exit:

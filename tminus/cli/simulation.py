@@ -14,6 +14,7 @@ from rich.table import Table
 
 from tminus.agents.registry import make_agent
 from tminus.cli.common import (
+    AGENTS_HELP,
     GameArg,
     JsonOpt,
     ParamOpt,
@@ -110,7 +111,10 @@ def simulate(
     game: GameArg,
     games: GamesOpt = 1000,
     agents: Annotated[
-        str, typer.Option(help="Agents by seat, comma-separated (cycled to fill the seats).")
+        str,
+        typer.Option(
+            help=f"Agents by seat, comma-separated (cycled to fill the seats): {AGENTS_HELP}."
+        ),
     ] = "random",
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
@@ -158,7 +162,7 @@ def simulate(
 
 def tournament(
     game: GameArg,
-    agents: Annotated[str, typer.Option(help="The agents, comma-separated.")],
+    agents: Annotated[str, typer.Option(help=f"The agents, comma-separated: {AGENTS_HELP}.")],
     games: GamesOpt = 1000,
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
@@ -275,7 +279,9 @@ def pair_grid(title: str, agents: list[str], cell) -> Table:
 
 def report(
     game: GameArg,
-    agents: Annotated[str, typer.Option(help="Agents, comma-separated.")] = "greedy,random",
+    agents: Annotated[
+        str, typer.Option(help=f"Agents, comma-separated: {AGENTS_HELP}.")
+    ] = "greedy,random",
     games: GamesOpt = 1000,
     out: Annotated[str, typer.Option(help="Where to write the HTML page.")] = "report.html",
     as_tournament: Annotated[

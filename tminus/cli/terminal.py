@@ -18,8 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tminus.agents.base import estimate_of
-from tminus.agents.registry import make_agent
+from tminus.agents.registry import level_spec, make_agent
 from tminus.cli.common import (
+    AGENTS_HELP,
     GameArg,
     ParamOpt,
     PlayersOpt,
@@ -38,7 +39,8 @@ def play(
     game: GameArg,
     players: PlayersOpt = None,
     bots: Annotated[
-        str, typer.Option(help="Bots for the other seats, comma-separated (cycled).")
+        str,
+        typer.Option(help=f"Bots for the other seats, comma-separated (cycled): {AGENTS_HELP}."),
     ] = "greedy",
     seat: Annotated[
         int, typer.Option(help="Your seat: 1 is the first, and seat order is play order.")
@@ -85,8 +87,8 @@ def play(
     table = Table.grid(padding=(0, 1))
     table.add_row(Text(game_class(game).title, style="bold"), Text(f"seed {seed}", style="dim"))
     table.add_row("You are", Text(f"{names[me]} (seat {seat} of {n})", style="bold"))
-    for s, agent in agents.items():
-        table.add_row(Text(names[s]), Text(f"plays {agent.name}", style="dim"))
+    for s, kind in kinds.items():
+        table.add_row(Text(names[s]), Text(f"plays {described(kind, the_game)}", style="dim"))
     console.print(table)
     console.print(
         "[dim]Type a move's number or its words (any case), + for more moves, "
@@ -102,6 +104,12 @@ def play(
         raise typer.Exit(code=130) from None
     console.print(Panel(state.render(me, names)))
     announce_result(state, names, me)
+
+
+def described(kind: str, game: Game) -> str:
+    """A bot as asked for, with the agent a level's name stands for: "hard (mcts:...)"."""
+    spec = level_spec(kind, game)
+    return kind if spec == kind else f"{kind} ({spec})"
 
 
 def play_game(
