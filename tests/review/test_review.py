@@ -21,7 +21,7 @@ from tminus.review import (
     review_position,
     review_seat,
 )
-from tminus.review.report import html_report
+from tminus.review.report import counted, html_report
 
 
 def test_a_four_way_duel_review_matches_the_exact_duel_values_at_every_move():
@@ -131,6 +131,22 @@ def test_the_html_report_escapes_names_and_draws_the_curve():
     assert "<script>x" not in page and "&lt;script&gt;x" in page and "Bo &amp; co" in page
     assert page.count("<polyline") == 3 and "<svg" in page
     assert all(not m.exact for m in review.moves)  # three players: estimates
+
+
+def test_the_page_speaks_plainly_of_its_game_and_its_grades():
+    """Plurals in English, the judges' `names` as code (not raw backticks), no talk of hidden
+    cards in a game that hides none, and the legend beside the curve, never over it."""
+    game, history = recorded("four_way", ["greedy", "random", "greedy"], players=3)
+    review = review_game(game, history, names=["Ada", "Bo", "Cy"], samples=2)
+    page = html_report(review)
+    assert "inaccuracys" not in page and ("inaccuracies" in page or "1 inaccuracy" in page)
+    assert "`" not in page and "<code>" in page
+    assert "hidden cards" not in page and "Nothing is hidden in this game" in page
+    assert page.count('class="swatch"') == 3
+    assert "<text" not in page.split("</svg>")[0].split("<polyline")[-1]  # (no names drawn)
+    assert [counted(n, "inaccuracy") for n in (0, 1, 2)] == [
+        "0 inaccuracies", "1 inaccuracy", "2 inaccuracies"]  # fmt: skip
+    assert counted(0, "blunder") == "0 blunders"
 
 
 def test_the_review_command_prints_the_table_and_writes_the_page(tmp_path):

@@ -242,7 +242,12 @@ def test_start_and_resign_over_the_socket(client):
         ws.send_json({"type": "resign"})
         while (message := ws.receive_json())["status"] != "finished":
             pass
-        assert message["result"] == {"reason": "resigned", "resigned": 0, "winners": [1, 2]}
+        assert message["result"] == {
+            "reason": "resigned",
+            "resigned": 0,
+            "winners": [1, 2],
+            "placings": [3, 1, 1],
+        }
         assert message["seed"] is not None and message["legal"] == []
     export = client.get(f"/api/games/{game['id']}/export").json()
     assert export["seed"] == message["seed"]
@@ -353,3 +358,23 @@ def test_the_layout_endpoint_serves_a_games_printed_board(client):
     assert client.get(f"/api/games/{four_way['id']}/layout").json() == {}
     missing = client.get("/api/games/nope/layout")
     assert missing.status_code == 404
+
+
+def test_a_browser_gets_a_page_for_an_unknown_address_and_the_api_gets_json(client):
+    page = client.get("/nonsense/page", headers={"accept": "text/html,*/*"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "Page not found" in page.text and 'href="/"' in page.text
+    api = client.get("/api/nonsense", headers={"accept": "text/html,*/*"})
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+    assert client.get("/nonsense/page").json()["code"] == "not_found"  # (no browser)
+
+
+def test_the_favicon_is_served_where_browsers_ask_for_it(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+
+
+def test_a_review_of_a_game_that_does_not_exist_leads_back_to_the_lobby(client):
+    page = client.get("/game/nosuchgame/review")
+    assert page.status_code == 404 and "Back to the lobby" in page.text
+    assert "Back to the game" not in page.text

@@ -322,7 +322,12 @@ async def test_resigning_ends_the_game_and_the_others_win(service):
     table = await started(service, "person", "person", "greedy", players=3)
     await service.resign(table, 1, token(table, 1))
     assert table.status == FINISHED
-    assert table.record.result == {"reason": "resigned", "resigned": 1, "winners": [0, 2]}
+    assert table.record.result == {
+        "reason": "resigned",
+        "resigned": 1,
+        "winners": [0, 2],
+        "placings": [1, 3, 1],
+    }
     assert (await service.store.load(table.id)).result == table.record.result
     with pytest.raises(GameError, match="already over"):
         await service.resign(table, 0, token(table, 0))

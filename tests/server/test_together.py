@@ -174,6 +174,15 @@ def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client
         ws.send_json({"type": "start"})
         refused = ws.receive_json()
         assert refused["code"] == "bad_state" and "expired" in refused["message"]
+        # Nothing else happens at it either: no resignation, no new name, no table talk.
+        before = client.get(f"/api/games/{waiting['id']}").json()
+        for message in ({"type": "resign"}, {"type": "name", "name": "Zed"},
+                        {"type": "chat", "text": "anyone?"}):  # fmt: skip
+            ws.send_json(message)
+            refused = ws.receive_json()
+            assert refused["code"] == "bad_state" and "expired" in refused["message"], message
+        assert client.get(f"/api/games/{waiting['id']}").json() == before
+        assert table_talk(client, waiting) == []
 
 
 # -- a person who left: their seat given to a bot ------------------------------------------------

@@ -175,9 +175,30 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
         raise ConformanceError(f"{where}: winners() {winners} are not sorted distinct seats")
     if winners and not terminal:
         raise ConformanceError(f"{where}: winners() {winners} before the end")
+    _check_placings(game, state, where, terminal, winners)
     zero_sum = game.game_type.utility == "zero_sum"
     if terminal and zero_sum and not math.isclose(sum(returns), 0, abs_tol=1e-9):
         raise ConformanceError(f"{where}: a zero-sum game's returns sum to {sum(returns)}")
+
+
+def _check_placings(
+    game: Game, state: State, where: str, terminal: bool, winners: list[int]
+) -> None:
+    """At the end every seat that takes part has a place and the winners are exactly the
+    seats placed first (the end screen shows these places); before it, none."""
+    places = state.placings()
+    if not terminal:
+        if places:
+            raise ConformanceError(f"{where}: placings() {places} before the end")
+        return
+    if len(places) != game.num_players:
+        raise ConformanceError(f"{where}: placings() has {len(places)} entries")
+    ranked = [p for p in places if p is not None]
+    if not ranked or min(ranked) != 1 or max(ranked) > len(ranked):
+        raise ConformanceError(f"{where}: placings() {places} are not places 1..{len(ranked)}")
+    firsts = [seat for seat, place in enumerate(places) if place == 1]
+    if winners and firsts != winners:
+        raise ConformanceError(f"{where}: winners() {winners} but placed first: {firsts}")
 
 
 def _check_rounds(game: Game, state: State, before: int, where: str) -> None:

@@ -309,6 +309,21 @@ class State(Generic[G]):
             return []
         return [seat for seat, value in enumerate(returns) if value == best]
 
+    def placings(self) -> list[int | None]:
+        """Each seat's place once the game is over, 1 the best; seats tied share a place
+        and the next place skips (1, 1, 3). None for a seat that takes no part (Count
+        Down's watcher). Empty while the game goes on. By default the returns rank the
+        seats; a game whose rules rank the losers too (who was knocked out last, who won
+        more rounds) overrides ``placing_keys``."""
+        if not self.is_terminal():
+            return []
+        return places_by(self.placing_keys())
+
+    def placing_keys(self) -> list[Any]:
+        """What ranks the seats at the end, one comparable key a seat (the higher the
+        better; None: takes no part): by default each seat's return."""
+        return list(self.returns())
+
     def ended_by_turn_cap(self) -> bool:
         """True when the game ended as a draw because the turn cap was reached."""
         return False
@@ -408,9 +423,12 @@ class State(Generic[G]):
                 f"seat {seat} does not exist: seats are 0 to {self.game.num_players - 1}"
             )
 
-    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+    def render(
+        self, seat: int | None = None, names: Sequence[str] | None = None, width: int | None = None
+    ) -> str:
         """The position drawn for a terminal (Rich markup allowed), as ``seat`` sees it, each
-        seat called by ``names[seat]`` when names are given."""
+        seat called by ``names[seat]`` when names are given, its lines within ``width``
+        columns where the game can (None: as wide as it likes)."""
         return str(self)
 
     def clone(self) -> Self:
@@ -470,3 +488,10 @@ class TurnState(State[G]):
 
     def is_terminal(self) -> bool:
         return self._player == TERMINAL
+
+
+def places_by(keys: Sequence[Any]) -> list[int | None]:
+    """Places from keys, the higher the better: 1 + how many seats did strictly better;
+    equal keys share a place; a None key has no place."""
+    ranked = [key for key in keys if key is not None]
+    return [None if key is None else 1 + sum(other > key for other in ranked) for key in keys]

@@ -58,6 +58,9 @@ class GameManifest:
     name: str  # the game's name, as ``load_game`` takes it (its class's ``name``)
     game: str | type  # "module:Class" of its ``Game`` (a class itself: games made in tests)
     description: str | None = None  # one line for people choosing a game (the lobby)
+    # What the server's committed seed decides, in words for the table's fairness panel
+    # ("every roll of the dice" can be checked; Sputnik has no dice, only the lot).
+    luck: str = "every chance outcome"
     # Agents of this game only, by name -> "module:Class" (random and the searches are
     # everyone's: ``tminus.agents.registry``). "greedy" also finishes MCTS simulations.
     agents: Mapping[str, str] = field(default_factory=dict)

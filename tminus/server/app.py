@@ -110,20 +110,33 @@ def error_response(code: str, message: str, retry: float | None = None) -> JSONR
     return JSONResponse(error(code, message), HTTP_STATUS.get(code, 400), headers=headers)
 
 
-def message_page(title: str, text: str, back: str, again: float | None = None) -> str:
-    """A small page that says one thing (``again``: seconds after which it reloads)."""
+def message_page(
+    title: str, text: str, back: str = "/", again: float | None = None, back_text: str = ""
+) -> str:
+    """A small page that says one thing, in the table's look, with a way back (``back``: the
+    game's page, or the lobby); ``again``: seconds after which it reloads."""
     from html import escape
 
     reload = f'<meta http-equiv="refresh" content="{again:g}">' if again else ""
+    back_text = back_text or ("Back to the lobby" if back == "/" else "Back to the game")
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"{reload}<title>{escape(title)} · T-minus</title>"
+        '<link rel="icon" href="/static/favicon.svg">'
         '<link rel="stylesheet" href="/static/css/app.css"></head>'
         f'<body><main class="message-page"><h1>{escape(title)}</h1><p role="status">'
-        f'{escape(text)}</p><p><a href="{escape(back)}">Back to the game</a></p></main>'
+        f'{escape(text)}</p><p><a href="{escape(back)}">{escape(back_text)}</a></p></main>'
         "</body></html>"
     )
+
+
+def wants_page(request: Request) -> bool:
+    """A browser opening an address (not the API, not a socket): it is answered with a
+    page, not with JSON."""
+    path = request.url.path
+    html = "text/html" in request.headers.get("accept", "")
+    return html and request.method == "GET" and not path.startswith(("/api/", "/ws/"))
 
 
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -409,7 +422,10 @@ def create_app(
         return error_response(e.code, e.message, e.seconds)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404 and wants_page(request):
+            text = "There is no page at this address. Games are made and found in the lobby."
+            return HTMLResponse(message_page("Page not found", text), status_code=404)
         code = {404: "not_found", 405: "bad_request"}.get(e.status_code, "bad_request")
         response = JSONResponse(error(code, str(e.detail)), status_code=e.status_code)
         if e.headers:
@@ -609,7 +625,10 @@ def create_app(
         try:
             review = await asked_review(game_id)
         except GameError as refused:
-            page = message_page("No review", refused.message, back)
+            # (no game there: no game to go back to)
+            page = message_page(
+                "No review", refused.message, "/" if refused.code == "not_found" else back
+            )
             return HTMLResponse(page, status_code=HTTP_STATUS.get(refused.code, 400))
         if review is None:
             text = "The game is being reviewed: every move is played out many times. This page "
@@ -861,6 +880,10 @@ def create_app(
     @app.get("/rules/{game}", include_in_schema=False)
     def rules_page(game: str) -> FileResponse:
         return FileResponse(str(WEB / "rules.html"))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:  # (browsers ask for it whatever the page says)
+        return FileResponse(str(WEB / "favicon.svg"), media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     app.openapi = lambda: openapi_schema(app)

@@ -36,7 +36,7 @@ from functools import partial
 from typing import Any
 
 from tminus.agents.levels import levels
-from tminus.core.game import CHANCE, Game, State
+from tminus.core.game import CHANCE, Game, State, places_by
 from tminus.core.registry import game_class, list_games, load_game, manifest
 from tminus.server.fairness import (
     DRAW_RULE,
@@ -85,6 +85,7 @@ log = logging.getLogger("tminus.server")
 
 SPECTATOR = None
 CHAT_LENGTH = 200  # characters in a line of table talk
+EXPIRED_WORDS = "this game expired before it started: make a new one in the lobby"
 CHAT_KEPT = 100  # lines of table talk a page is given when it opens (all are stored)
 # Log lines are narrated with these marks in place of names, and the current names are put
 # in when a line is sent: a person who renames themselves is renamed in the whole log.
@@ -165,6 +166,7 @@ def catalog() -> list[dict[str, Any]]:
                 "bots_by_players": {n: bot_levels(name, n) for n in player_counts(cls)},
                 # From the game's manifest: the lobby's line, the board script's URL.
                 "description": manifest(name).description,
+                "luck": manifest(name).luck,  # what the committed seed decides, in words
                 "board": manifest(name).board,
             }
         )
@@ -724,6 +726,10 @@ class GameService:
 
         Returns whether anything changed that others should see."""
         self.authorize(table, seat, token)
+        if table.status == EXPIRED:  # (kept for its links: nothing at it changes)
+            if name:
+                raise GameError("bad_state", EXPIRED_WORDS)
+            return False
         async with table.lock:
             entry = table.record.seats[seat]
             name = (name or "").strip()[:40] or None
@@ -844,9 +850,13 @@ class GameService:
         async with table.lock:
             if table.status == FINISHED:
                 raise GameError("bad_state", "the game is already over")
+            if table.status == EXPIRED:
+                raise GameError("bad_state", EXPIRED_WORDS)
             others = [s for s in range(len(table.record.seats)) if s != seat]
             draft = self._draft(table)
-            self._finish(draft, {"reason": "resigned", "resigned": seat, "winners": others})
+            placings = places_by([s != seat for s in range(len(table.record.seats))])
+            result = {"reason": "resigned", "resigned": seat, "winners": others}
+            self._finish(draft, result | {"placings": placings})
             await self._commit(table, draft)
 
     # -- a person who left: their seat given to a bot ------------------------------------
@@ -1008,6 +1018,8 @@ class GameService:
         """A person's line of table talk, stored with the game and told to everyone present
         (spectators too). Spectators only read."""
         self.authorize(table, seat, token)
+        if table.status == EXPIRED:
+            raise GameError("bad_state", EXPIRED_WORDS)
         words = " ".join(str(words).split())[:CHAT_LENGTH]
         if not words:
             raise GameError("bad_request", "say something: the message is empty")
@@ -1067,7 +1079,10 @@ class GameService:
             self._apply(table, draft, outcome)
         if state.is_terminal() and table.status != FINISHED:
             reason = "turn cap" if state.ended_by_turn_cap() else "game over"
-            result = {"reason": reason, "returns": state.returns(), "winners": state.winners()}
+            result = {
+                "reason": reason, "returns": state.returns(), "winners": state.winners(),
+                "placings": state.placings(),
+            }  # fmt: skip
             self._finish(draft, result)
 
     @staticmethod

@@ -8,6 +8,7 @@ MANIFEST = GameManifest(
     game="tminus.games.count_down.game:CountDownGame",
     description="Build a rocket, collect your photo cards and win the countdown to fly to "
     "the Moon. 2–6 players.",
+    luck="every roll of the ball and every card drawn",
     agents={"greedy": "tminus.agents.greedy.count_down:CountDownGreedy"},
     solvers=("tminus.agents.solvers.count_down:report",),
     facts="tminus.games.count_down.analysis:facts",

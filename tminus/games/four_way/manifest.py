@@ -8,6 +8,7 @@ MANIFEST = GameManifest(
     game="tminus.games.four_way.game:FourWayGame",
     description="Roll two dice, make a number and flip that key up: the first with all ten "
     "keys up wins. 2–4 players.",
+    luck="every roll of the dice",
     agents={
         "greedy": "tminus.agents.greedy.four_way:FourWayGreedy",
         "solver": "tminus.agents.solvers.four_way:FourWaySolverAgent",  # the solved duel

@@ -8,6 +8,7 @@ MANIFEST = GameManifest(
     game="tminus.games.sputnik.game:SputnikGame",
     description="Fly your rocket and take away galaxies to trap the others: the last rocket "
     "flying wins. 2–6 players.",
+    luck="the lot that picks who starts",
     agents={
         "greedy": "tminus.agents.greedy.sputnik:SputnikGreedy",
         "alphabeta": "tminus.agents.search.alphabeta:AlphaBetaAgent",

@@ -8,6 +8,7 @@ MANIFEST = GameManifest(
     game="tminus.games.three_two_one.game:ThreeTwoOneGame",
     description="Discard and draw to bring your hand down to five or less, then call "
     "Countdown! 2–8 players.",
+    luck="every card dealt and drawn",
     agents={"greedy": "tminus.agents.greedy.three_two_one:ThreeTwoOneGreedy"},
     # Calibrated on the development machine (README, "Levels"); hidden cards: ismcts.
     levels=Levels(hard="ismcts:simulations=200", expert="ismcts:simulations=800"),

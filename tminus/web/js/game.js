@@ -1,5 +1,5 @@
 // The game page: one WebSocket, the board, the moves, the log, the players, replay.
-import { api, el, initial, placings, seatName } from "./util.js";
+import { api, el, fitWords, initial, placings, seatName } from "./util.js";
 import { boardFor, catalog } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog, setThoughts, thoughtsOn } from "./log.js";
@@ -496,7 +496,7 @@ function drawChat() {
   renderChat($("chat-box"), {
     lines: app.chat,
     seats: app.view.seats,
-    seat: app.view.seat,
+    seat: app.view.status === "expired" ? null : app.view.seat, // (nothing happens there)
     send: (text) => send({ type: "chat", text }),
     onMute: drawChat,
   });
@@ -635,7 +635,7 @@ function switchThoughts(e) {
 
 // The alert switches, for players: the sound (remembered) and the browser's notifications.
 function renderAlerts() {
-  const seated = app.view.seat !== null && app.view.status !== "finished";
+  const seated = app.view.seat !== null && isOpen(app.view);
   $("alerts-panel").hidden = !seated;
   if (!seated || $("alerts").childElementCount) return;
   const sound = el("input", {
@@ -711,6 +711,14 @@ function renderBoard() {
   box.dataset.board = board.name;
   box.dataset.layout = lastLayout = layoutOf(box);
 }
+
+// Whatever a board draws, now or later (Count Down's waits for its printed board, and zooms),
+// its words are fitted to their boxes once drawn.
+let fitting = 0;
+new MutationObserver(() => {
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(() => fitWords($("board")));
+}).observe($("board"), { childList: true, subtree: true });
 
 function layoutOf(box) {
   return box.clientWidth > 0 && box.clientWidth < NARROW ? "narrow" : "wide";
@@ -799,8 +807,23 @@ function renderMoves() {
   );
 }
 
+// Waiting for its players or in play: a game a seat can still act in (not finished, not
+// expired).
+function isOpen(view) {
+  return view.status === "waiting" || view.status === "playing";
+}
+
 function botLevel(spec) {
   return app.bots[spec] || spec;
+}
+
+// The bots this game offers at its count of players, as [spec, label], weakest first (the
+// catalog's; another game's bots would be refused by the server).
+function gameBots(view) {
+  const entry = (catalog || []).find((g) => g.name === view.game);
+  if (!entry) return [];
+  const levels = (entry.bots_by_players || {})[view.seats.length] || entry.bots;
+  return levels.map((bot) => [bot.spec, bot.label]);
 }
 
 function renderSeats() {
@@ -888,7 +911,7 @@ function renderSeatActions() {
       );
     }
   }
-  if (view.seat !== null && view.status !== "finished") {
+  if (view.seat !== null && isOpen(view)) {
     const input = el("input", {
       id: "my-name",
       maxlength: 40,
@@ -960,7 +983,7 @@ function renderSeatActions() {
 // server refuses while that person is still here, and the table talk tells the votes).
 function giveToBotForm(view, online, before) {
   const others = view.seats.filter((s) => s.kind === "person" && s.seat !== view.seat);
-  const levels = Object.entries(app.bots);
+  const levels = gameBots(view);
   if (!others.length || !levels.length) return "";
   const who = el(
     "select",
@@ -1000,6 +1023,11 @@ function scrollLog() {
   if (current) box.scrollTop = current.offsetTop - box.clientHeight / 2;
 }
 
+// What the committed seed decides in this game, in words ("every roll of the dice").
+function luckOf(name) {
+  return (catalog || []).find((g) => g.name === name)?.luck || "every chance outcome";
+}
+
 function renderFairness() {
   const view = app.view;
   const box = $("fairness");
@@ -1025,7 +1053,7 @@ function renderFairness() {
       el(
         "p",
         {},
-        el("button", { type: "button", id: "verify", onclick: verify }, "Verify every roll"),
+        el("button", { type: "button", id: "verify", onclick: verify }, "Verify the seed"),
         " ",
         el(
           "a",
@@ -1040,7 +1068,7 @@ function renderFairness() {
       el(
         "p",
         { class: "muted" },
-        "The seed is revealed when the game ends; then every roll can be checked.",
+        `The seed is revealed when the game ends; then ${luckOf(view.game)} can be checked.`,
       ),
     );
   }

@@ -210,6 +210,11 @@ async function create(event) {
   }
 }
 
+// What the committed seed decides in this game, in words ("every roll of the dice").
+function luckOf(name) {
+  return state.catalog.find((g) => g.name === name)?.luck || "every chance outcome";
+}
+
 function showCreated(game, mine, hot = []) {
   const box = $("created");
   box.hidden = false;
@@ -242,9 +247,9 @@ function showCreated(game, mine, hot = []) {
     el(
       "p",
       { class: "fair" },
-      "Fair dice: the server committed to its secret seed ",
+      "Fair play: the server committed to its secret seed ",
       el("code", {}, game.commitment.slice(0, 16) + "…"),
-      ". It is revealed at the end, so anyone can check every roll.",
+      `. It is revealed at the end, so anyone can check ${luckOf(game.game)}.`,
     ),
   ];
   if (rows.length)

@@ -57,9 +57,18 @@ export function initial(name) {
   return letter ? letter[0].toUpperCase() : "?";
 }
 
+// ``name`` in at most ``max`` characters, keeping what tells seats apart: a bot's number
+// ("Greedy (medium) 2") is never cut, its level is shortened first ("Greedy (med.) 2"),
+// then left out ("Greedy 2"), and only then is the name cut, before the number.
 export function short(name, max) {
   const text = String(name);
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+  if (text.length <= max) return text;
+  const [, base, level, number = ""] = text.match(/^(.*?)(?: \(([^)]*)\))?( \d+)?$/);
+  const tries = level ? [`${base} (${level.slice(0, 3)}.)${number}`, `${base}${number}`] : [];
+  const fits = tries.find((t) => t.length <= max);
+  if (fits) return fits;
+  const head = level ? base : text.slice(0, text.length - number.length);
+  return head.slice(0, Math.max(1, max - 1 - number.length)) + "…" + number;
 }
 
 // 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd".
@@ -80,20 +89,23 @@ export function ordinal(n) {
 }
 
 // Each seat's placing from a finished game's result: "1st", "2nd", tied seats share one
-// ("=1st"); a resigned game ranks the winners first and the one who resigned last.
+// ("=1st"), "" for a seat that takes no part. The engine ranks the seats by the game's own
+// rules (``result.placings``: who was knocked out last, rounds won, points); games stored
+// before it did are ranked by their returns, and a resigned game puts the one who resigned
+// last.
 export function placings(result, n) {
   if (!result) return null;
-  let score;
-  if (result.returns) score = result.returns;
-  else if (result.winners)
-    score = Array.from({ length: n }, (_, s) =>
-      result.winners.includes(s) ? 1 : s === result.resigned ? -1 : 0,
-    );
-  else return null;
-  return score.map((mine, s) => {
-    const better = score.filter((other) => other > mine).length;
-    const tied = score.filter((other, t) => other === mine && t !== s).length > 0;
-    return `${tied ? "=" : ""}${ordinal(better + 1)}`;
+  let place = result.placings;
+  if (!place) {
+    const score = result.returns
+      ? result.returns
+      : Array.from({ length: n }, (_, s) => (s === result.resigned ? 0 : 1));
+    place = score.map((mine) => 1 + score.filter((other) => other > mine).length);
+  }
+  return place.map((mine, s) => {
+    if (mine === null || mine === undefined) return "";
+    const tied = place.some((other, t) => other === mine && t !== s);
+    return `${tied ? "=" : ""}${ordinal(mine)}`;
   });
 }
 
@@ -147,4 +159,47 @@ export function clickable(node, move, onMove, label, hit = null) {
     if (e.key === "Enter" || e.key === " ") e.stopPropagation();
   });
   return node;
+}
+
+// Every line of words drawn on a board fits where it is drawn: a line wider than the box
+// behind it (a banner, a card, a button) or than the board is drawn smaller, as far as it
+// must, so that nothing runs past its box on a phone (a name or a sentence is never cut
+// here: ``short`` keeps what tells seats apart). Measured once the board is on the page.
+export function fitWords(root) {
+  for (const words of root.querySelectorAll("svg text")) {
+    const drawn = words.getBoundingClientRect();
+    if (!drawn.width) continue;
+    const room = roomFor(words, drawn);
+    if (drawn.width <= room + 1) continue;
+    const size = parseFloat(getComputedStyle(words).fontSize);
+    const scale = room / drawn.width;
+    words.style.fontSize = `${(size * scale).toFixed(2)}px`;
+  }
+}
+
+// The width a line of words may take on the screen: the box drawn behind it (the first
+// shape of its group, if the words are inside it) less a margin, and never past the board.
+function roomFor(words, drawn) {
+  const board = words.ownerSVGElement.getBoundingClientRect();
+  const middle = (drawn.left + drawn.right) / 2;
+  const anchor = words.getAttribute("text-anchor") || getComputedStyle(words).textAnchor;
+  const fromStart = anchor === "end" ? drawn.right - board.left : board.right - drawn.left;
+  let room =
+    anchor === "middle" ? 2 * Math.min(middle - board.left, board.right - middle) : fromStart;
+  const box = words.parentNode.querySelector(":scope > rect:not(.press)");
+  if (box) {
+    const b = box.getBoundingClientRect(),
+      y = (drawn.top + drawn.bottom) / 2;
+    if (b.width && b.left <= middle && middle <= b.right && b.top <= y && y <= b.bottom) {
+      const margin = Math.min(8, b.width / 20);
+      const inBox =
+        anchor === "middle"
+          ? 2 * Math.min(middle - b.left, b.right - middle) - 2 * margin
+          : anchor === "end"
+            ? drawn.right - b.left - margin
+            : b.right - drawn.left - margin;
+      room = Math.min(room, inBox);
+    }
+  }
+  return Math.max(room, 1);
 }

@@ -154,7 +154,8 @@ function header(obs, ctx, moves, L) {
       );
   }
   g.append(dieGroup);
-  g.append(svg("text", { x: 26, y: 40, class: "caption" }, `Turn ${obs.turn}`));
+  // (No turn counter: the engine's count includes the roll-off's rolls and serves only its
+  // safety cap, which is no rule a player needs.)
   if (obs.phase === "move" && !ctx.ended && !(narrow && moves.dice)) {
     const mover =
       obs.current_player === ctx.seat

@@ -975,9 +975,10 @@ function render(obs, ctx) {
 export default {
   name: "three_two_one",
   render,
+  // What decides the game, and nothing else: rounds won with 2-3 players, points with 4-8.
   scores(obs) {
     return obs.scores.map((points, s) =>
-      obs.players <= 3 ? `${obs.round_wins[s]}/3 rounds · ${points} pts` : `${points} pts`,
+      obs.players <= 3 ? `${obs.round_wins[s]}/3 rounds won` : `${points} pts`,
     );
   },
 };
