@@ -456,3 +456,58 @@ async def test_table_talk_heard_with_news_that_cannot_be_applied_is_still_said(
     assert mine.id not in there.tables  # read anew when next used
     await here.store.close()
     await there.store.close()
+
+
+async def bots_turn(tmp_path):
+    """A 4-Way game of a person and a bot, at the bot's turn, and a player of its bots."""
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "random"))
+    await join_all(service, table)
+    while table.bot_to_move() is None:
+        await step(service, table)
+    return service, table, BotPlayer(service, FirstLegalPool(), 0, Leases(service.store, 30))
+
+
+def failing_reads(monkeypatch, service, errors: list[GameError]) -> None:
+    """The service's reads fail with ``errors``, one a read, then work again."""
+    read = service.get
+
+    async def get(game_id, *args, **kwargs):
+        if errors:
+            raise errors.pop(0)
+        return await read(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(service, "get", get)
+
+
+async def test_bots_stopped_by_a_store_outage_play_again_once_it_answers(tmp_path, monkeypatch):
+    """Issue 40: after an outage, games sat at a bot's turn for good (the task had ended,
+    its lease still renewed). Now the keeper plays them again once the store answers."""
+    service, table, player = await bots_turn(tmp_path)
+    before = table.move_number
+    outage = GameError("unavailable", "the database cannot be reached")
+    failing_reads(monkeypatch, service, [outage, outage])
+    player.changed(table)
+    await asyncio.gather(*player.tasks.values())
+    assert table.id in player.stalled and player.leases.holds(table.id)  # kept, not dropped
+    assert (await service.store.load(table.id)).actions[before:] == []
+    await player.restart_stalled()  # the store still fails: it waits on
+    assert table.id in player.stalled
+    await player.restart_stalled()  # the store answers: the bot plays
+    await asyncio.gather(*player.tasks.values())
+    assert player.stalled == set()
+    assert len((await service.store.load(table.id)).actions) > before
+    await player.stop()
+    await service.store.close()
+
+
+async def test_bots_stopped_by_any_other_error_let_their_lease_go(tmp_path, monkeypatch):
+    service, table, player = await bots_turn(tmp_path)
+    failing_reads(monkeypatch, service, [GameError("broken", "the log no longer replays")])
+    player.changed(table)
+    await asyncio.gather(*player.tasks.values())
+    await asyncio.gather(*player.chores)
+    assert not player.leases.holds(table.id) and table.id not in player.held
+    assert table.id in await service.store.unleased(10)  # another process may take it
+    await player.stop()
+    await service.store.close()

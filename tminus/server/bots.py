@@ -356,6 +356,9 @@ class BotPlayer:
         self.held: set[str] = set()
         self.keeper: asyncio.Task | None = None
         self.chores: set[asyncio.Task] = set()
+        # Held games whose bots' task ended on a store error (an outage): the keeper looks at
+        # them again every third of a lease, so that no game waits on a bot for good.
+        self.stalled: set[str] = set()
         service.listen(self.changed)
         service.listen_absent(self.woken)
 
@@ -439,10 +442,35 @@ class BotPlayer:
                         raise
                 table = await self.service.get(game_id)
         except GameError as error:
-            log.warning("bots of game %s stopped: %s", game_id, error.message)
+            await self.stopped(game_id, error)
         finally:
             self.tasks.pop(game_id, None)
             self.service.unpin(table)
+
+    async def stopped(self, game_id: str, error: GameError) -> None:
+        """A bots' task ended on an error. The store out of reach: the game stays held here
+        and is played again once the store answers (``restart_stalled``). Anything else:
+        the lease is released, never kept by a task that no longer plays."""
+        if error.code == "unavailable":
+            log.warning("bots of game %s wait for the store: %s", game_id, error.message)
+            self.stalled.add(game_id)
+            return
+        log.warning("bots of game %s stopped: %s; their lease is let go", game_id, error.message)
+        await self.let_go(game_id)
+
+    async def restart_stalled(self) -> None:
+        """Supervision: the held games whose bots stopped on a store error play again."""
+        for game_id in list(self.stalled):
+            if game_id in self.tasks or game_id not in self.held:
+                self.stalled.discard(game_id)
+                continue
+            try:
+                table = await self.service.get(game_id)
+            except GameError as error:
+                log.warning("bots of game %s still wait: %s", game_id, error.message)
+                continue
+            self.stalled.discard(game_id)
+            self.changed(table)
 
     # -- leases kept, lost and taken over -----------------------------------------------------
     def start(self) -> None:
@@ -455,6 +483,7 @@ class BotPlayer:
             try:
                 await self.renew()
                 await self.sweep()
+                await self.restart_stalled()
             except (GameError, StoreError) as error:
                 log.warning("bot leases: %s", getattr(error, "message", error))
             except Exception:
