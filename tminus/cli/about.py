@@ -7,6 +7,7 @@ from rich.table import Table
 
 from tminus.agents.solvers import solver_report
 from tminus.cli.common import GameArg, console, fail
+from tminus.cli.progress import shown_steps
 from tminus.core.registry import game_class, list_games, rules_text
 
 
@@ -34,9 +35,10 @@ def rules(game: GameArg) -> None:
 
 
 def solve(game: GameArg) -> None:
-    """Print what the exact solvers know about a game."""
+    """Print what the exact solvers know about a game (Sputnik's take a minute or so)."""
     try:
-        report = solver_report(game)
+        with shown_steps(f"Solving {game}") as progress:
+            report = solver_report(game, progress)
     except ValueError as error:
         raise fail(str(error)) from None
     console.print(Markdown(report))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from tminus.cli.common import JsonOpt, console, fail, game_class_or_fail
+from tminus.cli.progress import shown_steps
 from tminus.core.registry import game_class, list_games, load_game
 from tminus.sim.bench import bench_game
 
@@ -29,7 +32,7 @@ def bench(
     as_json: JsonOpt = False,
 ) -> None:
     """Throughput: random playouts (one core), MCTS decisions, simulation scaling."""
-    from tminus.sim.bench import bench_batch_report, bench_scaling, bench_search
+    from tminus.sim.bench import bench_batch_report
 
     chosen = names or list_games()
     for name in chosen:
@@ -38,22 +41,20 @@ def bench(
         raise fail("--runs must be at least 1 and --seconds above 0")
     if batch:
         try:
-            print(bench_batch_report(names, seconds, as_json))
+            with shown_steps("Timing the batch engines") as progress:
+                report = bench_batch_report(names, seconds, as_json, progress=progress)
         except ValueError as error:
             raise fail(str(error)) from None
+        print(report)
         return
-    playouts = [
-        bench_game(load_game(name, **params), runs=runs, seconds=seconds)
-        for name in chosen
-        for params in bench_configurations(name)
-    ]
-    searches = [bench_search(load_game(name), runs=runs) for name in chosen] if search else []
-    scalings = [bench_scaling(load_game(name)) for name in chosen] if scaling else []
-    races = []
-    if interop and importlib.util.find_spec("pyspiel") is not None:
-        from tminus.sim.bench import bench_vs_openspiel
-
-        races = [bench_vs_openspiel(load_game(name), runs=runs) for name in chosen]
+    interop = interop and importlib.util.find_spec("pyspiel") is not None
+    todo = measurements(chosen, runs, seconds, search, scaling, interop)
+    results: dict[str, list[Any]] = {kind: [] for kind in KINDS}
+    with shown_steps("Timing") as progress:
+        for count, (kind, doing, measure) in enumerate(todo):
+            progress(doing, count, len(todo))
+            results[kind].append(measure())
+    playouts, searches, scalings, races = (results[kind] for kind in KINDS)
     if as_json:
         print(
             json.dumps(
@@ -127,6 +128,38 @@ def print_endgame_figures() -> None:
         f"{figures['megabytes']:.1f} MB, built in {figures['build_seconds']:,.0f} s, "
         f"{figures['lookups_per_second']:,.0f} lookups/s"
     )
+
+
+KINDS = ("playouts", "search", "scaling", "openspiel")
+Measurement = tuple[str, str, Callable[[], Any]]  # its kind, what it times, the timing
+
+
+def measurements(
+    chosen: list[str], runs: int, seconds: float, search: bool, scaling: bool, interop: bool
+) -> list[Measurement]:
+    """What bench times, in order, each ready to run: so the bar can count them."""
+    from tminus.sim.bench import bench_scaling, bench_search, bench_vs_openspiel
+
+    todo: list[Measurement] = []
+    for name in chosen:
+        for params in bench_configurations(name):
+            said = "".join(f", {key}={value}" for key, value in params.items())
+            game = load_game(name, **params)
+            run = partial(bench_game, game, runs=runs, seconds=seconds)
+            todo.append(("playouts", f"{name}: random playouts{said}", run))
+    if search:
+        for name in chosen:
+            run = partial(bench_search, load_game(name), runs=runs)
+            todo.append(("search", f"{name}: MCTS, 100 simulations", run))
+    if scaling:
+        for name in chosen:
+            run = partial(bench_scaling, load_game(name))
+            todo.append(("scaling", f"{name}: games on 1 and 2 workers", run))
+    if interop:
+        for name in chosen:
+            run = partial(bench_vs_openspiel, load_game(name), runs=runs)
+            todo.append(("openspiel", f"{name}: OpenSpiel's MCTSBot", run))
+    return todo
 
 
 def bench_configurations(name: str) -> list[dict[str, Any]]:

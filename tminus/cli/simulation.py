@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.progress import Progress
 from rich.table import Table
 
 from tminus.agents.registry import make_agent
@@ -26,6 +26,7 @@ from tminus.cli.common import (
     game_class_or_fail,
     split_names,
 )
+from tminus.cli.progress import advance, progress_bar
 from tminus.core.game import Game
 from tminus.core.registry import game_class
 from tminus.sim.simulate import SimulationSummary
@@ -94,19 +95,6 @@ def seat_agents(game: str, agents: str, players: int | None, param: list[str] | 
     return the_game, names
 
 
-def progress_bar(label: str, total: int, hidden: bool) -> Progress:
-    bar = Progress(
-        "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True, disable=hidden,
-    )  # fmt: skip
-    bar.add_task(label, total=total)
-    return bar
-
-
-def advance(bar: Progress):
-    return lambda k: bar.advance(bar.task_ids[0], k)
-
-
 def simulate(
     game: GameArg,
     games: GamesOpt = 1000,
@@ -131,7 +119,7 @@ def simulate(
     the_game, names = seat_agents(game, agents, players, param)
     seats = list(islice(cycle(names), the_game.num_players))
     options = RunOptions(games, seed, backend, workers, address)
-    with progress_bar(game, games, as_json) as bar:
+    with progress_bar(f"{game}: games played", games) as bar:
         try:
             if batch:
                 from tminus.batch.simulate import simulate_batch
@@ -191,7 +179,7 @@ def tournament(
         players = game_class(game).parameters["players"].default
     the_game, names = seat_agents(game, agents, players, param)
     options = RunOptions(games, seed, backend, workers, address)
-    with progress_bar(game, games, as_json) as bar:
+    with progress_bar(f"{game}: games played", games) as bar:
         try:
             result = options.tournament(the_game, names, bar, duplicate, moves=save is not None)
         except ValueError as error:
@@ -305,7 +293,7 @@ def report(
     title = f"{game_class(game).title}: {', '.join(names)}"
     # The per-game figures need facts read off each game's history (tminus.sim.facts).
     options = RunOptions(games, seed, backend, workers, address, facts=True)
-    with progress_bar(game, games, False) as bar:
+    with progress_bar(f"{game}: games played", games) as bar:
         try:
             if as_tournament:
                 result = options.tournament(the_game, names, bar)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import statistics
@@ -10,6 +11,7 @@ from dataclasses import asdict, dataclass
 
 from tminus.core.game import Game
 from tminus.core.playout import random_playout, sample_chance
+from tminus.core.progress import Steps
 
 
 @dataclass(frozen=True)
@@ -223,10 +225,12 @@ def bench_batch(
     sizes: tuple[int, ...] = BATCH_SIZES,
     seconds: float = 1.0,
     backend: str = "numpy",
+    progress: Steps | None = None,
 ) -> list[BatchBenchResult]:
     """Random play on the batch engines against the reference engines, in one process
     pinned to one core, timed in CPU seconds (other work on a shared machine does not
-    count): actions/s at each batch size, and the memory of a game's state.
+    count): actions/s at each batch size, and the memory of a game's state. Each timing
+    is told to ``progress`` before it starts.
 
     An action is what the reference counts: one entry of a game's history, a move or a
     chance outcome."""
@@ -246,9 +250,17 @@ def bench_batch(
         os.sched_setaffinity(0, {min(cores)})
     try:
         results = []
+        started, timings = itertools.count(), len(chosen) * (1 + len(sizes))
+
+        def timing(what: str) -> None:
+            if progress is not None:
+                progress(what, next(started), timings)
+
         for name in chosen:  # each game with its default parameters
+            timing(f"{name}: reference engine")
             reference = reference_rate(load_game(name), seconds)
             for size in sizes:
+                timing(f"{name}: batch of {size:,} games")
                 env = batch_class(name, backend)(
                     size, seed=0, auto_reset=True, record_history=False
                 )

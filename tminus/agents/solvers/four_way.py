@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from tminus.core.progress import Steps, step_of
 from tminus.games.four_way.game import (
     ATTACK,
     DICE,
@@ -195,21 +196,25 @@ def random_choice(roll: int, mask: int, moves: list[int]) -> list[float]:
     return [1 / len(moves)] * len(moves)
 
 
-def expected_turns_table() -> dict[str, dict[str, float]]:
-    """Expected turns to finish alone, from all keys down: solver, greedy and random."""
-    table = {}
+def expected_turns_table(progress: Steps | None = None) -> dict[str, dict[str, float]]:
+    """Expected turns to finish alone, from all keys down: solver, greedy and random (each
+    variant told to ``progress`` when done)."""
+    table: dict[str, dict[str, float]] = {}
+    done = step_of(progress, "4-Way alone: variants solved")
     for variant in ("adult", "junior"):
         game = FourWayGame(players=2, variant=variant)
+        done(len(table), 2)
         table[variant] = {
             "solver": solve(game.junior).from_start,
             "greedy": evaluate(game.junior, greedy_choice(game)),
             "random": evaluate(game.junior, random_choice),
         }
+    done(2, 2)
     return table
 
 
-def report() -> str:
-    table = expected_turns_table()
+def report(progress: Steps | None = None) -> str:
+    table = expected_turns_table(progress)
     lines = [
         "# 4-Way CountDown, one player alone",
         "",

@@ -19,6 +19,7 @@ hundreds.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -28,6 +29,7 @@ import numpy as np
 
 from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, option_masks, solo_moves
+from tminus.core.progress import Step, Steps, step_of
 from tminus.games.four_way.game import ATTACK, ELEVEN_ROLL, FourWayGame, moves_for_roll
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
@@ -197,10 +199,18 @@ def _sweep_level(level: Level, plans, transposed) -> float:
 
 
 def duel_values(
-    junior: bool, first: Policy, second: Policy, tolerance: float = 1e-11
+    junior: bool,
+    first: Policy,
+    second: Policy,
+    tolerance: float = 1e-11,
+    progress: Step | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each side's chance to win when about to roll (its keys m, the other's keys o), the
-    two playing ``first`` and ``second`` against each other: V[m, o] per side."""
+    two playing ``first`` and ``second`` against each other: V[m, o] per side.
+
+    ``progress`` is told after each sweep the digits settled out of those wanted: the
+    largest change shrinks by about the same factor a sweep, so the digits come at a
+    steady pace (the number of sweeps is not known in advance)."""
     opts = options(junior)
     transposed = [np.full((MASKS, MASKS), 0.5) for _ in range(1 if first is second else 2)]
     for t in transposed:
@@ -213,8 +223,15 @@ def duel_values(
             _sweep_level(level, (plans[0][i], plans[1][i]), transposed)
             for i, level in enumerate(opts.levels)
         )
+        if progress is not None:
+            progress(settled_digits(max(change, tolerance)), settled_digits(tolerance))
         if change < tolerance:
             return transposed[0].T.copy(), transposed[1].T.copy()
+
+
+def settled_digits(change: float) -> float:
+    """The decimal digits that a sweep's largest change leaves unmoved (1e-6: six)."""
+    return -math.log10(change)
 
 
 def solved_path(junior: bool) -> Path:
@@ -302,31 +319,45 @@ def simulate_duel(junior: bool, first: Policy, second: Policy, games: int, seed:
     return winner == 0
 
 
-def duel_table() -> dict[str, dict[str, float]]:
+def duel_table(progress: Steps | None = None) -> dict[str, dict[str, float]]:
     """Chances to win of two-player duels, each side starting half the time."""
-    table = {}
-    for variant in ("adult", "junior"):
-        junior = variant == "junior"
-        greedy = greedy_policy(FourWayGame(players=2, variant=variant))
-        table[variant] = {
-            "first_perfect": float(solve(junior)[0, 0]),
-            "first_greedy": float(duel_values(junior, greedy, greedy, TABLE_TOLERANCE)[0][0, 0]),
-            "best_vs_greedy": either_starts(junior, PERFECT, greedy, TABLE_TOLERANCE),
-        }
-    return table
+    return {variant: duel_row(variant, progress) for variant in ("adult", "junior")}
+
+
+def duel_row(variant: str, progress: Steps | None = None) -> dict[str, float]:
+    """One variant's duels, each step told to ``progress`` (most of the time goes to the
+    best reply against greedy)."""
+    junior = variant == "junior"
+
+    def step(doing: str) -> Step:
+        return step_of(progress, f"4-Way duel, {variant}: {doing}")
+
+    step("greedy's moves")(0, None)
+    greedy = greedy_policy(FourWayGame(players=2, variant=variant))
+    step("both perfect")(0, None)  # (solved once, then read from disk)
+    first_perfect = float(solve(junior)[0, 0])
+    both_greedy = duel_values(junior, greedy, greedy, TABLE_TOLERANCE, step("both greedy"))
+    best_reply = step("best reply vs greedy")
+    return {
+        "first_perfect": first_perfect,
+        "first_greedy": float(both_greedy[0][0, 0]),
+        "best_vs_greedy": either_starts(junior, PERFECT, greedy, TABLE_TOLERANCE, best_reply),
+    }
 
 
 TABLE_TOLERANCE = 1e-9  # plenty for four decimals, and a third fewer sweeps
 
 
-def either_starts(junior: bool, a: Policy, b: Policy, tolerance: float = 1e-11) -> float:
+def either_starts(
+    junior: bool, a: Policy, b: Policy, tolerance: float = 1e-11, progress: Step | None = None
+) -> float:
     """``a``'s chance to win against ``b`` when the roll-off makes either start (1/2 each)."""
-    a_first, b_first = duel_values(junior, a, b, tolerance)
+    a_first, b_first = duel_values(junior, a, b, tolerance, progress)
     return 0.5 * float(a_first[0, 0]) + 0.5 * (1.0 - float(b_first[0, 0]))
 
 
-def report() -> str:
-    table = duel_table()
+def report(progress: Steps | None = None) -> str:
+    table = duel_table(progress)
     lines = [
         "# 4-Way CountDown, two players",
         "",

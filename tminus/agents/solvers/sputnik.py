@@ -28,7 +28,12 @@ from functools import cache
 
 from tminus.agents.greedy.sputnik import SputnikGreedy
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
+from tminus.core.progress import Step, Steps, step_of
 from tminus.games.sputnik.game import SputnikGame, SputnikState
+
+# Positions the whole solve searches, by radius, as last measured (the search is
+# deterministic): what the time left is reckoned on while it runs.
+NODES_TO_SOLVE = {2: 3_547_635}
 
 
 class OutOfBudget(Exception):
@@ -50,7 +55,11 @@ class Solver:
     """Won/lost values of kernel positions for the player to move, with a shared table."""
 
     def __init__(
-        self, radius: int, max_nodes: int | None = None, max_seconds: float | None = None
+        self,
+        radius: int,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        progress: Step | None = None,
     ) -> None:
         self.kernel: Kernel = kernel(radius)
         self.table: dict[int, bool] = {}
@@ -58,6 +67,7 @@ class Solver:
         self.positions = 0  # distinct positions solved (a position and its mirror once)
         self.max_nodes = max_nodes
         self.max_seconds = max_seconds
+        self.progress = progress  # told the positions searched, now and then
         self._deadline = 0.0
 
     def wins(self, key: int) -> bool:
@@ -74,6 +84,8 @@ class Solver:
         self.nodes += 1
         if self.nodes & 0xFFFF == 0:
             self._check_budget()
+            if self.progress is not None:
+                self.progress(self.nodes, NODES_TO_SOLVE.get(self.kernel.board.radius))
         table = self.table
         known = table.get(key)
         if known is not None:
@@ -175,11 +187,15 @@ class SputnikSolverAgent:
 
 
 def solve_first_player(
-    radius: int = 2, max_nodes: int | None = None, max_seconds: float | None = None
+    radius: int = 2,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    progress: Step | None = None,
 ) -> SputnikSolution:
     """Solve the 2-player game on a board of ``radius`` from the first turn (whoever the
-    lot chose: the board is the same seen from either base)."""
-    solver = Solver(radius, max_nodes, max_seconds)
+    lot chose: the board is the same seen from either base), telling ``progress`` the
+    positions searched."""
+    solver = Solver(radius, max_nodes, max_seconds, progress)
     start, wall = time.process_time(), time.perf_counter()
     try:
         result: bool | None = solver.wins(solver.kernel.start())
@@ -197,8 +213,9 @@ def solve_first_player(
     return SputnikSolution(radius, result, solver.nodes, solver.positions, seconds, wall, turn)
 
 
-def report(radius: int = 2, max_seconds: float | None = None) -> str:
-    solution = solve_first_player(radius, max_seconds=max_seconds)
+def report(radius: int = 2, max_seconds: float | None = None, progress: Steps | None = None) -> str:
+    searching = step_of(progress, f"Sputnik radius {radius}: positions searched")
+    solution = solve_first_player(radius, max_seconds=max_seconds, progress=searching)
     verdict = {
         True: "the first player wins",
         False: "the second player wins",

@@ -1,0 +1,20 @@
+"""What a long computation says while it runs, for a command to show (a bar, a status
+line). Solvers and benchmarks take one of these callbacks, optional, call it now and then
+and never print: what is shown, and where, is the command line's business."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+# How far it got, out of how much (positions, sweeps, digits settled; None: not known).
+Step = Callable[[float, float | None], None]
+# The same, with what it is doing ("adult rules: both greedy").
+Steps = Callable[[str, float, float | None], None]
+
+
+def step_of(progress: Steps | None, doing: str) -> Step:
+    """One step's callback, telling ``progress`` what it counts as ``doing`` (with no
+    ``progress``, nobody: the step calls it all the same)."""
+    if progress is None:
+        return lambda done, total: None
+    return lambda done, total: progress(doing, done, total)
