@@ -42,6 +42,7 @@ from starlette.websockets import WebSocketState
 
 from tminus.core.registry import rules_text
 from tminus.server.bots import BotPlayer, BotPool, Leases
+from tminus.server.chores import Chores
 from tminus.server.fanout import listener_for
 from tminus.server.limits import Limits, RateLimiter, retry_after
 from tminus.server.protocol import (
@@ -326,6 +327,8 @@ def create_app(
     replay_pages = BytesCache(REPLAY_CACHE)
     reviews = Reviews(limits.review_samples, limits.reviews_at_once)
     hinting: set[asyncio.Task] = set()
+    chores = Chores()
+    presence_every = min(10.0, limits.away_after / 3, limits.pause_after / 3)
 
     async def caught_up(game_ids: set[str]) -> None:
         """The listener was down a while: read what the watched games missed meanwhile."""
@@ -336,37 +339,30 @@ def create_app(
                     await service.catch_up(table)
 
     async def expire_waiting_games() -> None:
-        """Now and then, the games that waited too long for their players expire."""
-        every = min(60.0, limits.waiting_expiry / 4)
-        while limits.waiting_expiry > 0:
-            try:
-                await service.expire_waiting(limits.waiting_expiry)
-            except GameError as error:
-                log.warning("expiring waiting games: %s", error.message)
-            await asyncio.sleep(every)
+        """The games that waited too long for their players expire."""
+        await service.expire_waiting(limits.waiting_expiry)
 
     async def pause_abandoned_games() -> None:
-        """Now and then, the games in play whose people all left long ago are paused."""
-        while True:
-            try:
-                await service.pause_abandoned(limits.pause_after)
-            except GameError as error:
-                log.warning("pausing abandoned games: %s", error.message)
-            await asyncio.sleep(min(60.0, limits.pause_after / 4))
+        """The games in play whose people all left long ago are paused."""
+        await service.pause_abandoned(limits.pause_after)
 
     async def renew_presence() -> None:
-        """Now and then, the seats with a socket open here are marked as here in the store
-        (so every process knows who left: see ``GameService.give_to_bot``)."""
-        while True:
-            await asyncio.sleep(min(10.0, limits.away_after / 3, limits.pause_after / 3))
-            try:
-                await service.renew_seen(hub.present())
-            except GameError as error:
-                log.warning("renewing who is here: %s", error.message)
+        """The seats with a socket open here are marked as here in the store (so every
+        process knows who left: see ``GameService.give_to_bot``)."""
+        await service.renew_seen(hub.present())
+
+    def start_chores() -> None:
+        if limits.waiting_expiry > 0:
+            chores.start("expiring waiting games", min(60.0, limits.waiting_expiry / 4),
+                         expire_waiting_games)  # fmt: skip
+        chores.start("renewing who is here", presence_every, renew_presence)
+        chores.start("pausing abandoned games", min(60.0, limits.pause_after / 4),
+                     pause_abandoned_games)  # fmt: skip
+        if bots.keeper is not None:
+            chores.watch("keeping the bots' leases", bots.keeper)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        expiring = presence = pausing = None
         hold_sqlite(db_url)  # SQLite: one process (StoreError if another serves the file)
         try:
             await store.open()
@@ -382,14 +378,10 @@ def create_app(
                     bots.changed(table)
             # Shared: the games whose bots nobody plays (any more) are taken over by sweeps.
             bots.start()
-            expiring = asyncio.get_running_loop().create_task(expire_waiting_games())
-            presence = asyncio.get_running_loop().create_task(renew_presence())
-            pausing = asyncio.get_running_loop().create_task(pause_abandoned_games())
+            start_chores()
             yield
         finally:
-            for chore in (expiring, presence, pausing):
-                if chore is not None:
-                    chore.cancel()
+            await chores.stop()
             for task in list(hinting):
                 task.cancel()
             reviews.close()
@@ -442,6 +434,25 @@ def create_app(
     async def internal_error(_request, e: Exception) -> JSONResponse:
         log.exception("internal error")
         return error_response("internal", "the server failed on this request; it was logged")
+
+    # -- health, for a load balancer or an orchestrator ------------------------------------
+    @app.get("/healthz", responses={503: {"description": "a background chore stopped"}})
+    def healthz() -> JSONResponse:
+        """Liveness: the process answers and every background chore still runs."""
+        running = chores.running()
+        ok = all(running.values())
+        body = {"status": "ok" if ok else "failing", "chores": running}
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @app.get("/readyz", responses={503: {"description": "the database cannot be reached"}})
+    async def readyz() -> JSONResponse:
+        """Readiness: whether the database answers now (send players elsewhere if not)."""
+        try:
+            await store.ping()
+        except StoreError as error:
+            body = {"status": "unavailable", "database": str(error)}
+            return JSONResponse(body, status_code=503)
+        return JSONResponse({"status": "ok", "database": "reachable"})
 
     # -- HTTP API --------------------------------------------------------------------------
     @app.get("/api/catalog")

@@ -461,6 +461,14 @@ class Store:
         except OSError as error:
             raise StoreError(f"the game store cannot be used: {error}") from None
 
+    async def ping(self) -> None:
+        """Reach the database once (StoreError if it cannot be reached): `/readyz`."""
+
+        async def work(connection) -> None:
+            await connection.scalar(select(1))
+
+        await self._run(work, write=False)
+
     async def transaction(self, work, *, write: bool = True):
         """``work(connection)`` in one transaction, as every method here runs (for the
         server's other modules: take-backs, ``tminus.server.undo``)."""
