@@ -46,15 +46,16 @@ class LiveServer:
         return self.launch().wait()
 
     def launch(self) -> LiveServer:
-        """Start the process (``wait`` until it answers)."""
+        """Start the process (``wait`` until it answers). The database URL goes in the
+        environment, as the README says: a password on the command line is seen by all."""
         command = [
             sys.executable, "-m", "tminus.cli", "serve", "--port", str(self.port),
-            "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.options,
+            "--bot-delay", str(self.bot_delay), *self.options,
         ]  # fmt: skip
+        environment = {**os.environ, "PYTHONPATH": str(ROOT), "TMINUS_DATABASE_URL": self.db_url}
         self.process = subprocess.Popen(
-            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )  # fmt: skip
+            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment
+        )
         return self
 
     def wait(self) -> LiveServer:

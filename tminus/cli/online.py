@@ -19,10 +19,25 @@ def serve(
     db: Annotated[
         str,
         typer.Option(
+            envvar="TMINUS_DATABASE_URL",
             help="Database URL: a SQLite file (default; one process) or postgresql://... "
-            "(any number of processes, on any machines)."
+            "(any number of processes, on any machines). Give a URL with a password in the "
+            "environment (TMINUS_DATABASE_URL) or --db-file, never on the command line, "
+            "where every user of the machine sees it.",
         ),
     ] = "sqlite:///tminus.db",
+    db_file: Annotated[
+        str | None,
+        typer.Option(help="A file whose first line is the database URL (instead of --db)."),
+    ] = None,
+    trusted_proxies: Annotated[
+        str,
+        typer.Option(
+            envvar="TMINUS_TRUSTED_PROXIES",
+            help="Addresses of the reverse proxies whose X-Forwarded-For is believed, "
+            "comma-separated (none by default: each request's own address counts).",
+        ),
+    ] = "",
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     max_body: Annotated[int, typer.Option(help="Bytes in an HTTP request body.")] = LIMITS.max_body,
     creates_per_minute: Annotated[
@@ -124,6 +139,8 @@ def serve(
         review_samples=review_samples, busy_timeout=busy_timeout, bot_lease=bot_lease,
         waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
     )  # fmt: skip
+    if db_file is not None:
+        db = database_url_from(db_file)
     if bot_lease <= 0:
         raise fail("--bot-lease must be above 0 seconds")
     if pause_after <= 0:
@@ -141,10 +158,26 @@ def serve(
     stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
     say_endgames(build_endgames)
+    proxies = [address.strip() for address in trusted_proxies.split(",") if address.strip()]
     uvicorn.run(
         create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
         ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
+        # (uvicorn believes X-Forwarded-For from loopback by default: a local sender could
+        # pose as any address and slip past the per-address limits)
+        proxy_headers=bool(proxies), forwarded_allow_ips=proxies or [],
     )  # fmt: skip
+
+
+def database_url_from(path: str) -> str:
+    """The database URL kept in a file (readable by the server's user alone, say)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            url = handle.readline().strip()
+    except OSError as error:
+        raise fail(f"cannot read the database URL from {path}: {error}") from None
+    if not url:
+        raise fail(f"{path} holds no database URL (its first line is empty)")
+    return url
 
 
 def verify(
