@@ -161,6 +161,32 @@ def test_bots_accept_a_rematch_at_once(client):
     assert [s["kind"] for s in again["seats"]] == ["bot", "person"]
 
 
+def test_a_rematch_is_a_new_game_under_the_creation_limit(tmp_path):
+    """Issue 40: a resign-and-rematch loop made 2,883 games in 45 s while creating answered
+    429. A rematch makes a game, so it counts against the same per-address limit."""
+    with app_client(tmp_path / "games.db", creates_per_minute=2) as client:
+        game = create(client, [PERSON, GREEDY])
+        game_id, seat, token = game["id"], 0, game["invites"][0]["token"]
+        made = [game_id]
+        for _ in range(2):
+            with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+                ws.send_json({"type": "hello", "seat": seat, "token": token})
+                ws.send_json({"type": "resign"})
+                while ws.receive_json().get("status") != "finished":
+                    pass
+                ws.send_json({"type": "rematch"})
+                answer = ws.receive_json()
+                while answer.get("type") != "error" and not answer.get("rematch"):
+                    answer = ws.receive_json()
+            if answer.get("type") == "error":
+                break
+            game_id, seat = answer["rematch"]["id"], answer["rematch"]["seats"][seat]
+            made.append(game_id)
+        assert len(made) == 2  # the game and one rematch: the second rematch is refused
+        assert answer["code"] == "rate_limited", answer
+        assert "too many games created from your address" in answer["message"]
+
+
 # -- abandoned games -----------------------------------------------------------------------------
 def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client):
     waiting = create(client, [PERSON, PERSON])

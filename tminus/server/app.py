@@ -474,16 +474,8 @@ def create_app(
     @app.post("/api/games", status_code=201, responses=documented(400, 413, 429, 503))
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
-        wait = creations.take(client)
-        if wait:
-            raise Refused(
-                "rate_limited",
-                f"too many games created from your address ({limits.creates_per_minute:g} a "
-                f"minute at most): try again in {retry_after(wait)} s",
-                wait,
-            )
         seats = [seat.model_dump() for seat in body.seats]
-        admit_bots(seats)
+        admit(client, [s.get("bot") or "random" for s in seats if s.get("kind") == "bot"])
         created = await service.create(
             body.game, body.params, seats, body.listed, body.undo, body.hints
         )
@@ -503,9 +495,29 @@ def create_app(
             ],
         }
 
-    def admit_bots(seats: list[dict[str, Any]]) -> None:
+    def admit(client: str, specs: list[str], new_game: bool = True) -> None:
+        """One set of limits for every way a game or a bot comes to be (a game created, a
+        rematch made, a seat handed to a bot): the games an address may make a minute, and
+        the bots the server can play (``specs``: the bots it would add)."""
+        wait = creations.take(client) if new_game else 0
+        if wait:
+            raise Refused(
+                "rate_limited",
+                f"too many games created from your address ({limits.creates_per_minute:g} a "
+                f"minute at most): try again in {retry_after(wait)} s",
+                wait,
+            )
+        admit_bots(specs)
+
+    def admitted_here(connection: Connection, specs: list[str], new_game: bool) -> None:
+        """``admit`` for a socket's request: a refusal is its answer, nothing changes."""
+        try:
+            admit(connection.client, specs, new_game)
+        except Refused as refused:
+            raise GameError(refused.code, refused.message) from None
+
+    def admit_bots(specs: list[str]) -> None:
         """Refuse new bots while the server's bots already use what it allows."""
-        specs = [s.get("bot") or "random" for s in seats if s.get("kind") == "bot"]
         if not specs:
             return
         thinking = bots.thinking()
@@ -800,8 +812,14 @@ def create_app(
         elif isinstance(message, Rename):
             await service.join(table, seat, token, message.name)
         elif isinstance(message, Rematch):
+            if table.record.rematch is None:  # (a new game: made under the same limits)
+                service.authorize(table, seat, token)
+                playing = [s.bot or "random" for s in table.record.seats if s.kind == "bot"]
+                admitted_here(connection, playing, new_game=True)
             await service.rematch(table, seat, token)
         elif isinstance(message, GiveToBot):
+            service.authorize(table, seat, token)
+            admitted_here(connection, [str(message.bot)], new_game=False)
             away = limits.away_after
             if await service.give_to_bot(table, seat, token, message.seat, message.bot, away):
                 bots.changed(table)
