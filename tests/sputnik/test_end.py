@@ -121,3 +121,30 @@ def test_a_rocket_whose_only_move_is_back_onto_its_base_plays_on():
     play(state, "move c6", "remove b5", "move a6", "remove a5")
     assert state.current_player() == 0 and state.eliminated() == []
     assert legal_strings(state) == ["move d1"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_places_follow_the_order_rockets_were_knocked_out(players):
+    """The last rocket wins; of the others, the one knocked out later places higher (the end
+    screen showed every loser as =2nd)."""
+    import itertools
+    import random
+
+    import tminus
+
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = tminus.load_game("sputnik", players=players).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        places = state.placings()
+        if state.winners():
+            assert places[state.winners()[0]] == 1
+        owner = state.game.rocket_owner
+        out = [owner[rocket] for rocket in state.eliminated()]
+        for earlier, later in itertools.pairwise(out):
+            assert places[later] < places[earlier], (seed, out, places)
+        assert sorted(places) == list(range(1, players + 1)) or not state.winners()

@@ -262,3 +262,23 @@ def test_with_four_players_a_round_counts_its_points():
 
 def last_round(state):
     return state.observation(0)["last_round"]
+
+
+def test_with_three_players_places_follow_rounds_won_not_points():
+    """The winner first, then rounds won: 2 rounds won places above none, whatever the
+    points (the end screen showed both as =2nd)."""
+    state = new_game(3).with_position({"wins": [2, 2, 0], "scores": [8, 8, 11]})
+    quick_round(state)  # seat 0 starts, counts down and wins its third round
+    assert state.is_terminal() and state.winners() == [0]
+    wins, scores = state.observation(0)["round_wins"], state.observation(0)["scores"]
+    assert wins == [3, 2, 0] and scores[2] > scores[1]  # points would rank them the other way
+    assert state.placings() == [1, 2, 3]
+
+
+def test_with_five_players_places_follow_points_and_equal_points_share_a_place():
+    state = new_game(5).with_position({"scores": [8, 4, 5, 4, 0], "round": 5})
+    quick_round(state)  # the starter, seat 4 in round 5, counts down: 4 points
+    scores = state.observation(0)["scores"]
+    assert state.is_terminal()
+    expected = [1 + sum(other > mine for other in scores) for mine in scores]
+    assert state.placings() == expected and len(set(expected)) < 5, scores

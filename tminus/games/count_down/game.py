@@ -693,8 +693,10 @@ class CountDownState(TurnState[CountDownGame]):
                 pile[t] += 1
         return copy
 
-    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-        return render_state(self, seat, names)
+    def render(
+        self, seat: int | None = None, names: Sequence[str] | None = None, width: int | None = None
+    ) -> str:
+        return render_state(self, seat, names, width)
 
     def _after_set_up(self) -> None:
         self._legal = self.meeting.listed = None

@@ -333,8 +333,10 @@ class FourWayState(TurnState[FourWayGame]):
         tensor[n * 11 + len(DICE) + self._phase] = 1.0
         return tensor
 
-    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-        return render(self, seat, names)
+    def render(
+        self, seat: int | None = None, names: Sequence[str] | None = None, width: int | None = None
+    ) -> str:
+        return render(self, seat, names, width)
 
     def _after_set_up(self) -> None:
         phase = self._phase

@@ -506,6 +506,17 @@ class SputnikState(TurnState[SputnikGame]):
     def ended_by_turn_cap(self) -> bool:
         return self._phase == OVER and self._winner < 0
 
+    def placing_keys(self) -> list[int]:
+        """Sides rank by how long they stayed: a side still on the board (the winner, or
+        every side left at the turn cap) before any side knocked out, and of two sides
+        knocked out, the one whose last rocket left later. Partners share their side's."""
+        side_of = self.game.side_of_rocket
+        stayed = {side_of[r]: len(self._out) for r, cell in enumerate(self._pos) if cell != OUT}
+        for order, rocket in enumerate(self._out):  # (the last of a side's rockets counts)
+            if side_of[rocket] not in stayed or stayed[side_of[rocket]] < len(self._out):
+                stayed[side_of[rocket]] = order
+        return [stayed[side] for side in self.game.side_of_seat]
+
     # -- views (perfect information: every seat sees everything) -------------------------
     def public_observation(self) -> dict[str, Any]:
         game = self.game

@@ -644,8 +644,10 @@ class ThreeTwoOneState(TurnState[ThreeTwoOneGame]):
                 copy._pile_drawn[s] = record
         return copy
 
-    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-        return render(self, seat, names)
+    def render(
+        self, seat: int | None = None, names: Sequence[str] | None = None, width: int | None = None
+    ) -> str:
+        return render(self, seat, names, width)
 
     def _after_set_up(self) -> None:
         self._sizes = [sum(hand) for hand in self._hands]
