@@ -102,7 +102,7 @@ def play(
     except KeyboardInterrupt:  # Ctrl-C: left as well, and the shell is told so
         console.print("\n[dim]Game left.[/]")
         raise typer.Exit(code=130) from None
-    console.print(Panel(state.render(me, names)))
+    show_board(state, me, names)
     announce_result(state, names, me)
 
 
@@ -153,6 +153,26 @@ def play_game(
     return state
 
 
+PANEL_EDGES = 4  # a panel's border and padding, left and right
+
+
+def show_board(state: State, me: int, names: list[str]) -> None:
+    """The board in a panel, drawn for the terminal's width; where it cannot fit (a large
+    Sputnik board), the width it needs is said first."""
+    room = console.width - PANEL_EDGES
+    board = state.render(me, names, room)
+    needed = max(Text.from_markup(line).cell_len for line in board.splitlines())
+    if needed > room:
+        console.print(
+            Text(
+                f"This board is {needed + PANEL_EDGES} columns wide and the terminal "
+                f"{console.width}: widen the terminal to see it whole.",
+                style="yellow",
+            )
+        )
+    console.print(Panel(board))
+
+
 # A run of chance events longer than this (a deal) is folded: repeats counted, in columns.
 FOLD_CHANCE_LINES = 8
 PAGE_SIZE = 24  # moves listed at once; + shows the next ones
@@ -178,7 +198,7 @@ def your_move(state: State, names: list[str], pause: float) -> int:
             time.sleep(pause)  # time to read the notice; never when input is piped
         return legal[0]
     me = state.current_player()
-    console.print(Panel(state.render(me, names)))
+    show_board(state, me, names)
     # A game may put a question to the person (Count Down's meetings: "Bot 3 asks you to
     # sell Radar (forced sale): a price of 50 to 100").
     question = state.prompt(me, names)

@@ -17,6 +17,7 @@ from tminus.games.count_down.actions import ASK_FOR
 from tminus.games.count_down.countdown import missing_photos, rocket_complete
 from tminus.games.count_down.trading import has_the_say
 from tminus.games.count_down.words import deal_terms, prompt, square_name
+from tminus.games.layout import fit
 from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 
 if TYPE_CHECKING:
@@ -218,10 +219,14 @@ PIECE_COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
 
 
 def render_state(
-    s: CountDownState, seat: int | None = None, names: Sequence[str] | None = None
+    s: CountDownState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
 ) -> str:
     """The track, square by square with the pieces on it, then each centre (Rich markup),
-    as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
+    as ``seat`` sees it, in ``width`` columns; seats called by ``names`` (default: "you",
+    "seat N")."""
     obs = observe(s, seat)
     labels = seat_labels(s, seat, names)
     marks = piece_marks(s, names)
@@ -229,7 +234,7 @@ def render_state(
     lines = [
         f"[bold]Count Down[/] · turn {obs['turn']} · {obs['phase']}{to_move}",
         "track:",
-        *track_lines(s, marks),
+        *track_lines(s, marks, width),
     ]
     for who, at in enumerate(s.turn.pos):
         if at >= 0:
@@ -246,12 +251,17 @@ def render_state(
         + (", ".join(f"{k}×{v}" for k, v in stock["parts"].items()) or "none")
     )
     lines += situation_lines(s, labels)
-    return "\n".join(lines)
+    return "\n".join(fit(lines, width))
 
 
-def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
+TRACK_COLUMNS = (4, 2, 1)  # the most that fit: a quarter, a half or all of the loop each
+TRACK_GAP = 2  # columns between the track's columns
+
+
+def track_lines(s: CountDownState, marks: Sequence[str], width: int | None = None) -> list[str]:
     """The track in four columns, a quarter of the loop each (a centre's launch ramp
-    first): every square by number and name, the pieces on it after the name."""
+    first), or in two or one where ``width`` is narrower: every square by number and name,
+    the pieces on it after the name."""
     board = s.game.board
     length = board.track_len
     here: list[list[int]] = [[] for _ in range(length)]
@@ -261,7 +271,13 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
     names = [square_name(board, i) for i in range(length)]
     name_width = max(len(n) for n in names)
     pieces_width = max(1, *(sum(len(marks[w]) for w in seats) for seats in here))
-    rows = -(-length // 4)
+    cell_width = 2 + 1 + name_width + 1 + pieces_width  # "12 Stage 2 1"
+
+    def fits(columns: int) -> bool:
+        return width is None or columns * cell_width + (columns - 1) * TRACK_GAP <= width
+
+    columns = next((n for n in TRACK_COLUMNS if fits(n)), TRACK_COLUMNS[-1])
+    rows = -(-length // columns)
 
     def cell(i: int) -> str:
         pieces = "".join(f"[bold {PIECE_COLOURS[w]}]{marks[w]}[/]" for w in here[i])
@@ -271,7 +287,8 @@ def track_lines(s: CountDownState, marks: Sequence[str]) -> list[str]:
             name = f"[reverse]{name}[/]"
         return f"[dim]{i:>2}[/] {name} {pieces}{' ' * (pieces_width - used)}"
 
-    return ["  ".join(cell(i) for i in range(row, length, rows)).rstrip() for row in range(rows)]
+    gap = " " * TRACK_GAP
+    return [gap.join(cell(i) for i in range(row, length, rows)).rstrip() for row in range(rows)]
 
 
 def centre_lines(s: CountDownState, view: dict[str, Any], labels: Sequence[str]) -> list[str]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from tminus.games.four_way import rules
+from tminus.games.layout import fit
 from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
@@ -16,18 +17,24 @@ if TYPE_CHECKING:
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
-def render(state: FourWayState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-    """The board as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
+def render(
+    state: FourWayState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
+) -> str:
+    """The board as ``seat`` sees it, in ``width`` columns; seats called by ``names``
+    (default: "you", "seat N")."""
     obs = state.public_observation()
     labels = seat_labels(state, seat, names)
-    width = max(7, *(len(label) for label in labels))
+    name_width = max(7, *(len(label) for label in labels))
     lines = [f"[bold]4-Way CountDown[/] ({obs['variant']}) · turn {obs['turn']}"]
     for s, up in enumerate(obs["keys"]):
         keys = " ".join(
             f"[bold black on green]{k:>2}↑[/]" if k in up else f"[dim]{k:>2} [/]"
             for k in rules.KEYS
         )
-        who = board_name(labels[s], s == seat and names is not None, width)
+        who = board_name(labels[s], s == seat and names is not None, name_width)
         marker = "▶" if obs["phase"] in ("roll", "move") and state.mover() == s else " "
         lines.append(f"{marker} {who} {keys}  [dim]{len(up)}/10[/]")
     if obs["dice"]:
@@ -39,4 +46,4 @@ def render(state: FourWayState, seat: int | None = None, names: Sequence[str] | 
         pairs = zip(roll_off["contenders"], roll_off["rolls"], strict=False)
         rolls = ", ".join(f"{escape(labels[s])}: {r}" for s, r in pairs)
         lines.append(f"  roll-off for who starts: {rolls or 'rolling…'}")
-    return "\n".join(lines)
+    return "\n".join(fit(lines, width))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
+from tminus.games.layout import fit
 from tminus.games.phrasing import board_name, join, piece_marks, seat_labels
 from tminus.games.sputnik.board import setup_data
 from tminus.games.sputnik.rules import BASE, GALAXY, NOBODY, OUT
@@ -44,20 +45,28 @@ def cell_markup(state: SputnikState, cell: int, marks: Sequence[str]) -> str:
     return "[dim]  · [/]"
 
 
-def render(state: SputnikState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-    """The board as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
+def render(
+    state: SputnikState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
+) -> str:
+    """The board as ``seat`` sees it, its words in ``width`` columns (the rows of cells are
+    as wide as the board); seats called by ``names`` (default: "you", "seat N")."""
     game = state.game
     labels = seat_labels(state, seat, names)
     marks = piece_marks(state, names)
     board = game.board
     _, _, pos, base, _ = state.position()
-    lines = [
+    heading = (
         f"[bold]Sputnik[/] · {game.num_players} players · turn {state.turn()} · {state.phase()}"
+    )
+    cells_across = 2 * board.radius + 1
+    rows = [
+        "  " * (cells_across - len(row)) + "".join(cell_markup(state, cell, marks) for cell in row)
+        for row in game.rows
     ]
-    width = 2 * board.radius + 1
-    for row in game.rows:
-        indent = "  " * (width - len(row))
-        lines.append(indent + "".join(cell_markup(state, cell, marks) for cell in row))
+    lines = []
     for s in range(game.num_players):
         who = f"▲{marks[s]} {board_name(labels[s], s == seat and names is not None)}"
         marker = "▶" if state.current_player() == s else " "
@@ -74,4 +83,4 @@ def render(state: SputnikState, seat: int | None = None, names: Sequence[str] | 
         lines.append(f"[bold green]won by {won}[/]")
     elif state.is_terminal():
         lines.append("[bold]draw: the turn cap was reached[/]")
-    return "\n".join(lines)
+    return "\n".join([*fit([heading], width), *rows, *fit(lines, width)])

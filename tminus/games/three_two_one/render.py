@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
+from tminus.games.layout import fit
 from tminus.games.phrasing import board_name, seat_labels
 
 if TYPE_CHECKING:
@@ -36,18 +37,22 @@ def pile_text(pile: list[int]) -> str:
 
 
 def render(
-    state: ThreeTwoOneState, seat: int | None = None, names: Sequence[str] | None = None
+    state: ThreeTwoOneState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
 ) -> str:
-    """The table as ``seat`` sees it; seats called by ``names`` (default: "you", "seat N")."""
+    """The table as ``seat`` sees it, in ``width`` columns; seats called by ``names``
+    (default: "you", "seat N")."""
     obs: dict[str, Any] = (
         state.observation(seat) if seat is not None else (state.public_observation())
     )
     labels = seat_labels(state, seat, names)
-    width = max(7, *(len(label) for label in labels))
+    name_width = max(7, *(len(label) for label in labels))
     extra = " (extra round)" if obs["extra_round"] else ""
     lines = [f"[bold]3-2-1 Countdown[/] · round {obs['round']}{extra} · turn {obs['turn']}"]
     for s in range(obs["players"]):
-        who = board_name(labels[s], s == seat and names is not None, width)
+        who = board_name(labels[s], s == seat and names is not None, name_width)
         marker = "▶" if obs["mover"] == s else " "
         score = f"[dim]score {obs['scores'][s]}, round wins {obs['round_wins'][s]}[/]"
         if s not in obs["playing"]:
@@ -81,7 +86,7 @@ def render(
     if obs["winners"]:
         winners = ", ".join(escape(labels[s]) for s in obs["winners"])
         lines.append(f"  [bold green]winner: {winners}[/]")
-    return "\n".join(lines)
+    return "\n".join(fit(lines, width))
 
 
 def revealed(hand: list[int], total: int | None) -> str:
