@@ -572,8 +572,10 @@ class SputnikState(TurnState[SputnikGame]):
             extra[2 + (self._player - seat) % n] = 1
         return np.concatenate([planes.ravel(), extra])
 
-    def render(self, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-        return render(self, seat, names)
+    def render(
+        self, seat: int | None = None, names: Sequence[str] | None = None, width: int | None = None
+    ) -> str:
+        return render(self, seat, names, width)
 
     def _after_set_up(self) -> None:
         self.rebuild_masks()
