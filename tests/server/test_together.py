@@ -94,15 +94,15 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
                           ({"type": "chat", "text": 5}, "bad_request")]:  # fmt: skip
             bea.send_json(bad)
             assert bea.receive_json()["code"] == code
-        # Five lines at once, then one every two seconds.
-        for n in range(4):
+        # Five lines at once, then one every two seconds (a refused line costs nothing).
+        for n in range(5):
             bea.send_json({"type": "chat", "text": f"line {n}"})
             assert bea.receive_json()["messages"][0]["text"] == f"line {n}"
         bea.send_json({"type": "chat", "text": "too fast"})
         refused = bea.receive_json()
-        assert refused["code"] == "rate_limited" and "nothing was sent" in refused["message"]
+        assert refused["code"] == "rate_limited" and "nothing was done" in refused["message"]
     stored = call(client, service(client).store.chat, game["id"], 100)
-    assert [line["text"] for line in stored][1:] == [f"line {n}" for n in range(4)]
+    assert [line["text"] for line in stored][1:] == [f"line {n}" for n in range(5)]
     # A page opened later is given the talk so far.
     service(client).tables.clear()
     with client.websocket_connect(path) as late:
@@ -110,7 +110,7 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
         late.receive_json()
         history = late.receive_json()
         assert history["type"] == "chat" and history["history"] is True
-        assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5]
+        assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5, 6]
 
 
 # -- rematch -----------------------------------------------------------------------------------
@@ -185,6 +185,33 @@ def test_a_rematch_is_a_new_game_under_the_creation_limit(tmp_path):
         assert len(made) == 2  # the game and one rematch: the second rematch is refused
         assert answer["code"] == "rate_limited", answer
         assert "too many games created from your address" in answer["message"]
+
+
+def test_renames_and_votes_draw_on_the_table_talks_allowance(tmp_path):
+    """Issue 40: 100 renames made 100 full broadcasts, and repeated votes pushed real table
+    talk out of its history. Whatever a seat does that the table hears of, besides moves,
+    draws on one allowance: five at once, then one every two seconds; over it, nothing."""
+    with app_client(tmp_path / "games.db") as client:
+        game = create(client, [PERSON, PERSON, PERSON], players=3)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as bea:
+            seated(client, bea, game, 1)
+            refused = None
+            for n in range(8):
+                bea.send_json({"type": "name", "name": f"Bea {n}"})
+                answer = bea.receive_json()
+                while answer.get("type") not in ("state", "error"):
+                    answer = bea.receive_json()
+                if answer["type"] == "error":
+                    refused = (n, answer)
+                    break
+            assert refused is not None and refused[0] == 5, refused  # five, then no more
+            assert refused[1]["code"] == "rate_limited" and "renaming" in refused[1]["message"]
+            seats = client.get(f"/api/games/{game['id']}").json()["seats"]
+            assert seats[1]["name"] == "Bea 4"  # the refused name was not taken
+            bea.send_json({"type": "bot", "seat": 0, "bot": "greedy"})  # the same allowance
+            answer = bea.receive_json()
+            assert answer["code"] == "rate_limited" and "asking for bots" in answer["message"]
+        assert table_talk(client, game) == []  # no vote reached the table
 
 
 # -- abandoned games -----------------------------------------------------------------------------

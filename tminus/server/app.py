@@ -810,7 +810,8 @@ def create_app(
         elif isinstance(message, Resign):
             await service.resign(table, seat, token)
         elif isinstance(message, Rename):
-            await service.join(table, seat, token, message.name)
+            with heard_at_the_table(table, seat, "renaming"):
+                await service.join(table, seat, token, message.name)
         elif isinstance(message, Rematch):
             if table.record.rematch is None:  # (a new game: made under the same limits)
                 service.authorize(table, seat, token)
@@ -821,15 +822,21 @@ def create_app(
             service.authorize(table, seat, token)
             admitted_here(connection, [str(message.bot)], new_game=False)
             away = limits.away_after
-            if await service.give_to_bot(table, seat, token, message.seat, message.bot, away):
+            with heard_at_the_table(table, seat, "asking for bots"):
+                given = await service.give_to_bot(
+                    table, seat, token, message.seat, message.bot, away
+                )
+            if given:
                 bots.changed(table)
         elif isinstance(message, TakeBack):
             seat, token = held(connection, message.seat)
-            await service.take_back(table, seat, token, message.move_number)
+            with heard_at_the_table(table, seat, "asking to take back"):
+                await service.take_back(table, seat, token, message.move_number)
         elif isinstance(message, TakeBackAnswer):
             seat, token = held(connection, message.seat)
             number, accept = message.move_number, message.accept
-            await service.answer_take_back(table, seat, token, number, accept)
+            with heard_at_the_table(table, seat, "answering"):
+                await service.answer_take_back(table, seat, token, number, accept)
         elif isinstance(message, Hint):
             seat, token = held(connection, message.seat)
             position = (table.id, message.move_number, seat)
@@ -846,13 +853,28 @@ def create_app(
             hinting.add(task)  # (worked out aside: the socket goes on reading meanwhile)
             task.add_done_callback(hinting.discard)
         elif isinstance(message, Chat):
-            wait = hub.talk.take(f"{table.id}:{seat}")
-            if wait:
-                raise GameError(
-                    "rate_limited",
-                    f"you are chatting too fast: wait {retry_after(wait)} s (nothing was sent)",
-                )
-            await service.say(table, seat, token, message.text)
+            with heard_at_the_table(table, seat, "chatting"):
+                await service.say(table, seat, token, message.text)
+
+    @contextlib.contextmanager
+    def heard_at_the_table(table: Table, seat: int | None, doing: str):
+        """What a seat does that the whole table hears of besides its moves (table talk, a
+        new name, a vote for a bot, a take-back asked or answered) draws on one allowance
+        per seat, the table talk's: a line every 2 s, five at once. Over it, nothing is
+        done (votes and renames flooded the talk and the sockets); a request refused for
+        another reason did nothing, and costs nothing."""
+        key = f"{table.id}:{seat}"
+        wait = hub.talk.take(key)
+        if wait:
+            raise GameError(
+                "rate_limited",
+                f"you are {doing} too fast: wait {retry_after(wait)} s (nothing was done)",
+            )
+        try:
+            yield
+        except GameError:
+            hub.talk.give_back(key)
+            raise
 
     async def tell_hint(connection: Connection, table: Table, state, seat: int, number: int):
         """Work a hint out and tell it to the socket that asked (nobody else)."""

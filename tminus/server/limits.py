@@ -73,6 +73,12 @@ class RateLimiter:
         self.buckets[key] = (tokens, now)
         return (1 - tokens) / self.rate
 
+    def give_back(self, key: str) -> None:
+        """Return the token a request took, when it turned out to do nothing (refused)."""
+        if self.rate > 0 and key in self.buckets:
+            tokens, last = self.buckets[key]
+            self.buckets[key] = (min(self.burst, tokens + 1), last)
+
     def _trim(self) -> None:
         """Forget the fullest buckets first when too many clients are remembered."""
         if len(self.buckets) > self.max_keys:

@@ -1240,15 +1240,15 @@ function dress(frame) {
     : "Whole board";
 }
 
-// Zoom to ``level``, keeping the board point under ``at`` (screen coordinates; the frame's
-// middle by default) where it is. Zooming in from the whole board goes to what is to play.
+// Zoom to ``level``, keeping the board point under ``at`` (screen coordinates: where a pinch
+// or a double-tap was) where it is. With the buttons or keys the frame goes to what is to
+// play (the squares a move lands on, wholly in view), from the frame's middle.
 function setZoom(level, at = null) {
   level = Math.max(0, Math.min(ZOOMS.length - 1, level));
   const viewport = current && current.root.closest(".cd-viewport");
   if (!viewport || level === zoom.level) return;
   const box = viewport.getBoundingClientRect(),
     before = current.root.getBoundingClientRect();
-  const from = zoom.level;
   const anchor = at || { x: box.left + box.width / 2, y: box.top + box.height / 2 };
   const unit = {
     x: ((anchor.x - before.left) / before.width) * W,
@@ -1265,10 +1265,19 @@ function setZoom(level, at = null) {
     unit.x * scale - (anchor.x - box.left),
     unit.y * scale - (anchor.y - box.top),
   );
-  if (!from && !at) follow(viewport, true);
+  if (!at) follow(viewport, true);
 }
 
-// Where the player looks: the squares a move lands on, else the mover's rocket.
+// The part of the frame the board shows in (its scrollbars, if any, left out), on the screen.
+function visible(viewport) {
+  const box = viewport.getBoundingClientRect();
+  const left = box.left + viewport.clientLeft,
+    top = box.top + viewport.clientTop;
+  return { left, top, right: left + viewport.clientWidth, bottom: top + viewport.clientHeight };
+}
+
+// Where the player looks: the squares a move lands on (both if they fit in the frame, else
+// the one forward), else the mover's rocket.
 function focusOf(root, viewport) {
   const targets = [...root.querySelectorAll(".square.target")]
     .sort((a, b) => (b.dataset.lands === "forward") - (a.dataset.lands === "forward")) // forward first
@@ -1280,8 +1289,9 @@ function focusOf(root, viewport) {
       right: Math.max(a.right, r.right),
       bottom: Math.max(a.bottom, r.bottom),
     }));
-    const room = viewport.getBoundingClientRect();
-    return all.right - all.left <= room.width && all.bottom - all.top <= room.height
+    const room = visible(viewport);
+    return all.right - all.left <= room.right - room.left &&
+      all.bottom - all.top <= room.bottom - room.top
       ? all
       : targets[0];
   }
@@ -1301,7 +1311,7 @@ function follow(viewport, always = false) {
   const spot = focusOf(current.root, viewport);
   if (!spot || (!always && key === zoom.followed)) return;
   zoom.followed = key;
-  const room = viewport.getBoundingClientRect();
+  const room = visible(viewport);
   const inView =
     spot.left >= room.left &&
     spot.right <= room.right &&
@@ -1311,8 +1321,8 @@ function follow(viewport, always = false) {
   const glide = !matchMedia("(prefers-reduced-motion: reduce)").matches;
   scrollFrame(
     viewport,
-    viewport.scrollLeft + (spot.left + spot.right) / 2 - (room.left + room.width / 2),
-    viewport.scrollTop + (spot.top + spot.bottom) / 2 - (room.top + room.height / 2),
+    viewport.scrollLeft + (spot.left + spot.right - room.left - room.right) / 2,
+    viewport.scrollTop + (spot.top + spot.bottom - room.top - room.bottom) / 2,
     glide,
   );
 }
