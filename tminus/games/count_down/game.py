@@ -570,6 +570,12 @@ class CountDownState(TurnState[CountDownGame]):
             for s in range(n)
         ]
 
+    def placing_keys(self) -> list[float | None]:
+        """The returns rank the players (partners share a place); the fifth seat's
+        watcher takes no part and has no place."""
+        returns = self.returns()
+        return [r if self.seating.centre[s] >= 0 else None for s, r in enumerate(returns)]
+
     def ended_by_turn_cap(self) -> bool:
         return self._phase == phases.OVER and self._winner < 0
 

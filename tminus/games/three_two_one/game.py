@@ -487,6 +487,13 @@ class ThreeTwoOneState(TurnState[ThreeTwoOneGame]):
     def ended_by_turn_cap(self) -> bool:
         return self._phase == OVER and self._winners is None
 
+    def placing_keys(self) -> list[tuple[bool, int]]:
+        """The winners first, then what decides the game: rounds won with 2-3 players
+        (first to three), points with 4-8 (the highest score wins)."""
+        decides = self._wins if self.game.first_to_three else self._scores
+        winners = self._winners or ()
+        return [(seat in winners, decides[seat]) for seat in range(self.game.num_players)]
+
     def rounds_finished(self) -> int:
         return self._last_round["round"] if self._last_round else 0
 
