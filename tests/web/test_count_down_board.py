@@ -152,7 +152,7 @@ def test_the_countdown_is_drawn_and_played_on_the_board(server, new_page):
     assert f"{NAMES[seat]} counts down" in box.text_content()
     assert page.locator(".count-down .count-slot").count() == 3
     mine = page.locator(".count-down .centre.mine")
-    assert "rocket complete" in mine.text_content()
+    assert mine.locator(".ok-text").text_content() == "complete"  # under its rocket
     assert mine.locator(".photo-row.held").count() == 9  # every photo card ticked
     pills = page.eval_on_selector_all(".count-down .pill", "ps => ps.map(p => p.dataset.move)")
     assert sorted(pills) == ["start count", "wait"]

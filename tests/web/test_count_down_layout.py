@@ -5,11 +5,123 @@ squares to play."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.count_down.helpers import place
 
-from .conftest import PHONE
-from .test_count_down_board import playout, position_page
+from .conftest import DESKTOP, PHONE, screenshot
+from .test_count_down_board import draw_position, playout, position_page
 from .test_count_down_phone import IN_VIEW, draw_on_phone, zoomed_out
+
+NAMES = ["Ada", "Greedy (medium) 2", "Cy", "Dee", "Eve", "Fay"]
+READABLE = 9  # px: the least size a word is read at
+TITLE = 10  # px: a square's title
+
+# The words drawn on the board, each with its class, its size on the screen (px: its font
+# size as drawn, after every scaling), and what is wrong with its place: past the box drawn
+# behind it (the first shape of a group around it, if the word is inside that shape), or out
+# of the board. A square's picture ("?" and "$") is not words.
+WORDS = """() => [...document.querySelectorAll("svg.count-down text")]
+  .filter((t) => !t.closest(".glyph") && t.textContent.trim() && t.getBBox().width)
+  .map((t) => {
+    const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+    const scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    const outside = (b) => r.left < b.left - 1.5 || r.right > b.right + 1.5
+      || r.top < b.top - 1.5 || r.bottom > b.bottom + 1.5;
+    let problem = outside(t.ownerSVGElement.getBoundingClientRect()) ? "out of the board" : "";
+    for (let g = t.parentNode; g && !problem; g = g.parentNode) {
+      const shape = g.querySelector(":scope > rect:not(.hit):not(.press)");
+      if (!shape) { if (g === t.ownerSVGElement) break; continue; }
+      const b = shape.getBoundingClientRect();
+      if (b.left <= x && x <= b.right && b.top <= y && y <= b.bottom) {
+        if (outside(b)) problem = `past its box (${shape.getAttribute("class")})`;
+        break;
+      }
+      if (g === t.ownerSVGElement) break;
+    }
+    return { text: t.textContent, cls: t.getAttribute("class"), px, problem };
+  })"""
+
+
+def words(page):
+    return page.evaluate(WORDS)
+
+
+def too_small(found, least=READABLE):
+    return sorted({f"{w['cls']}: {w['text']} ({w['px']:.1f} px)" for w in found if w["px"] < least})
+
+
+def misplaced(found):
+    return sorted({f"{w['cls']}: {w['text']}: {w['problem']}" for w in found if w["problem"]})
+
+
+# Positions a newcomer meets: (players, phase, seed of the greedy playout).
+MOMENTS = [(2, "direction", 3), (4, "meeting", 0), (4, "count choice", 0), (3, "buy photo", 1)]
+
+
+def test_the_squares_words_read_on_a_desktop(server, new_page):
+    page = position_page(server, new_page, DESKTOP)
+    for players in (2, 4):
+        state, seat = playout(lambda s, obs: obs["phase"] == "direction", seed=3, players=players)
+        draw_position(page, state, seat, NAMES[:players])
+        found = words(page)
+        titles = [w for w in found if "sq-title" in w["cls"]]
+        assert len(titles) >= 64  # every square has its title
+        assert too_small(titles, TITLE) == []
+        assert too_small([w for w in found if "sq-sub" in w["cls"]]) == []
+        assert misplaced(titles) == []
+    screenshot(page, "count_down-desktop-1280x800")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_word_on_the_board_is_too_small_or_runs_past_its_box(server, new_page, size):
+    """On a desktop the whole board; on a phone zoomed in once (the overview is a map, with
+    nothing to read or play: the moves are the buttons under it)."""
+    page = position_page(server, new_page, DESKTOP if size == "desktop" else PHONE)
+    for players, phase, seed in MOMENTS:
+        state, seat = playout(lambda s, obs, p=phase: obs["phase"] == p, seed=seed, players=players)
+        if size == "phone":
+            zoomed_out(page)  # (the zoom outlives a redraw)
+            draw_on_phone(page, state, seat)
+            page.click(".cd-zoom-in")
+            page.wait_for_selector(".cd-frame.zoomed")
+        else:
+            draw_position(page, state, seat, NAMES[:players])
+        found = words(page)
+        moment = f"{players} players, {phase}"
+        assert too_small(found) == [], moment
+        assert misplaced(found) == [], moment
+        # The turn, as a player counts it (the engine's turn cap is no rule of the game).
+        turn = state.observation(seat)["turn"]
+        assert page.text_content(".count-down .band-title") == f"Turn {turn}", moment
+
+
+def test_a_two_player_game_gives_the_board_to_its_two_centres(server, new_page):
+    page = position_page(server, new_page, DESKTOP)
+    state, seat = playout(lambda s, obs: obs["phase"] == "direction", seed=3, players=2)
+    draw_position(page, state, seat, NAMES[:2])
+    share = page.evaluate(
+        """() => {
+            const board = document.querySelector(".count-down .board-bg").getBoundingClientRect();
+            const area = (n) => { const r = n.getBoundingClientRect(); return r.width * r.height; };
+            const centres = [...document.querySelectorAll(".count-down .centre")];
+            const part = (inService) => centres
+                .filter((c) => ["1", "2"].includes(c.dataset.centre) === inService)
+                .reduce((sum, c) => sum + area(c), 0) / (board.width * board.height);
+            return { inPlay: part(true), out: part(false) };
+        }"""
+    )
+    assert share["out"] <= 0.01, share  # centres 3 and 4: a word on their launch ramps
+    assert share["inPlay"] >= 0.3, share
+    ramps = page.eval_on_selector_all(
+        ".count-down .square.ramp.closed .sq-sub", "subs => subs.map(s => s.textContent)"
+    )
+    assert ramps == ["out of service", "out of service"]
+    # Both players' own centres, in full: the control card, the rocket, the money.
+    assert page.locator(".count-down .centre").count() == 2
+    assert page.locator(".count-down .control-card .photo-row").count() == 18
 
 
 def test_zoomed_in_the_frame_shows_the_square_to_play_whole(server, new_page):

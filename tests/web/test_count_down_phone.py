@@ -137,7 +137,7 @@ def test_double_tap_and_pinch_zoom_and_a_still_screen_does_not_glide(server, new
     page.touchscreen.tap(x, y)
     page.wait_for_selector(".cd-frame.zoomed")
     size = frame(page)
-    assert size["board"] == 1100  # zoom 1: a board unit a pixel
+    assert size["board"] == 1320  # zoom 1: 1.2 px a board unit (1100 units wide)
     page.touchscreen.tap(x, y)
     page.touchscreen.tap(x, y)
     page.wait_for_selector(".cd-frame:not(.zoomed)")

@@ -1,25 +1,36 @@
 // Count Down: the track of squares around the board, every rocket piece on its square, the
-// four space centres (rocket built up stage by stage, money, control card with the photo
-// cards held ticked, agent cards: names for their holder, counts for the others), the ball,
-// the countdown, and the current decision. Moves are clickable where they belong: the
+// space centres in service (rocket built up stage by stage, money, control card with the
+// photo cards held ticked, agent cards: names for their holder, counts for the others), the
+// ball, the countdown, and the current decision. Moves are clickable where they belong: the
 // square to go to, the photo square to buy, a part of a rocket, a photo card of a centre,
 // and the decision tray in the middle; they are always listed as buttons too.
 //
 // The printed board (track, cards, prices) is public data the same all game: it comes once
 // from /api/games/{id}/layout and is kept here.
+// The board is wider than high, the shape of a desktop's board box (about 890 × 610 px at
+// 1280 × 800), so that a board unit is about 0.8 px there and the squares' words can be read.
+// Centres out of service get no panel (their launch ramp says so): their room goes to the
+// centres in play.
 // On a phone the board sits in a frame: it fits the width as an overview (nothing to tap
 // there: the moves are the buttons below), and zooms in (buttons, double-tap, pinch) inside
 // the frame, which pans; zoomed, whatever is big enough for a thumb plays on the board too.
 // The last move is marked: the square a rocket left, and the rocket's step along the track.
 import { api, clickable, el, initial, seatName, svg } from "../util.js";
 
-const W = 1100; // the board is W × W
-const C = 92; // corner squares (the launch ramps) are C × C; side squares are C deep
-const PANEL_W = 440,
-  PANEL_H = 338,
-  GAP = 12;
-const BAND_Y = C + GAP + PANEL_H + GAP; // the middle band, between the two rows of centres
-const BAND_H = W - 2 * (C + GAP + PANEL_H + GAP);
+const W = 1100,
+  H = 750; // the board is W × H units
+const DX = 100; // the track's left and right columns are DX wide,
+const DY = 92; // its top and bottom rows DY deep; the corners (launch ramps) are DX × DY
+const EDGE = 8; // the coloured band on a square's inner edge
+const GAP = 10;
+// Inside the track: the centres in service and the middle band.
+const INNER = { x: DX + GAP, y: DY + GAP, w: W - 2 * (DX + GAP), h: H - 2 * (DY + GAP) };
+// A centre's panel is laid out at least PANEL_W × PANEL_H, then scaled to fill its place.
+const PANEL_W = 272,
+  PANEL_H = 268;
+const STRIP_H = 200; // the band across the board, below a row of two or three centres
+const TITLE_EM = 6.2; // a square title's average character width (13 units, condensed)
+const MIDDLE = { "text-anchor": "middle" };
 const KIND_LABEL = {
   ramp: "Launch ramp",
   forbidden: "Forbidden zone",
@@ -28,8 +39,8 @@ const KIND_LABEL = {
   saturn: "Saturn V",
   surprise: "Surprise",
   funding: "Funding",
-  espionage: "Espionage",
-  sabotage: "Sabotage",
+  espionage: "Espionage: take a green agent card",
+  sabotage: "Sabotage: take a red agent card",
   training: "Astronaut training",
 };
 const PART_SHAPES = [
@@ -40,8 +51,10 @@ const PART_SHAPES = [
   { w: 42, h: 46 },
 ];
 const PART_HIT_W = 58;
-const ROW_H = 19; // a photo card's row on a control card, and a spare card's chip
-const AGENT_H = 22;
+const ROCKET_SCALE = 0.72; // the rocket as drawn in a panel
+const ROW_H = 17; // a photo card's row on a control card, and a spare card's chip
+const ROW_PITCH = 18;
+const AGENT_H = 20;
 
 const layouts = new Map(); // game id -> layout, or a promise while it loads
 // In a meeting, a photo card or part clicked on the board: its offers fill the tray.
@@ -50,7 +63,9 @@ let current = null; // what is drawn: { obs, ctx, layout, root }
 // On a phone: how far the board is zoomed (an index into ZOOMS), where its frame was
 // scrolled to, and the moment the frame last followed (so that a redraw of the same moment
 // does not undo the player's own panning).
-const ZOOMS = [0, 1, 1.6, 2.4]; // screen px per board unit; 0: the board fits the width
+// Zoom 1 makes the shallowest squares (a side column's, 38 units) thumb-sized, the last a
+// control card's row (17 units).
+const ZOOMS = [0, 1.2, 1.8, 2.6]; // screen px per board unit; 0: the board fits the width
 const MIN_TARGET = 44; // px: the least a thumb can hit (WCAG 2.5.5)
 const zoom = { level: 0, left: 0, top: 0, followed: null, gliding: false };
 let pxPerUnit = Infinity; // the scale being drawn at; on a desktop every move is clickable
@@ -69,6 +84,44 @@ function text(x, y, content, cls, extra = {}) {
   return svg("text", { x, y, class: cls, ...extra }, content);
 }
 
+// A line of words that must stay within ``width`` units: drawn narrower if this screen's
+// font makes it wider (see fitLines), never cut.
+function line(x, y, content, cls, width, extra = {}) {
+  return text(x, y, content, cls, { "data-fit": Math.floor(width), ...extra });
+}
+
+// Words wrapped to lines about ``width`` units wide (``em``: the font's average character
+// width), as one text of a line each; every line but the last keeps its space, so that the
+// words read whole to a screen reader. Its ``lines``: how many.
+function paragraph(x, y, content, cls, width, em, pitch) {
+  const lines = wrap(content, Math.max(1, Math.floor(width / em)));
+  const node = text(x, y, null, cls);
+  lines.forEach((words, k) =>
+    node.append(
+      svg(
+        "tspan",
+        { x, dy: k ? pitch : null, "data-fit": Math.floor(width) },
+        k < lines.length - 1 ? words + " " : words,
+      ),
+    ),
+  );
+  node.lines = lines.length;
+  return node;
+}
+
+// Once drawn: a line wider than its room is drawn narrower (the glyphs squeezed a little),
+// so that a font wider than the one planned for keeps every word, and its size.
+function fitLines(root) {
+  if (!root.isConnected) return;
+  for (const words of root.querySelectorAll("[data-fit]")) {
+    const room = Number(words.dataset.fit);
+    if (words.getComputedTextLength() > room) {
+      words.setAttribute("textLength", room);
+      words.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+}
+
 function wrap(content, max) {
   const lines = [];
   for (const word of String(content).split(" ")) {
@@ -78,6 +131,14 @@ function wrap(content, max) {
     else lines.push(word);
   }
   return lines;
+}
+
+// ``wrap``, in at most ``most`` lines (the rest joins the last).
+function wrapIn(content, max, most) {
+  const lines = wrap(content, max);
+  return lines.length <= most
+    ? lines
+    : [...lines.slice(0, most - 1), lines.slice(most - 1).join(" ")];
 }
 
 function money(m) {
@@ -157,26 +218,41 @@ function classify(legal) {
 }
 
 // -- the track -----------------------------------------------------------------------------
+// Square i's place: the launch ramps in the corners, the squares between them along the
+// sides (a top or bottom row's squares are narrow and deep, a side column's wide and
+// shallow).
 function geometry(n) {
   const side = Math.ceil(n / 4);
-  const w = (W - 2 * C) / (side - 1);
+  const across = (W - 2 * DX) / (side - 1), // a top or bottom square's width
+    along = (H - 2 * DY) / (side - 1); // a side square's height
   return (i) => {
     const s = Math.floor(i / side),
       t = i % side;
     if (t === 0)
       return {
-        x: s === 0 || s === 3 ? 0 : W - C,
-        y: s < 2 ? 0 : W - C,
-        w: C,
-        h: C,
+        x: s === 0 || s === 3 ? 0 : W - DX,
+        y: s < 2 ? 0 : H - DY,
+        w: DX,
+        h: DY,
         corner: true,
         side: s,
       };
-    if (s === 0) return { x: C + (t - 1) * w, y: 0, w, h: C, side: s };
-    if (s === 1) return { x: W - C, y: C + (t - 1) * w, w: C, h: w, side: s };
-    if (s === 2) return { x: W - C - t * w, y: W - C, w, h: C, side: s };
-    return { x: 0, y: W - C - t * w, w: C, h: w, side: s };
+    if (s === 0) return { x: DX + (t - 1) * across, y: 0, w: across, h: DY, side: s };
+    if (s === 1) return { x: W - DX, y: DY + (t - 1) * along, w: DX, h: along, side: s };
+    if (s === 2) return { x: W - DX - t * across, y: H - DY, w: across, h: DY, side: s };
+    return { x: 0, y: H - DY - t * along, w: DX, h: along, side: s };
   };
+}
+
+// A square's coloured band on its inner edge, and the room left for its words.
+function edges(r) {
+  if (r.corner) return { band: null, room: { x: 0, y: 0, w: r.w, h: r.h } };
+  return {
+    0: { band: [0, r.h - EDGE, r.w, EDGE], room: { x: 0, y: 0, w: r.w, h: r.h - EDGE } },
+    1: { band: [0, 0, EDGE, r.h], room: { x: EDGE, y: 0, w: r.w - EDGE, h: r.h } },
+    2: { band: [0, 0, r.w, EDGE], room: { x: 0, y: EDGE, w: r.w, h: r.h - EDGE } },
+    3: { band: [r.w - EDGE, 0, EDGE, r.h], room: { x: 0, y: 0, w: r.w - EDGE, h: r.h } },
+  }[r.side];
 }
 
 function ownerSeats(obs, centre) {
@@ -184,38 +260,33 @@ function ownerSeats(obs, centre) {
   return view && view.in_service ? view.seats : [];
 }
 
-function squareLabel(sq, layout) {
+// A square's words: its title, and a short line under it (the price, the amount).
+function squareLabel(sq, layout, closed) {
   switch (sq.kind) {
     case "photo": {
       const card = layout.photo_cards.find((p) => p.name === sq.photo);
       return { title: sq.photo, sub: card ? String(card.value) : "" };
     }
     case "part":
-      return { title: sq.part.replace(/^./, (c) => c.toUpperCase()), sub: "free part" };
+      return { title: sq.part.replace(/^./, (c) => c.toUpperCase()), sub: "free" };
     case "saturn":
       return { title: "Saturn V", sub: String(layout.rules.saturn_price) };
-    case "surprise":
-      return { title: "Surprise", sub: "" };
     case "funding":
       return { title: "Funding", sub: `+${sq.amount}` };
-    case "espionage":
-      return { title: "Espionage", sub: "green card" };
-    case "sabotage":
-      return { title: "Sabotage", sub: "red card" };
     case "training":
-      return { title: "Astronaut training", sub: `squats or ${layout.rules.squat_fine}` };
+      return { title: "Astronaut training", sub: `fine ${layout.rules.squat_fine}` };
     case "forbidden":
-      return { title: "Forbidden zone", sub: `centre ${sq.centre}` };
+      return { title: `Forbidden zone ${sq.centre}`, sub: "" };
     case "ramp":
-      return { title: `Centre ${sq.centre}`, sub: "launch ramp" };
-    default:
-      return { title: sq.kind, sub: "" };
+      return { title: `Centre ${sq.centre}`, sub: closed ? "out of service" : "launch ramp" };
+    default: // surprise, espionage, sabotage: the picture and the colour say the rest
+      return { title: (KIND_LABEL[sq.kind] || sq.kind).split(":")[0], sub: "" };
   }
 }
 
-function glyph(sq, cx, cy) {
+function glyph(sq, cx, cy, scale = 1) {
   // A small picture of the square's kind (drawn, so that no emoji font is needed).
-  const g = svg("g", { class: "glyph", transform: `translate(${cx},${cy})` });
+  const g = svg("g", { class: "glyph", transform: `translate(${cx},${cy}) scale(${scale})` });
   switch (sq.kind) {
     case "photo":
       g.append(
@@ -305,6 +376,45 @@ function rocketPiece(seat, x, y, mover, label, name, step) {
   return g;
 }
 
+// Where a square's picture is: the pieces on it stand there, and a move's badge, so that
+// the square's words stay readable. A side column's square has a narrow one.
+function squareSpots(r) {
+  const { room } = edges(r);
+  const mid = room.x + room.w / 2;
+  if (r.corner) return { glyph: [mid, room.y + 30], row: true };
+  if (r.side % 2 === 0) return { glyph: [mid, room.y + 16], row: true };
+  return { glyph: [room.x + 15, room.y + 13], row: false };
+}
+
+function squareWords(cell, sq, r, label) {
+  const { room } = edges(r);
+  const mid = room.x + room.w / 2;
+  if (r.corner) {
+    cell.append(glyph(sq, mid, room.y + 30));
+    cell.append(line(mid, room.y + 62, label.title, "sq-title corner-title", room.w - 10, MIDDLE));
+    cell.append(line(mid, room.y + 80, label.sub, "sq-sub", room.w - 10, MIDDLE));
+  } else if (r.side % 2 === 0) {
+    // up to three lines of title between the picture and the sub
+    const width = room.w - 6;
+    const lines = wrapIn(label.title, Math.floor(width / TITLE_EM), 3);
+    const first = room.y + 52 - ((lines.length - 1) * 13.5) / 2;
+    cell.append(glyph(sq, mid, room.y + 16));
+    lines.forEach((words, k) =>
+      cell.append(line(mid, first + k * 13.5, words, "sq-title", width, MIDDLE)),
+    );
+    if (label.sub) cell.append(line(mid, room.y + room.h - 6, label.sub, "sq-sub", width, MIDDLE));
+  } else {
+    // the picture and the sub in a column on the left, two lines of title right of it
+    const x = room.x + 29,
+      width = room.x + room.w - x - 5;
+    const lines = wrapIn(label.title, Math.floor(width / TITLE_EM), 2);
+    const first = room.y + room.h / 2 + 4.5 - ((lines.length - 1) * 13.5) / 2;
+    cell.append(glyph(sq, room.x + 15, room.y + 13, 0.7));
+    if (label.sub) cell.append(line(room.x + 3, room.y + room.h - 4, label.sub, "sq-sub", 26));
+    lines.forEach((words, k) => cell.append(line(x, first + k * 13.5, words, "sq-title", width)));
+  }
+}
+
 function track(obs, ctx, layout, moves) {
   const squares = layout.track;
   const at = geometry(squares.length);
@@ -322,6 +432,8 @@ function track(obs, ctx, layout, moves) {
   squares.forEach((sq, i) => {
     const r = at(i);
     const owner = sq.centre ? ownerSeats(obs, sq.centre) : [];
+    const centre = sq.centre ? obs.centres[sq.centre - 1] : null;
+    const closed = !!centre && !centre.in_service;
     const cls = [
       "square",
       sq.kind,
@@ -330,66 +442,36 @@ function track(obs, ctx, layout, moves) {
         : "",
       needed.has(sq.photo) ? "needed" : "",
       owner.length ? seatClass(owner[0]) : "",
-      sq.centre && !owner.length ? "closed" : "",
+      closed ? "closed" : "",
     ];
     const cell = svg("g", {
       class: cls.join(" "),
       "data-square": i,
       transform: `translate(${r.x},${r.y})`,
     });
-    const label = squareLabel(sq, layout);
+    const label = squareLabel(sq, layout, closed);
     cell.append(
       svg(
         "title",
         {},
-        `Square ${i}: ${KIND_LABEL[sq.kind] || sq.kind}${sq.photo ? ": " + sq.photo : ""}${sq.part ? ": " + sq.part : ""}${sq.amount ? " " + sq.amount : ""}${sq.centre ? " of centre " + sq.centre : ""}`,
+        `Square ${i}: ${KIND_LABEL[sq.kind] || sq.kind}${sq.photo ? ": " + sq.photo : ""}${sq.part ? ": " + sq.part : ""}${sq.amount ? " " + sq.amount : ""}${sq.centre ? " of centre " + sq.centre : ""}${closed ? " (out of service)" : ""}`,
       ),
     );
     cell.append(svg("rect", { width: r.w, height: r.h, class: "cell" }));
     if (sq.kind === "forbidden")
       cell.append(svg("rect", { width: r.w, height: r.h, class: "hatch" }));
-    // A band on the inner edge, as on printed boards.
-    const band = {
-      0: [0, r.h - 9, r.w, 9],
-      1: [0, 0, 9, r.h],
-      2: [0, 0, r.w, 9],
-      3: [r.w - 9, 0, 9, r.h],
-    }[r.side];
-    if (!r.corner)
+    const { band } = edges(r); // on the inner edge, as on printed boards
+    if (band)
       cell.append(
         svg("rect", { x: band[0], y: band[1], width: band[2], height: band[3], class: "band" }),
       );
-    const cx = r.w / 2;
-    const vertical = r.h > r.w; // top and bottom rows: narrow and deep
-    const maxChars = r.corner ? 12 : vertical ? 9 : 13;
-    const lines = wrap(label.title, maxChars).slice(0, 3);
-    const top = r.corner ? 20 : vertical ? 30 : 14;
-    if (r.corner) cell.append(glyph(sq, cx, 52));
-    else cell.append(glyph(sq, vertical ? cx : 18, vertical ? 16 : r.h / 2 - 2));
-    const tx = r.corner || vertical ? cx : 18 + (r.w - 18) / 2 + 4;
-    const middle = { "text-anchor": "middle" };
-    lines.forEach((line, k) =>
+    squareWords(cell, sq, r, label);
+    if (needed.has(sq.photo)) {
+      const { room } = edges(r);
       cell.append(
-        text(
-          tx,
-          top + k * 11 + (r.corner ? 0 : 3),
-          line,
-          r.corner ? "sq-title corner-title" : "sq-title",
-          middle,
-        ),
-      ),
-    );
-    if (label.sub)
-      cell.append(
-        text(tx, r.corner ? 84 : vertical ? r.h - 14 : r.h - 6, label.sub, "sq-sub", middle),
+        svg("circle", { cx: room.x + room.w - 7, cy: room.y + 7, r: 4, class: "needed-dot" }),
       );
-    cell.append(
-      text(r.corner ? 6 : r.w - 3, r.corner ? 86 : 9, String(i), "sq-index", {
-        "text-anchor": r.corner ? "start" : "end",
-      }),
-    );
-    if (needed.has(sq.photo))
-      cell.append(svg("circle", { cx: r.w - 8, cy: r.h - 18, r: 4, class: "needed-dot" }));
+    }
     // Where a move lands.
     const play = (move, text, badge = null) => {
       cell.append(
@@ -402,15 +484,18 @@ function track(obs, ctx, layout, moves) {
     };
     const move = targets[i];
     if (move) {
-      const word = move.struct.kind === "forward" ? "fwd ▶" : "◀ back";
+      const { glyph: spot, row } = squareSpots(r);
+      const forward = move.struct.kind === "forward";
+      const word = row ? (forward ? "fwd ▶" : "◀ back") : forward ? "fwd" : "back";
+      const bw = row ? 52 : 28;
       play(
         move,
         `${move.text}: go to square ${i} (${label.title})`,
         svg(
           "g",
-          { class: "target-badge", transform: `translate(${cx},${r.h / 2})` },
-          svg("rect", { x: -25, y: -11, width: 50, height: 22, rx: 11 }),
-          text(0, 4.5, word, "target-label", { "text-anchor": "middle" }),
+          { class: "target-badge", transform: `translate(${spot[0]},${spot[1]})` },
+          svg("rect", { x: -bw / 2, y: -11, width: bw, height: 22, rx: 11 }),
+          line(0, 4.5, word, "target-label", bw - 4, MIDDLE),
         ),
       );
     } else if (i === moverPos && sq.kind === "photo" && moves.buyPhoto) {
@@ -433,21 +518,20 @@ function track(obs, ctx, layout, moves) {
       svg("rect", { x: r.x + 3, y: r.y + 3, width: r.w - 6, height: r.h - 6, class: "last-from" }),
     );
   }
-  // The pieces, side by side on their squares.
+  // The pieces, side by side on their squares, over the square's picture (its words stay
+  // readable).
   const bySquare = {};
   obs.positions.forEach((pos, seat) => {
     if (pos >= 0) (bySquare[pos] = bySquare[pos] || []).push(seat);
   });
   for (const [pos, seats] of Object.entries(bySquare)) {
     const r = at(Number(pos));
-    const step = Math.min(22, (Math.min(r.w, r.h) - 8) / seats.length);
+    const { glyph: spot, row } = squareSpots(r);
+    const [gx, gy] = spot;
+    const step = Math.min(22, (r.w - 8) / seats.length);
     seats.forEach((seat, k) => {
-      // Side columns: from the picture on, so that the square's name stays readable.
-      const px =
-        r.corner || r.h > r.w
-          ? r.x + r.w / 2 + (k - (seats.length - 1) / 2) * step
-          : r.x + 18 + k * step;
-      const py = r.y + (r.corner ? r.h / 2 + 4 : r.h > r.w ? 60 : r.h / 2 + 3);
+      const px = r.x + (row ? gx + (k - (seats.length - 1) / 2) * step : gx + k * 20);
+      const py = r.y + gy;
       const name = seatName(ctx.seats, seat);
       const label = `${name}'s rocket on square ${pos}`;
       const from = left[seat] !== undefined ? at(left[seat]) : null;
@@ -460,25 +544,48 @@ function track(obs, ctx, layout, moves) {
   return g;
 }
 
-// -- a space centre --------------------------------------------------------------------
-const PANEL_AT = [
-  [C + GAP, C + GAP],
-  [W - C - GAP - PANEL_W, C + GAP],
-  [W - C - GAP - PANEL_W, W - C - GAP - PANEL_H],
-  [C + GAP, W - C - GAP - PANEL_H],
-];
+// -- the space centres -----------------------------------------------------------------
+// Where the centres in service and the middle band go inside the track. With four, centres
+// 1 and 4 stand left and 2 and 3 right, each on the side of its launch ramp, the band
+// between them; with two or three, the centres share a row across the top and the band
+// runs below it. Centres out of service take no room.
+function plan(obs) {
+  const { x, y, w, h } = INNER;
+  const open = obs.centres.filter((c) => c.in_service).map((c) => c.centre);
+  if (open.length === 4) {
+    const ph = (h - GAP) / 2,
+      right = x + w - PANEL_W,
+      low = y + ph + GAP;
+    const at = { 1: [x, y], 2: [right, y], 3: [right, low], 4: [x, low] };
+    return {
+      panels: open.map((c) => ({ centre: c, x: at[c][0], y: at[c][1], w: PANEL_W, h: ph })),
+      band: { x: x + PANEL_W + GAP, y, w: w - 2 * (PANEL_W + GAP), h },
+    };
+  }
+  const count = Math.max(1, open.length);
+  const pw = (w - (count - 1) * GAP) / count,
+    ph = h - STRIP_H - GAP;
+  return {
+    panels: open.map((c, k) => ({ centre: c, x: x + k * (pw + GAP), y, w: pw, h: ph })),
+    band: { x, y: y + ph + GAP, w, h: STRIP_H },
+  };
+}
 
-function rocket(view, layout, seat, moves, ctx, mine, target) {
+// ``who``: the centre drawn and what its viewer may do with it ({view, moves, ctx, mine,
+// target, scale}: ``mine``, the viewer's own; ``target``, a mission's; ``scale``, how much
+// larger than a board unit the panel is drawn).
+function rocket(layout, seat, who, x, y) {
+  const { view, moves, ctx, mine, target, scale } = who;
   const g = svg("g", {
     class: `rocket ${view.rocket_complete ? "complete" : ""}`,
-    transform: "translate(62,300)",
+    transform: `translate(${x},${y}) scale(${ROCKET_SCALE})`,
   });
   g.append(svg("ellipse", { cx: 0, cy: 6, rx: 48, ry: 7, class: "pad" }));
-  let y = 0;
+  let bottom = 0;
   layout.parts.forEach((part, k) => {
     const shape = PART_SHAPES[k];
     const held = view.parts[part.name] || 0;
-    const top = y - shape.h;
+    const top = bottom - shape.h;
     const node = svg("g", {
       class: `part ${held ? "held" : "missing"} ${seat >= 0 ? seatClass(seat) : ""}`,
       "data-part": part.name,
@@ -503,7 +610,7 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
     if (k === 3)
       node.append(
         svg("path", {
-          d: `M${-shape.w / 2},${y} L${-shape.w / 2 + 4},${top + 16} Q0,${top - 10} ${shape.w / 2 - 4},${top + 16} L${shape.w / 2},${y} Z`,
+          d: `M${-shape.w / 2},${bottom} L${-shape.w / 2 + 4},${top + 16} Q0,${top - 10} ${shape.w / 2 - 4},${top + 16} L${shape.w / 2},${bottom} Z`,
           class: "body",
         }),
       );
@@ -521,13 +628,13 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
     if (k === 0)
       node.append(
         svg("path", {
-          d: `M${-shape.w / 2},${y - 30} L${-shape.w / 2 - 14},${y} L${-shape.w / 2},${y} Z M${shape.w / 2},${y - 30} L${shape.w / 2 + 14},${y} L${shape.w / 2},${y} Z`,
+          d: `M${-shape.w / 2},${bottom - 30} L${-shape.w / 2 - 14},${bottom} L${-shape.w / 2},${bottom} Z M${shape.w / 2},${bottom - 30} L${shape.w / 2 + 14},${bottom} L${shape.w / 2},${bottom} Z`,
           class: "body fin",
         }),
       );
     if (k === 3) node.append(svg("circle", { cx: 0, cy: top + 20, r: 6, class: "porthole" }));
     node.append(
-      text(0, top + shape.h / 2 + (k === 3 ? 12 : 4), k === 3 ? "C" : String(k + 1), "part-label", {
+      text(0, top + shape.h / 2 + (k === 3 ? 17 : 6), k === 3 ? "C" : String(k + 1), "part-label", {
         "text-anchor": "middle",
       }),
     );
@@ -536,8 +643,8 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
         svg(
           "g",
           { class: "dup" },
-          svg("circle", { cx: shape.w / 2 + 12, cy: top + 10, r: 10 }),
-          text(shape.w / 2 + 12, top + 14, `×${held}`, "dup-text", { "text-anchor": "middle" }),
+          svg("circle", { cx: shape.w / 2 + 14, cy: top + 12, r: 13 }),
+          text(shape.w / 2 + 14, top + 18, `×${held}`, "dup-text", MIDDLE),
         ),
       );
     // Moves on this part: buy (Saturn V square), sell (a debt), target (a mission), demand.
@@ -548,153 +655,156 @@ function rocket(view, layout, seat, moves, ctx, mine, target) {
       ...view.seats.map((s) => moves.parts[`demand:${s}:${part.name}`]),
     ];
     const move = options.find(Boolean);
-    const reachable = big(Math.min(PART_HIT_W, shape.h));
+    const reachable = big(Math.min(PART_HIT_W, shape.h) * ROCKET_SCALE * scale);
     if (move && reachable) clickable(node, move, ctx.onMove, `${move.text} (${part.price})`, hit);
     else {
       node.append(hit);
       if (reachable && inMeeting(view, ctx, moves)) selectable(node, part.name, moves, hit);
     }
     g.append(node);
-    y = top;
+    bottom = top;
   });
   return g;
 }
 
-function centrePanel(obs, ctx, layout, c, moves) {
-  const view = obs.centres[c];
-  const [x, y] = PANEL_AT[c];
+// A centre's panel in its place (``slot``): laid out at least PANEL_W × PANEL_H and scaled
+// to fill the place; a wider place gives the control card and the names more room.
+function centrePanel(obs, ctx, layout, slot, moves) {
+  const view = obs.centres[slot.centre - 1];
+  const scale = Math.min(slot.w / PANEL_W, slot.h / PANEL_H);
+  const pw = slot.w / scale,
+    ph = slot.h / scale;
   const seats = view.seats;
   const mine = obs.centre === view.centre;
   const moving = seats.includes(obs.mover) && obs.phase !== "over";
   const won = Array.isArray(obs.winner) && seats.some((s) => obs.winner.includes(s));
+  const target = !!obs.mission && obs.mission.target_centre === view.centre; // of a mission
+  const who = { view, moves, ctx, mine, target, scale };
   const g = svg("g", {
-    class: `centre ${mine ? "mine" : ""} ${moving ? "moving" : ""} ${won ? "winner" : ""} ${view.in_service ? "" : "out"}`,
+    class: `centre ${mine ? "mine" : ""} ${moving ? "moving" : ""} ${won ? "winner" : ""}`,
     "data-centre": view.centre,
-    transform: `translate(${x},${y})`,
+    transform: `translate(${slot.x},${slot.y}) scale(${scale})`,
   });
-  g.append(svg("rect", { width: PANEL_W, height: PANEL_H, rx: 16, class: "panel-bg" }));
-  if (!view.in_service) {
-    g.append(
-      text(PANEL_W / 2, PANEL_H / 2 - 6, `Centre ${view.centre}`, "centre-title", {
-        "text-anchor": "middle",
-      }),
-    );
-    g.append(
-      text(PANEL_W / 2, PANEL_H / 2 + 18, "out of service", "muted-text", {
-        "text-anchor": "middle",
-      }),
-    );
-    return g;
-  }
+  g.append(svg("rect", { width: pw, height: ph, rx: 14, class: "panel-bg" }));
   const lead = seats[0];
   g.append(
-    svg("rect", { width: PANEL_W, height: 38, rx: 16, class: `panel-head ${seatClass(lead)}` }),
-  );
-  g.append(
-    svg("rect", { y: 22, width: PANEL_W, height: 16, class: `panel-head ${seatClass(lead)}` }),
+    svg("rect", { width: pw, height: 30, rx: 14, class: `panel-head ${seatClass(lead)}` }),
+    svg("rect", { y: 16, width: pw, height: 14, class: `panel-head ${seatClass(lead)}` }),
   );
   const names = seats
     .map((s) => seatName(ctx.seats, s) + (s === ctx.seat ? " (you)" : ""))
     .join(" + ");
-  g.append(text(14, 25, `Centre ${view.centre}`, "centre-title"));
-  g.append(text(104, 25, names.length > 26 ? names.slice(0, 25) + "…" : names, "centre-names"));
+  const room = pw - 86 - 12;
+  const most = Math.floor(room / 6); // a name much longer is cut; a little longer, squeezed
+  g.append(text(10, 21, `Centre ${view.centre}`, "centre-title"));
   g.append(
-    svg(
-      "g",
-      { class: "purse", transform: `translate(${PANEL_W - 12},25)` },
-      text(0, 0, money(view.money), "money", { "text-anchor": "end" }),
+    line(
+      86,
+      21,
+      names.length > most ? names.slice(0, most - 1) + "…" : names,
+      "centre-names",
+      room,
     ),
   );
-  if (won) g.append(text(PANEL_W - 12, 62, "★ winner", "winner-text", { "text-anchor": "end" }));
-  // The rocket.
-  const target = !!obs.mission && obs.mission.target_centre === view.centre; // of a mission
-  g.append(rocket(view, layout, lead, moves, ctx, mine, target));
-  g.append(
-    text(
-      62,
-      326,
-      view.rocket_complete ? "rocket complete" : `${Object.keys(view.parts).length} of 4 parts`,
-      view.rocket_complete ? "ok-text" : "small-text",
-      { "text-anchor": "middle" },
-    ),
-  );
+  // The rocket's column: the money, the rocket, how far it is built.
+  const body = 84; // the cards are right of it
+  g.append(line(body / 2 + 2, 52, money(view.money), "money", body - 8, MIDDLE));
+  g.append(rocket(layout, lead, who, body / 2, ph - 34));
+  const built = won
+    ? "★ winner"
+    : view.rocket_complete
+      ? "complete"
+      : `${Object.keys(view.parts).length} of 4 parts`;
+  const builtClass = won ? "winner-text" : view.rocket_complete ? "ok-text" : "small-text";
+  g.append(line(body / 2, ph - 10, built, builtClass, body - 10, MIDDLE));
   // The control card: the nine photo cards, those held ticked.
-  const card = svg("g", { class: "control-card", transform: "translate(132,50)" });
+  const cardW = pw - body - 6;
+  const card = svg("g", { class: "control-card", transform: `translate(${body},36)` });
   const missing = new Set(view.missing_photos);
-  card.append(svg("rect", { width: 296, height: 212, rx: 10, class: "card-bg" }));
-  card.append(text(10, 18, "Control card", "card-title"));
+  card.append(svg("rect", { width: cardW, height: 24 + 9 * ROW_PITCH, rx: 8, class: "card-bg" }));
+  card.append(text(8, 15, "Control card", "card-title"));
   card.append(
     text(
-      286,
-      18,
-      `${9 - missing.size} / ${view.control_card.length}`,
+      cardW - 8,
+      15,
+      `${view.control_card.length - missing.size} / ${view.control_card.length}`,
       missing.size ? "card-count" : "card-count done",
       { "text-anchor": "end" },
     ),
   );
+  const rowW = cardW - 8;
   view.control_card.forEach((name, k) => {
     const held = view.photos[name] || 0;
     const row = svg("g", {
       class: `photo-row ${held ? "held" : "missing"}`,
       "data-photo": name,
-      transform: `translate(8,${26 + k * 20.5})`,
+      transform: `translate(4,${21 + k * ROW_PITCH})`,
     });
-    row.append(svg("rect", { width: 280, height: ROW_H, rx: 5, class: "row-bg" }));
-    row.append(svg("rect", { x: 4, y: 3, width: 13, height: 13, rx: 3, class: "tick-box" }));
-    if (held) row.append(svg("path", { d: "M6.5,9.5 L9.5,13 L15,5.5", class: "tick" }));
+    row.append(svg("rect", { width: rowW, height: ROW_H, rx: 4, class: "row-bg" }));
+    row.append(svg("rect", { x: 4, y: 2, width: 13, height: 13, rx: 3, class: "tick-box" }));
+    if (held) row.append(svg("path", { d: "M6.5,8.5 L9.5,12 L15,4.5", class: "tick" }));
     const value = (layout.photo_cards.find((p) => p.name === name) || {}).value;
-    row.append(text(24, 14, name, "row-name"));
-    row.append(
-      text(272, 14, `${held > 1 ? "×" + held + "  " : ""}${value}`, "row-value", {
-        "text-anchor": "end",
-      }),
-    );
-    photoMoves(row, 280, name, view, moves, ctx, mine, target);
+    const worth = `${held > 1 ? "×" + held + "  " : ""}${value}`;
+    row.append(line(22, 13, name, "row-name", rowW - 22 - worth.length * 7.5 - 10));
+    row.append(text(rowW - 5, 13, worth, "row-value", { "text-anchor": "end" }));
+    photoMoves(row, rowW, name, who);
     card.append(row);
   });
   g.append(card);
-  // Photo cards held that the control card does not need: to sell or trade.
+  // Photo cards held that the control card does not need: to sell or trade; and the agent
+  // cards, at the foot of the panel.
+  g.append(spareCards(view, who, body, ph - 44, pw - body - 6));
+  g.append(agentCards(view, layout, who, body, ph - 24, pw - body - 6));
+  return g;
+}
+
+function spareCards(view, who, x, y, width) {
   const spare = Object.entries(view.photos).filter(([name]) => !view.control_card.includes(name));
-  const extra = svg("g", { class: "spares", transform: "translate(132,270)" });
-  extra.append(text(0, 12, spare.length ? "Spare:" : "No spare photo cards", "small-text"));
-  let sx = 44;
+  const g = svg("g", { class: "spares", transform: `translate(${x},${y})` });
+  g.append(text(0, 13, spare.length ? "Spare:" : "No spare photo cards", "small-text"));
+  let sx = 46;
   for (const [name, count] of spare) {
     const label = `${name}${count > 1 ? " ×" + count : ""}`;
-    const width = label.length * 6.1 + 12;
-    if (sx + width > 296) {
-      extra.append(text(sx, 12, "…", "small-text"));
+    const chipW = label.length * 6.6 + 14;
+    if (sx + chipW > width) {
+      g.append(text(sx, 13, "…", "small-text"));
       break;
     }
     const chip = svg(
       "g",
       { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
-      svg("rect", { width, height: ROW_H, rx: 9, class: "chip-bg" }),
-      text(6, 13.5, label, "chip-text"),
+      svg("rect", { width: chipW, height: ROW_H, rx: 8, class: "chip-bg" }),
+      line(7, 12.5, label, "chip-text", chipW - 14),
     );
-    photoMoves(chip, width, name, view, moves, ctx, mine, target);
-    extra.append(chip);
-    sx += width + 5;
+    photoMoves(chip, chipW, name, who);
+    g.append(chip);
+    sx += chipW + 5;
   }
-  g.append(extra);
-  // Agent cards: the holder sees their names, the others only how many of each colour.
-  const agents = svg("g", { class: "agents", transform: "translate(132,296)" });
-  agents.append(text(0, 14, "Agents:", "small-text"));
-  let ax = 50;
+  return g;
+}
+
+// Agent cards: the holder sees their names (a chip a name, ×2 for two), the others a chip a
+// colour held and how many of each.
+function agentCards(view, layout, who, x, y, width) {
+  const { moves, ctx, mine, scale } = who;
+  const g = svg("g", { class: "agents", transform: `translate(${x},${y})` });
+  g.append(text(0, 14, "Agents:", "small-text"));
+  let ax = 54;
   const own = view.agent_cards || null;
   const cards = own
-    ? Object.entries(own).flatMap(([name, count]) =>
-        Array.from({ length: count }, () => ({ name, green: isGreen(layout, name) })),
-      )
+    ? Object.entries(own)
+        .filter(([, count]) => count > 0)
+        .map(([name, count]) => ({ name, count, green: isGreen(layout, name) }))
     : [
-        ...Array(view.green_cards).fill({ green: true }),
-        ...Array(view.red_cards).fill({ green: false }),
-      ];
-  if (!cards.length) agents.append(text(ax, 14, "none", "small-text"));
+        { green: true, count: view.green_cards },
+        { green: false, count: view.red_cards },
+      ].filter((a) => a.count > 0);
+  if (!cards.length) g.append(text(ax, 14, "none", "small-text"));
   for (const a of cards) {
-    const label = a.name || "";
-    const width = own ? Math.max(60, label.length * 6 + 14) : 16;
-    if (ax + width > 296) {
-      agents.append(text(ax, 14, "…", "small-text"));
+    const label = own && a.count > 1 ? `${a.name} ×${a.count}` : a.name || "";
+    const chipW = own ? Math.max(60, label.length * 7 + 14) : 14;
+    if (ax + chipW > width) {
+      g.append(text(ax, 14, "…", "small-text"));
       break;
     }
     const chip = svg("g", {
@@ -707,21 +817,26 @@ function centrePanel(obs, ctx, layout, c, moves) {
         {},
         own
           ? `${a.name} (${a.green ? "green: espionage" : "red: sabotage"})`
-          : `a ${a.green ? "green" : "red"} agent card (secret)`,
+          : `${a.count} ${a.green ? "green" : "red"} agent card${a.count > 1 ? "s" : ""} (secret)`,
       ),
     );
-    chip.append(svg("rect", { width, height: AGENT_H, rx: 4, class: "agent-bg" }));
-    if (own) chip.append(text(width / 2, 15, label, "agent-text", { "text-anchor": "middle" }));
-    const mission = mine && own && big(AGENT_H) ? moves.missions[a.name] : null;
+    chip.append(svg("rect", { width: chipW, height: AGENT_H, rx: 4, class: "agent-bg" }));
+    if (own) chip.append(line(chipW / 2, 14.5, label, "agent-text", chipW - 8, MIDDLE));
+    const mission = mine && own && big(AGENT_H * scale) ? moves.missions[a.name] : null;
     if (mission) clickable(chip, mission, ctx.onMove, `${mission.text} (agent card)`);
-    agents.append(chip);
-    ax += width + 5;
+    g.append(chip);
+    ax += chipW + 5;
   }
   if (!own && cards.length)
-    agents.append(
-      text(ax + 2, 15, `${view.green_cards} green, ${view.red_cards} red (secret)`, "small-text"),
+    g.append(
+      line(
+        ax + 2,
+        14,
+        `${view.green_cards} green, ${view.red_cards} red`,
+        "small-text",
+        width - ax - 2,
+      ),
     );
-  g.append(agents);
   return g;
 }
 
@@ -731,8 +846,9 @@ function isGreen(layout, name) {
 }
 
 // A photo card's row or chip, ``width`` wide: a move on it, or offers about it to pick.
-function photoMoves(node, width, name, view, moves, ctx, mine, target) {
-  if (!big(ROW_H)) return;
+function photoMoves(node, width, name, who) {
+  const { view, moves, ctx, mine, target, scale } = who;
+  if (!big(ROW_H * scale)) return;
   const move =
     (mine && moves.photos[`sell:${name}`]) ||
     (target && moves.photos[`target:${name}`]) ||
@@ -817,15 +933,16 @@ function pillHeight(ctx) {
   return ctx.narrow ? 46 : 30;
 }
 
-function pill(move, x, y, ctx, label, cls = "") {
+// A move as a pill, at most ``most`` units wide (its words squeezed to fit, never cut).
+function pill(move, x, y, ctx, label, cls = "", most = Infinity) {
   const content = label || move.text;
-  const width = Math.max(64, content.length * 7.4 + 24);
+  const width = Math.min(most, Math.max(64, content.length * 8.2 + 24));
   const height = pillHeight(ctx);
   const g = svg(
     "g",
     { class: `pill ${cls}`, transform: `translate(${x},${y})` },
     svg("rect", { width, height, rx: height / 2 }),
-    text(width / 2, height / 2 + 5, content, "pill-text", { "text-anchor": "middle" }),
+    line(width / 2, height / 2 + 5, content, "pill-text", width - 16, MIDDLE),
   );
   // Its name starts with the words on it (speech input says what it sees).
   clickable(g, move, ctx.onMove, content === move.text ? move.text : `${content}: ${move.text}`);
@@ -882,59 +999,217 @@ function ball(x, y, value, r = 30) {
   return g;
 }
 
-function band(obs, ctx, layout, moves) {
-  const g = svg("g", { class: "band", transform: `translate(${C + GAP},${BAND_Y})` });
-  const bw = W - 2 * (C + GAP);
-  g.append(svg("rect", { width: bw, height: BAND_H, rx: 18, class: "band-bg" }));
-  // Left: the ball and the turn.
-  g.append(ball(48, 52, obs.roll));
-  g.append(text(48, 100, "the ball", "small-text", { "text-anchor": "middle" }));
-  g.append(text(96, 34, `Turn ${obs.turn} of ${obs.max_turns}`, "band-title"));
+// The band is a column between four centres, or a strip below two or three. Its boxes (the
+// countdown, the game leader's stock) stand at the foot of a column, at the end of a strip;
+// the rest is for the ball, the turn, what is happening, and the decision tray.
+function band(obs, ctx, layout, moves, box) {
+  const g = svg("g", { class: "band", transform: `translate(${box.x},${box.y})` });
+  g.append(svg("rect", { width: box.w, height: box.h, rx: 18, class: "band-bg" }));
+  const column = box.w < 500;
+  const leader = column
+    ? { x: 10, y: box.h - 114, w: box.w - 20, h: 104 }
+    : { x: box.w - 212, y: 10, w: 202, h: box.h - 20 };
+  g.append(leaderBox(obs, layout, leader));
+  const counting = countdownShown(obs);
+  const count = column
+    ? { x: 10, y: leader.y - 126, w: box.w - 20, h: 116 }
+    : { x: leader.x - 250, y: 10, w: 240, h: box.h - 20 };
+  if (counting) g.append(countdownBox(obs, layout, ctx, count));
+  // The ball and the turn, top left.
+  const bx = column ? 40 : 48;
+  g.append(ball(bx, 44, obs.roll, 28));
+  g.append(text(bx, 90, "the ball", "small-text", MIDDLE));
+  const right = column ? box.w - 12 : (counting ? count.x : leader.x) - 12;
+  const tx = bx + 42;
+  g.append(text(tx, 34, `Turn ${obs.turn}`, "band-title"));
   const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "—";
-  g.append(
-    text(96, 56, obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`, "small-text"),
+  let y = 56; // the next line's baseline
+  const say = (content, cls, x, em, pitch) => {
+    const words = paragraph(x, y, content, cls, right - x, em, pitch);
+    g.append(words);
+    y += words.lines * pitch;
+  };
+  say(
+    obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`,
+    "small-text",
+    tx,
+    7.4,
+    17,
   );
-  if (obs.phase === "over" || ctx.ended) {
-    // The result wraps above the tray, clear of the countdown and the leader's boxes.
-    wrap(result(obs, ctx), 26)
-      .slice(0, 3)
-      .forEach((line, k) => g.append(text(96, 118 + k * 24, line, "result-text")));
-  }
   if (obs.last_surprise)
-    g.append(text(96, 76, `Last surprise: ${obs.last_surprise}`, "small-text surprise-text"));
-  // Right: the game leader's stock.
-  const stock = obs.stock;
-  const lx = bw - 196;
-  g.append(
-    svg("rect", { x: lx, y: 10, width: 186, height: BAND_H - 20, rx: 12, class: "leader-bg" }),
+    say(`Last surprise: ${obs.last_surprise}`, "small-text surprise-text", tx, 7.4, 17);
+  // What is happening, the result, the decision: under the ball in a column.
+  const x = column ? 12 : tx;
+  if (column) y = Math.max(y, 112);
+  happening(obs, ctx).forEach((words, k) =>
+    say(words, k ? "small-text" : "info-text", x, k ? 7.4 : 8.6, 18),
   );
-  g.append(text(lx + 12, 30, "Game leader", "card-title"));
+  if (obs.phase === "over" || ctx.ended) say(result(obs, ctx), "result-text", x, 10.5, 23);
+  const bottom = column ? (counting ? count.y : leader.y) - 8 : box.h - 8;
+  tray(g, obs, ctx, moves, { x, y: y + 4, right, bottom });
+  return g;
+}
+
+function leaderBox(obs, layout, box) {
+  const stock = obs.stock;
+  const g = svg("g", { class: "leader", transform: `translate(${box.x},${box.y})` });
+  g.append(svg("rect", { width: box.w, height: box.h, rx: 12, class: "leader-bg" }));
+  g.append(text(12, 22, "Game leader", "card-title"));
   const photoCount = Object.values(stock.photos).reduce((a, b) => a + b, 0);
-  g.append(text(lx + 12, 50, `${photoCount} photo cards`, "small-text"));
   const parts = layout.parts
     .map(
       (p) =>
         `${p.name === "capsule" ? "C" : p.name.replace("stage ", "S")}×${stock.parts[p.name] || 0}`,
     )
     .join(" ");
-  g.append(text(lx + 12, 68, `parts ${parts}`, "small-text"));
-  g.append(
-    text(lx + 12, 86, `agents: ${stock.green_pile} green, ${stock.red_pile} red`, "small-text"),
-  );
-  g.append(text(lx + 12, 104, `surprises: ${stock.surprise_unseen} unseen`, "small-text"));
-  // Middle: what is happening, and the decision tray.
-  const mx = 96,
-    my = 92;
-  const info = happening(obs, ctx);
-  info.forEach((line, k) =>
-    g.append(text(mx, my + 6 + k * 18, line, k ? "small-text" : "info-text")),
-  );
-  const right = countdown(g, obs, layout, ctx, bw) || lx; // the tray stops where they start
-  const trayY = ctx.narrow ? BAND_H - pillHeight(ctx) - 6 : BAND_H - 44; // clear of the info lines
-  tray(g, obs, ctx, moves, mx, trayY, right - mx - 10);
+  [
+    `${photoCount} photo cards`,
+    `parts ${parts}`,
+    `agents: ${stock.green_pile} green, ${stock.red_pile} red`,
+    `surprises: ${stock.surprise_unseen} unseen`,
+  ].forEach((words, k) => g.append(line(12, 42 + k * 17, words, "small-text", box.w - 24)));
   return g;
 }
 
+function countdownShown(obs) {
+  const active = obs.phase === "countdown roll" || obs.phase === "count choice";
+  return active || obs.countdown.sum > 0;
+}
+
+function countdownBox(obs, layout, ctx, box) {
+  const cd = obs.countdown;
+  const active = obs.phase === "countdown roll" || obs.phase === "count choice";
+  const finished = obs.phase === "over" && cd.sum > 0;
+  const target = layout.rules.countdown_target,
+    rolls = layout.rules.countdown_rolls;
+  const g = svg("g", {
+    class: `countdown ${active ? "active" : ""}`,
+    transform: `translate(${box.x},${box.y})`,
+  });
+  g.append(svg("rect", { width: box.w, height: box.h, rx: 12, class: "countdown-bg" }));
+  const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "";
+  const title = active ? `T-minus! ${who} counts down` : finished ? "Countdown" : "Last countdown";
+  g.append(line(12, 22, title, "card-title", box.w - 24));
+  for (let k = 0; k < rolls; k++) {
+    const done = k < cd.rolls || (finished && k < rolls);
+    g.append(
+      svg("rect", {
+        x: 12 + k * 46,
+        y: 32,
+        width: 38,
+        height: 38,
+        rx: 8,
+        class: `count-slot ${done ? "done" : ""}`,
+      }),
+    );
+  }
+  g.append(
+    text(
+      12 + rolls * 46 + 6,
+      58,
+      `${cd.sum} / ${target}`,
+      cd.sum >= target ? "count-sum win" : "count-sum",
+    ),
+  );
+  const waits = `waited ${cd.waits} of ${layout.rules.latest_start - 1}`;
+  g.append(line(12, 90, `${cd.rolls} of ${rolls} counted · ${waits}`, "small-text", box.w - 24));
+  if (obs.phase === "count choice")
+    g.append(line(12, 108, `rolled ${obs.roll}: count it or wait?`, "small-text", box.w - 24));
+  return g;
+}
+
+// The decision: what you are asked, and the moves as pills, row after row, as many as
+// there is room for (all of them are in the buttons under the board too). ``room``: where
+// it may go ({x, y: its top, right, bottom}).
+function tray(g, obs, ctx, moves, room) {
+  const width = room.right - room.x;
+  if (!ctx.legal || !ctx.legal.length) {
+    if (obs.phase !== "over" && ctx.toMove !== null && ctx.toMove !== undefined && !ctx.replay) {
+      const waiting = `${seatName(ctx.seats, ctx.toMove)} is deciding…`;
+      g.append(line(room.x, room.y + 16, waiting, "small-text waiting-text", width));
+    }
+    return;
+  }
+  const row = svg("g", { class: "tray", transform: `translate(${room.x},${room.y})` });
+  const prompt = paragraph(0, 16, promptFor(obs, ctx), "prompt-text", width, 9.2, 19);
+  row.append(prompt);
+  let py = prompt.lines * 19 + 4; // the pills' top
+  if (!big(pillHeight(ctx))) {
+    // a phone's overview: the moves are the buttons below the board
+    row.append(
+      paragraph(
+        0,
+        py + 12,
+        "Zoom in to play on the board, or choose below.",
+        "small-text",
+        width,
+        7,
+        16,
+      ),
+    );
+    g.append(row);
+    return;
+  }
+  const height = pillHeight(ctx);
+  let px = 0;
+  // The next thing in the row, or in a new row if this one is full; false: no room left.
+  const place = (itemWidth) => {
+    if (px > 0 && px + itemWidth > width) {
+      px = 0;
+      py += height + 8;
+    }
+    if (room.y + py + height > room.bottom) return false;
+    const at = px;
+    px += itemWidth + 8;
+    return at;
+  };
+  const add = (move, label, cls) => {
+    const p = pill(move, 0, 0, ctx, label, cls, width);
+    const at = place(p.width);
+    if (at === false) return false;
+    p.setAttribute("transform", `translate(${at},${py})`);
+    row.append(p);
+    return true;
+  };
+  for (const move of moves.tray) {
+    const { kind } = move.struct;
+    const label =
+      kind === "forward" || kind === "backward"
+        ? `${kind === "forward" ? "▶" : "◀"} ${kind} ${obs.roll}`
+        : null;
+    const cls =
+      ["accept", "count down", "start count"].includes(kind) || kind.startsWith("buy ")
+        ? "go"
+        : ["refuse", "decline", "end turn", "pass", "done"].includes(kind)
+          ? "stop"
+          : "";
+    if (!add(move, label, cls)) break;
+  }
+  // Money amounts (ask, counter, bid): a few, lowest to highest; all are in the buttons.
+  const amounts = moves.money;
+  if (amounts.length) {
+    const pick =
+      amounts.length <= 4
+        ? amounts
+        : [0, 1, 2, 3].map((k) => amounts[Math.round((k * (amounts.length - 1)) / 3)]);
+    for (const move of pick) if (!add(move)) break;
+  }
+  // Offers: those about the card picked on the board, else a hint.
+  const about = selected ? offersAbout(moves.offers, selected) : [];
+  if (about.length) {
+    const label = `${selected}:`;
+    const at = place(label.length * 7 + 4);
+    if (at !== false) row.append(text(at, py + height / 2 + 5, label, "small-text"));
+    for (const move of about)
+      if (!add(move, offerLabel(move, selected, obs.meeting.with.length))) break;
+  } else if (moves.offers.length) {
+    const hint = `${moves.offers.length} offers: click a card or part, or see below`;
+    if (px > 0) py += height + 8;
+    if (room.y + py + 14 <= room.bottom)
+      row.append(paragraph(0, py + 14, hint, "small-text", width, 7, 16));
+  }
+  g.append(row);
+}
 function result(obs, ctx) {
   if (Array.isArray(obs.winner) && obs.winner.length) {
     const view = obs.centres.find((c) => c.seats.includes(obs.winner[0]));
@@ -978,144 +1253,6 @@ function happening(obs, ctx) {
   return lines.slice(0, 2);
 }
 
-// The countdown box, left of the leader's; returns where it starts (or null: not shown).
-function countdown(g, obs, layout, ctx, bw) {
-  const cd = obs.countdown;
-  const active = obs.phase === "countdown roll" || obs.phase === "count choice";
-  const finished = obs.phase === "over" && cd.sum > 0;
-  if (!active && !finished && !cd.sum) return null;
-  const target = layout.rules.countdown_target,
-    rolls = layout.rules.countdown_rolls;
-  const left = bw - 196 - 250;
-  const box = svg("g", {
-    class: `countdown ${active ? "active" : ""}`,
-    transform: `translate(${left},10)`,
-  });
-  box.append(svg("rect", { width: 240, height: BAND_H - 20, rx: 12, class: "countdown-bg" }));
-  const who = obs.mover >= 0 ? seatName(ctx.seats, obs.mover) : "";
-  box.append(
-    text(
-      12,
-      22,
-      active ? `T-minus! ${who} counts down` : finished ? "Countdown" : "Last countdown",
-      "card-title",
-    ),
-  );
-  for (let k = 0; k < rolls; k++) {
-    const done = k < cd.rolls || (finished && k < rolls);
-    box.append(
-      svg("rect", {
-        x: 12 + k * 46,
-        y: 34,
-        width: 38,
-        height: 38,
-        rx: 8,
-        class: `count-slot ${done ? "done" : ""}`,
-      }),
-    );
-  }
-  box.append(
-    text(
-      12 + rolls * 46 + 4,
-      60,
-      `${cd.sum} / ${target}`,
-      cd.sum >= target ? "count-sum win" : "count-sum",
-    ),
-  );
-  box.append(
-    text(
-      12,
-      92,
-      `${cd.rolls} of ${rolls} counted · waited ${cd.waits} of ${layout.rules.latest_start - 1}`,
-      "small-text",
-    ),
-  );
-  if (obs.phase === "count choice")
-    box.append(text(12, 110, `rolled ${obs.roll}: count it or wait?`, "small-text"));
-  g.append(box);
-  return left;
-}
-
-function tray(g, obs, ctx, moves, x, y, width) {
-  if (!ctx.legal || !ctx.legal.length) {
-    if (obs.phase !== "over" && ctx.toMove !== null && ctx.toMove !== undefined && !ctx.replay) {
-      g.append(
-        text(
-          x,
-          y + 20,
-          `${seatName(ctx.seats, ctx.toMove)} is deciding…`,
-          "small-text waiting-text",
-        ),
-      );
-    }
-    return;
-  }
-  const prompt = promptFor(obs, ctx);
-  const row = svg("g", { class: "tray", transform: `translate(${x},${y})` });
-  if (!big(pillHeight(ctx))) {
-    // a phone's overview: the moves are the buttons below the board
-    row.append(
-      text(0, -8, prompt, "prompt-text"),
-      text(0, 20, "Zoom in to play on the board, or choose below.", "small-text"),
-    );
-    g.append(row);
-    return;
-  }
-  const fits = Math.floor(width / 7.6);
-  row.append(
-    text(0, -8, prompt.length > fits ? prompt.slice(0, fits - 1) + "…" : prompt, "prompt-text"),
-  );
-  let px = 0;
-  const add = (move, label, cls) => {
-    const p = pill(move, px, 0, ctx, label, cls);
-    if (px + p.width > width) return false;
-    row.append(p);
-    px += p.width + 8;
-    return true;
-  };
-  for (const move of moves.tray) {
-    const { kind } = move.struct;
-    const label =
-      kind === "forward" || kind === "backward"
-        ? `${kind === "forward" ? "▶" : "◀"} ${kind} ${obs.roll}`
-        : null;
-    const cls =
-      ["accept", "count down", "start count"].includes(kind) || kind.startsWith("buy ")
-        ? "go"
-        : ["refuse", "decline", "end turn", "pass", "done"].includes(kind)
-          ? "stop"
-          : "";
-    if (!add(move, label, cls)) break;
-  }
-  // Money amounts (ask, counter, bid): a few, lowest to highest; all are in the buttons.
-  const amounts = moves.money;
-  if (amounts.length) {
-    const pick =
-      amounts.length <= 4
-        ? amounts
-        : [0, 1, 2, 3].map((k) => amounts[Math.round((k * (amounts.length - 1)) / 3)]);
-    for (const move of pick) if (!add(move)) break;
-  }
-  // Offers: those about the card picked on the board, else a hint.
-  const about = selected ? offersAbout(moves.offers, selected) : [];
-  if (about.length) {
-    row.append(text(px + 4, 20, `${selected}:`, "small-text"));
-    px += selected.length * 6.6 + 14;
-    for (const move of about)
-      if (!add(move, offerLabel(move, selected, obs.meeting.with.length))) break;
-  } else if (moves.offers.length) {
-    row.append(
-      text(
-        px + 4,
-        20,
-        `${moves.offers.length} offers: click a card or part, or see below`,
-        "small-text",
-      ),
-    );
-  }
-  g.append(row);
-}
-
 // -- the board -------------------------------------------------------------------------------
 function stars() {
   const g = svg("g", { class: "stars" });
@@ -1124,8 +1261,8 @@ function stars() {
   for (let k = 0; k < 90; k++)
     g.append(
       svg("circle", {
-        cx: C + rnd() * (W - 2 * C),
-        cy: C + rnd() * (W - 2 * C),
+        cx: INNER.x + rnd() * INNER.w,
+        cy: INNER.y + rnd() * INNER.h,
         r: rnd() * 1.4 + 0.3,
       }),
     );
@@ -1137,7 +1274,7 @@ function draw(obs, ctx, layout) {
   const moves = classify(ctx.legal || []);
   if (!moves.offers.length) selected = null;
   const root = svg("svg", {
-    viewBox: `0 0 ${W} ${W}`,
+    viewBox: `0 0 ${W} ${H}`,
     class: "count-down",
     role: "group",
     "aria-label": "Count Down board",
@@ -1160,12 +1297,14 @@ function draw(obs, ctx, layout) {
       ),
     ),
   );
-  root.append(svg("rect", { width: W, height: W, rx: 20, class: "board-bg" }));
+  root.append(svg("rect", { width: W, height: H, rx: 20, class: "board-bg" }));
   root.append(stars());
   root.append(track(obs, ctx, layout, moves));
-  obs.centres.forEach((_, c) => root.append(centrePanel(obs, ctx, layout, c, moves)));
-  root.append(band(obs, ctx, layout, moves));
+  const places = plan(obs);
+  for (const slot of places.panels) root.append(centrePanel(obs, ctx, layout, slot, moves));
+  root.append(band(obs, ctx, layout, moves, places.band));
   if (ctx.narrow) root.style.width = zoom.level ? `${W * ZOOMS[zoom.level]}px` : "";
+  queueMicrotask(() => fitLines(root)); // once it is on the page
   return root;
 }
 
@@ -1252,7 +1391,7 @@ function setZoom(level, at = null) {
   const anchor = at || { x: box.left + box.width / 2, y: box.top + box.height / 2 };
   const unit = {
     x: ((anchor.x - before.left) / before.width) * W,
-    y: ((anchor.y - before.top) / before.height) * W,
+    y: ((anchor.y - before.top) / before.height) * H,
   };
   zoom.level = level;
   const { obs, ctx, layout, root } = current;
