@@ -511,3 +511,22 @@ async def test_bots_stopped_by_any_other_error_let_their_lease_go(tmp_path, monk
     assert table.id in await service.store.unleased(10)  # another process may take it
     await player.stop()
     await service.store.close()
+
+
+async def test_table_talk_missed_while_not_listening_is_read_back(tmp_path, notices):
+    """Issue 40: after a lost LISTEN connection, one process's history and live feed lacked
+    lines the database held. Catching up reads the talk back too, and tells it."""
+    here, there, table, copy = await two_copies(tmp_path)
+    assert await there.chat_history(copy) == []  # read once: kept in memory from now on
+    told: list[str] = []
+    there.chat_listeners.append(lambda _table, lines: told.extend(x["text"] for x in lines))
+    for words in ("good luck", "have fun"):
+        await here.say(table, 0, token(table, 0), words)  # (there does not hear of it)
+    assert await there.chat_history(copy) == []
+    await there.catch_up(copy)
+    assert [line["text"] for line in await there.chat_history(copy)] == ["good luck", "have fun"]
+    assert told == ["good luck", "have fun"]
+    await there.catch_up(copy)  # nothing new: nothing told twice
+    assert told == ["good luck", "have fun"]
+    await here.store.close()
+    await there.store.close()

@@ -432,10 +432,23 @@ class GameService:
         return changed
 
     async def catch_up(self, table: Table) -> None:
-        """Read from the store what ``table`` has not seen yet, and tell those watching."""
+        """Read from the store what ``table`` has not seen yet, and tell those watching:
+        the moves, seats and status, then the table talk."""
         async with table.lock:
             if await self._catch_up(table):
                 self._changed(table)
+        await self._catch_up_talk(table)
+
+    async def _catch_up_talk(self, table: Table) -> None:
+        """The table talk said on other processes while this one was not listening (its
+        LISTEN connection lost): read back and told, so every process shows the same."""
+        if table.chat is None:
+            return  # never read here: it is read whole when first asked for
+        stored = await self._store(self.store.chat(table.id, CHAT_KEPT))
+        known = {line["index"] for line in table.chat}
+        missed = [line for line in stored if line["index"] not in known]
+        if missed:
+            self._said(table, missed)
 
     async def _catch_up(self, table: Table) -> bool:
         """(Under the game's lock.) The actions after the copy's, status and seats."""
