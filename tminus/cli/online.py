@@ -30,6 +30,12 @@ def serve(
         str | None,
         typer.Option(help="A file whose first line is the database URL (instead of --db)."),
     ] = None,
+    request_timeout: Annotated[
+        float, typer.Option(help="Seconds an HTTP request (head and body) may take to arrive.")
+    ] = LIMITS.request_timeout,
+    connections_per_address: Annotated[
+        int, typer.Option(help="HTTP connections open at once from one address.")
+    ] = LIMITS.connections_per_address,
     trusted_proxies: Annotated[
         str,
         typer.Option(
@@ -124,7 +130,7 @@ def serve(
         from sqlalchemy.engine import make_url
 
         from tminus.server.app import create_app
-        from tminus.server.serving import PipelinedMessages, PipelinedUpgrade
+        from tminus.server.serving import PipelinedMessages, guarded_http
         from tminus.server.storage import Store, StoreError, hold_sqlite
     except ImportError:
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
@@ -138,6 +144,7 @@ def serve(
         replays_at_once=replays_at_once, reviews_at_once=reviews_at_once,
         review_samples=review_samples, busy_timeout=busy_timeout, bot_lease=bot_lease,
         waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
+        request_timeout=request_timeout, connections_per_address=connections_per_address,
     )  # fmt: skip
     if db_file is not None:
         db = database_url_from(db_file)
@@ -147,6 +154,8 @@ def serve(
         raise fail("--pause-after must be above 0 seconds")
     if away_after <= 0:
         raise fail("--away-after must be above 0 seconds")
+    if request_timeout <= 0 or connections_per_address < 1:
+        raise fail("--request-timeout must be above 0 and --connections-per-address 1 or more")
     if reviews_at_once < 0 or review_samples < 2:  # (an estimate needs two samples at least)
         raise fail("--reviews-at-once must be 0 or more and --review-samples 2 or more")
     try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
@@ -159,9 +168,10 @@ def serve(
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
     say_endgames(build_endgames)
     proxies = [address.strip() for address in trusted_proxies.split(",") if address.strip()]
+    http = guarded_http(request_timeout, connections_per_address, proxies)
     uvicorn.run(
         create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
-        ws_max_size=65536, http=PipelinedUpgrade, ws=PipelinedMessages,
+        ws_max_size=65536, http=http, ws=PipelinedMessages,
         # (uvicorn believes X-Forwarded-For from loopback by default: a local sender could
         # pose as any address and slip past the per-address limits)
         proxy_headers=bool(proxies), forwarded_allow_ips=proxies or [],

@@ -44,6 +44,8 @@ class Limits:
     waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires
     pause_after: float = 3_600.0  # seconds a game in play waits with all its people away
     away_after: float = 120.0  # seconds without a socket before a person's seat may go to a bot
+    request_timeout: float = 20.0  # seconds an HTTP request (head and body) may take to arrive
+    connections_per_address: int = 64  # HTTP connections open at once from one address
 
     @classmethod
     def documented(cls) -> dict[str, object]:

@@ -5,9 +5,20 @@ its HTTP protocol drops the bytes after the request, and its WebSocket protocol 
 that arrived before the handshake was answered only when more data comes. A hello pipelined
 with the handshake was never answered. ``PipelinedUpgrade`` hands those bytes on, and
 ``PipelinedMessages`` reads them as soon as the socket is accepted.
+
+uvicorn also keeps a connection that never sends a whole request for good (a silent one, or
+a "slowloris" sending its head a byte at a time), and any number of them from one address:
+1,100 idle connections under a 1,024 file limit refused everyone. ``guarded_http`` gives each
+request ``request_timeout`` seconds to arrive, head and body, and each address (but a
+trusted proxy's) ``connections_per_address`` connections at once; a WebSocket, once
+upgraded, is held to the app's own limits on sockets instead.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -40,3 +51,81 @@ class PipelinedMessages(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             self.data_received(b"")  # frames that came with the handshake: read them now
+
+
+class GuardedHttp(PipelinedUpgrade):
+    """HTTP with a time limit on each request's arrival and a cap on connections an address.
+    ``guarded_http`` sets the class's limits."""
+
+    request_timeout = 20.0
+    per_address = 64
+    trusted: frozenset[str] = frozenset()
+    open_by_address: Counter[str] = Counter()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.address = self.client[0] if self.client else None
+        self.timer: asyncio.TimerHandle | None = None
+        if self.address is not None and self.address not in self.trusted:
+            if self.open_by_address[self.address] >= self.per_address:
+                self.address = None  # (not counted: it is closed at once)
+                transport.close()
+                return
+            self.open_by_address[self.address] += 1
+        self._arm()
+
+    def _arm(self) -> None:
+        """The next request has ``request_timeout`` seconds to arrive whole."""
+        self._disarm()
+        self.timer = self.loop.call_later(self.request_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if getattr(self, "timer", None) is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _too_slow(self) -> None:
+        self.timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self.timer is None:  # (idle until now: uvicorn's keep-alive timer was on)
+            self._arm()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        self._forget()  # a socket now: the app's limits on sockets hold it
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._forget()
+        super().connection_lost(exc)
+
+    def _forget(self) -> None:
+        if getattr(self, "address", None) is not None:
+            self.open_by_address[self.address] -= 1
+            if self.open_by_address[self.address] <= 0:
+                del self.open_by_address[self.address]
+            self.address = None
+
+
+def guarded_http(request_timeout: float, per_address: int, trusted: list[str]) -> type[Any]:
+    """The HTTP protocol `tminus serve` runs, with these limits (``trusted``: the reverse
+    proxies, whose connections carry many people's requests and are not capped)."""
+    return type(
+        "GuardedHttp",
+        (GuardedHttp,),
+        {
+            "request_timeout": request_timeout,
+            "per_address": per_address,
+            "trusted": frozenset(trusted),
+            "open_by_address": Counter(),
+        },
+    )
