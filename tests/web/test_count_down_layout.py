@@ -142,3 +142,26 @@ def test_zoomed_in_the_frame_shows_the_square_to_play_whole(server, new_page):
             )
             assert landing == str(square)
             assert page.evaluate(IN_VIEW, forward), f"square {square} at zoom {level}"
+
+
+def test_a_centres_cards_are_named_whole_in_a_four_player_panel(server, new_page):
+    """The narrowest panel (four centres) names a long spare photo card in full; cards it has
+    no room for are counted ("+2", the tooltip names them), never cut to a bare "…"."""
+    from tests.count_down.helpers import give_photo, started
+
+    page = position_page(server, new_page, DESKTOP)
+    spare = ["Docking with the LEM", "Lunar take-off", "Radar"]  # none on centre 1's card
+    state = started()
+    for count, name in enumerate(spare, 1):
+        state = give_photo(state, 1, name)
+        draw_position(page, state, 0, NAMES[:4])
+        mine = page.locator(".count-down .centre.mine")
+        chips = mine.locator(".spare-chip").all_text_contents()
+        assert set(chips) <= set(spare) and chips, chips  # each name whole
+        if count == 1:
+            assert chips == ["Docking with the LEM"]
+        if len(chips) < count:
+            assert mine.locator(".more text").text_content() == f"+{count - len(chips)}"
+        assert "…" not in mine.text_content()
+        found = words(page)
+        assert too_small(found) == [] and misplaced(found) == []

@@ -762,24 +762,20 @@ function spareCards(view, who, x, y, width) {
   const spare = Object.entries(view.photos).filter(([name]) => !view.control_card.includes(name));
   const g = svg("g", { class: "spares", transform: `translate(${x},${y})` });
   g.append(text(0, 13, spare.length ? "Spare:" : "No spare photo cards", "small-text"));
-  let sx = 46;
-  for (const [name, count] of spare) {
+  const chips = spare.map(([name, count]) => {
     const label = `${name}${count > 1 ? " ×" + count : ""}`;
-    const chipW = label.length * 6.6 + 14;
-    if (sx + chipW > width) {
-      g.append(text(sx, 13, "…", "small-text"));
-      break;
-    }
-    const chip = svg(
+    return { name, label, width: label.length * 6.6 + 14 };
+  });
+  chipRow(g, chips, 46, width, 13, (chip, at, chipW) => {
+    const node = svg(
       "g",
-      { class: "spare-chip", "data-photo": name, transform: `translate(${sx},0)` },
+      { class: "spare-chip", "data-photo": chip.name, transform: `translate(${at},0)` },
       svg("rect", { width: chipW, height: ROW_H, rx: 8, class: "chip-bg" }),
-      line(7, 12.5, label, "chip-text", chipW - 14),
+      line(7, 12.5, chip.label, "chip-text", chipW - 14),
     );
-    photoMoves(chip, chipW, name, who);
-    g.append(chip);
-    sx += chipW + 5;
-  }
+    photoMoves(node, chipW, chip.name, who);
+    return node;
+  });
   return g;
 }
 
@@ -789,55 +785,74 @@ function agentCards(view, layout, who, x, y, width) {
   const { moves, ctx, mine, scale } = who;
   const g = svg("g", { class: "agents", transform: `translate(${x},${y})` });
   g.append(text(0, 14, "Agents:", "small-text"));
-  let ax = 54;
   const own = view.agent_cards || null;
   const cards = own
     ? Object.entries(own)
         .filter(([, count]) => count > 0)
-        .map(([name, count]) => ({ name, count, green: isGreen(layout, name) }))
+        .map(([name, count]) => {
+          const label = count > 1 ? `${name} ×${count}` : name;
+          return { name, label, green: isGreen(layout, name), width: label.length * 7 + 14 };
+        })
     : [
-        { green: true, count: view.green_cards },
-        { green: false, count: view.red_cards },
+        { name: "green", green: true, count: view.green_cards, width: 14 },
+        { name: "red", green: false, count: view.red_cards, width: 14 },
       ].filter((a) => a.count > 0);
-  if (!cards.length) g.append(text(ax, 14, "none", "small-text"));
-  for (const a of cards) {
-    const label = own && a.count > 1 ? `${a.name} ×${a.count}` : a.name || "";
-    const chipW = own ? Math.max(60, label.length * 7 + 14) : 14;
-    if (ax + chipW > width) {
-      g.append(text(ax, 14, "…", "small-text"));
-      break;
-    }
+  if (!cards.length) g.append(text(54, 14, "none", "small-text"));
+  const end = chipRow(g, cards, 54, width, 14, (a, at, chipW) => {
     const chip = svg("g", {
       class: `agent ${a.green ? "green" : "red"} ${own ? "known" : "secret"}`,
-      transform: `translate(${ax},0)`,
+      transform: `translate(${at},0)`,
     });
+    const colour = a.green ? "green" : "red";
     chip.append(
       svg(
         "title",
         {},
         own
           ? `${a.name} (${a.green ? "green: espionage" : "red: sabotage"})`
-          : `${a.count} ${a.green ? "green" : "red"} agent card${a.count > 1 ? "s" : ""} (secret)`,
+          : `${a.count} ${colour} agent card${a.count > 1 ? "s" : ""} (secret)`,
       ),
+      svg("rect", { width: chipW, height: AGENT_H, rx: 4, class: "agent-bg" }),
     );
-    chip.append(svg("rect", { width: chipW, height: AGENT_H, rx: 4, class: "agent-bg" }));
-    if (own) chip.append(line(chipW / 2, 14.5, label, "agent-text", chipW - 8, MIDDLE));
+    if (own) chip.append(line(chipW / 2, 14.5, a.label, "agent-text", chipW - 8, MIDDLE));
     const mission = mine && own && big(AGENT_H * scale) ? moves.missions[a.name] : null;
     if (mission) clickable(chip, mission, ctx.onMove, `${mission.text} (agent card)`);
-    g.append(chip);
-    ax += chipW + 5;
+    return chip;
+  });
+  if (!own && cards.length) {
+    const counts = `${view.green_cards} green, ${view.red_cards} red`;
+    g.append(line(end + 2, 14, counts, "small-text", width - end - 2));
   }
-  if (!own && cards.length)
+  return g;
+}
+
+// A row of chips from ``at`` to ``width``: those that fit (a little squeezed at most), in
+// order, then "+2" for those that did not (its tooltip names them). ``draw(chip, x, w)``
+// draws one. Returns where the row ends.
+function chipRow(g, chips, at, width, y, draw) {
+  const needed = chips.reduce((sum, c) => sum + c.width + 5, -5);
+  const room = chips.length > 1 && at + needed > width ? width - 26 : width; // room for "+2"
+  const left = [];
+  let x = at;
+  for (const chip of chips) {
+    const w = Math.min(chip.width, room - x);
+    if (w < chip.width * 0.8) {
+      left.push(chip.name);
+      continue;
+    }
+    g.append(draw(chip, x, w));
+    x += w + 5;
+  }
+  if (left.length)
     g.append(
-      line(
-        ax + 2,
-        14,
-        `${view.green_cards} green, ${view.red_cards} red`,
-        "small-text",
-        width - ax - 2,
+      svg(
+        "g",
+        { class: "more" },
+        svg("title", {}, left.join(", ")),
+        text(x, y, `+${left.length}`, "small-text"),
       ),
     );
-  return g;
+  return x;
 }
 
 function isGreen(layout, name) {
