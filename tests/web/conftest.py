@@ -111,6 +111,18 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def played_first_move(page) -> bool:
+    """Press the first of the move buttons and wait until the log has the move; False when
+    the board was redrawn under the mouse (look again)."""
+    logged = page.locator("#log li").count()
+    try:
+        page.locator(".move").first.click(timeout=2000)
+    except Exception:  # redrawn under the mouse
+        return False
+    page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
+    return True
+
+
 def create_game(server, game, params, seats):
     """A game made through the API; ``seats``: "person", "person:Name", "bot" or
     "bot:spec:Name". Returns the API's answer (invites, spectate link)."""

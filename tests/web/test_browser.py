@@ -11,7 +11,7 @@ import pytest
 from tests.server.secret_game import WORDS
 from tminus.core.registry import list_games
 
-from .conftest import screenshot
+from .conftest import played_first_move, screenshot
 
 MOVE_OR_END = ".four-way .playable, .banner.over"
 
@@ -196,13 +196,7 @@ def test_every_game_is_played_to_the_end_in_the_browser(server, new_page, game):
     while not page.locator(".banner.over").count():
         assert time.monotonic() < deadline, "the game did not end in time"
         page.wait_for_selector(".move, .banner.over")
-        button = page.locator(".move").first
-        logged = page.locator("#log li").count()
-        try:
-            button.click(timeout=2000)
-        except Exception:  # redrawn under the mouse: look again
-            continue
-        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
+        played_first_move(page)
     assert page.locator("#seats .result").count() == seats or "resigned" in page.inner_text(
         ".banner"
     )

@@ -18,7 +18,7 @@ import pytest
 
 import tminus
 
-from .conftest import DESKTOP, PHONE, create_game, screenshot
+from .conftest import ARTIFACTS, DESKTOP, PHONE, create_game, played_first_move, screenshot
 
 # Each game at a size and count that shows its own ranking; caps keep random bots short.
 GAMES = {
@@ -99,12 +99,14 @@ def engine_placings(server: str, game_id: str) -> list[str]:
 
 
 def play_checking_every_screen(
-    page, pick: str | None, limit_seconds: float = 240
+    page, pick: str | None, name: str, limit_seconds: float = 240
 ) -> tuple[list[str], int]:
     """Click the first move until the game ends; the problems seen on the screens passed
-    (each once), and how many of the person's moves were followed by a mark on the board."""
+    (each once), and how many of the person's moves were followed by a mark on the board.
+    The screen after the person's sixth move is kept (artifacts/NAME.png) as a player saw
+    it: docs/screenshots shows these."""
     problems: list[str] = []
-    marked = 0
+    marked = moves = 0
     deadline = time.monotonic() + limit_seconds
     while not page.locator(".banner.over").count():
         assert time.monotonic() < deadline, "the game did not end in time"
@@ -114,14 +116,13 @@ def play_checking_every_screen(
             with contextlib.suppress(Exception):  # (redrawn meanwhile: the next screen)
                 page.locator(pick).last.click(timeout=2000)
                 problems += [p for p in page.evaluate(SCREEN_PROBLEMS) if p not in problems]
-        button = page.locator(".move").first
-        logged = page.locator("#log li").count()
-        try:
-            button.click(timeout=2000)
-        except Exception:  # redrawn under the mouse: look again
+        if not played_first_move(page):
             continue
-        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=logged)
         marked += page.locator(f"#board :is({MARKS})").count() > 0
+        moves += 1
+        if moves == 6:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     problems += [p for p in page.evaluate(SCREEN_PROBLEMS) if p not in problems]
     return problems, marked
 
@@ -134,7 +135,7 @@ def test_a_whole_game_reads_well_on_every_screen(server, new_page, game, size):
     page = new_page(PHONE if size == "phone" else DESKTOP)
     page.goto(server + created["invites"][0]["url"])
     page.wait_for_selector("#board > *")
-    problems, marked = play_checking_every_screen(page, PICKS.get(game))
+    problems, marked = play_checking_every_screen(page, PICKS.get(game), f"{game}-{size}")
     screenshot(page, f"first_hour_{game}_{size}")
     assert problems == [], f"{game} on a {size}:\n" + "\n".join(problems)
     assert marked > 0, "no move of the person's was marked on the board"
