@@ -1,6 +1,8 @@
 """4-Way CountDown for two players solved: the equations against the engine's own moves,
 theory against simulated duels, and the solver agent that plays the solution."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -145,3 +147,18 @@ def test_the_solved_duel_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
         assert np.array_equal(np.load(path), expected)
     finally:
         duel.solve.cache_clear()
+
+
+def test_the_duel_table_is_kept_on_disk_per_rules_and_per_greedy(monkeypatch, tmp_path):
+    """`tminus solve four_way` works its table out once (about a minute) and then reads it;
+    a change to greedy's moves names another file, so no stale figure is ever read."""
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))
+    greedy = duel.greedy_policy(FourWayGame(players=2))
+    path = duel.duel_row_path("adult", greedy)
+    assert path.parent == tmp_path and "rules1" in path.name
+    kept = {"first_perfect": 0.25, "first_greedy": 0.5, "best_vs_greedy": 0.75}
+    path.write_text(json.dumps(kept))
+    assert duel.duel_row("adult") == kept  # read back, not worked out again
+    other = duel.Policy("other", greedy.fixed_choice().copy())
+    other.choice[0, 0] += 1
+    assert duel.duel_row_path("adult", other) != path

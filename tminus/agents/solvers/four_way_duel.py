@@ -19,6 +19,8 @@ hundreds.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import math
 import os
 from dataclasses import dataclass
@@ -326,7 +328,8 @@ def duel_table(progress: Steps | None = None) -> dict[str, dict[str, float]]:
 
 def duel_row(variant: str, progress: Steps | None = None) -> dict[str, float]:
     """One variant's duels, each step told to ``progress`` (most of the time goes to the
-    best reply against greedy)."""
+    best reply against greedy). Worked out once for greedy as it plays now, and kept on
+    disk beside the solved duel (``cache_root``): ``tminus solve`` then answers at once."""
     junior = variant == "junior"
 
     def step(doing: str) -> Step:
@@ -334,15 +337,36 @@ def duel_row(variant: str, progress: Steps | None = None) -> dict[str, float]:
 
     step("greedy's moves")(0, None)
     greedy = greedy_policy(FourWayGame(players=2, variant=variant))
+    path = duel_row_path(variant, greedy)
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        kept = json.loads(path.read_text())
+        return {key: float(kept[key]) for key in ROW_KEYS}
     step("both perfect")(0, None)  # (solved once, then read from disk)
     first_perfect = float(solve(junior)[0, 0])
     both_greedy = duel_values(junior, greedy, greedy, TABLE_TOLERANCE, step("both greedy"))
     best_reply = step("best reply vs greedy")
-    return {
+    row = {
         "first_perfect": first_perfect,
         "first_greedy": float(both_greedy[0][0, 0]),
         "best_vs_greedy": either_starts(junior, PERFECT, greedy, TABLE_TOLERANCE, best_reply),
     }
+    with contextlib.suppress(OSError):  # (no room, or read-only: work it out next time)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part.write_text(json.dumps(row))
+        os.replace(part, path)
+    return row
+
+
+ROW_KEYS = ("first_perfect", "first_greedy", "best_vs_greedy")
+
+
+def duel_row_path(variant: str, greedy: Policy) -> Path:
+    """Where a variant's duel row is kept: per rules version and per greedy's moves (a
+    change to greedy is a new file, never a stale answer)."""
+    moves = hashlib.sha256(greedy.fixed_choice().tobytes()).hexdigest()[:16]
+    name = f"four_way_duel_row_{variant}_rules{FourWayGame.rules_version}_greedy{moves}.json"
+    return cache_root() / name
 
 
 TABLE_TOLERANCE = 1e-9  # plenty for four decimals, and a third fewer sweeps
