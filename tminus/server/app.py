@@ -830,13 +830,11 @@ def create_app(
                 bots.changed(table)
         elif isinstance(message, TakeBack):
             seat, token = held(connection, message.seat)
-            with heard_at_the_table(table, seat, "asking to take back"):
-                await service.take_back(table, seat, token, message.move_number)
+            await service.take_back(table, seat, token, message.move_number)
         elif isinstance(message, TakeBackAnswer):
             seat, token = held(connection, message.seat)
             number, accept = message.move_number, message.accept
-            with heard_at_the_table(table, seat, "answering"):
-                await service.answer_take_back(table, seat, token, number, accept)
+            await service.answer_take_back(table, seat, token, number, accept)
         elif isinstance(message, Hint):
             seat, token = held(connection, message.seat)
             position = (table.id, message.move_number, seat)
@@ -858,11 +856,12 @@ def create_app(
 
     @contextlib.contextmanager
     def heard_at_the_table(table: Table, seat: int | None, doing: str):
-        """What a seat does that the whole table hears of besides its moves (table talk, a
-        new name, a vote for a bot, a take-back asked or answered) draws on one allowance
-        per seat, the table talk's: a line every 2 s, five at once. Over it, nothing is
-        done (votes and renames flooded the talk and the sockets); a request refused for
-        another reason did nothing, and costs nothing."""
+        """What a seat may repeat at will that the whole table hears of (table talk, a new
+        name, a vote for a bot) draws on one allowance per seat, the table talk's: a line
+        every 2 s, five at once. Over it, nothing is done (votes and renames flooded the
+        talk and the sockets); a request refused for another reason did nothing, and costs
+        nothing. Take-backs need none: each needs a move of one's own to take back, and a
+        move is asked about once."""
         key = f"{table.id}:{seat}"
         wait = hub.talk.take(key)
         if wait:
