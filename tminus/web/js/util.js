@@ -166,15 +166,19 @@ export function clickable(node, move, onMove, label, hit = null) {
 // must, so that nothing runs past its box on a phone (a name or a sentence is never cut
 // here: ``short`` keeps what tells seats apart). Measured once the board is on the page.
 export function fitWords(root) {
+  // Every line is measured first, then the ones too wide are changed: a change between two
+  // measures would make the browser lay the board out again for each line.
+  const tooWide = [];
   for (const words of root.querySelectorAll("svg text")) {
     const drawn = words.getBoundingClientRect();
     if (!drawn.width) continue;
     const room = roomFor(words, drawn);
-    if (drawn.width <= room + 1) continue;
-    const size = parseFloat(getComputedStyle(words).fontSize);
-    const scale = room / drawn.width;
-    words.style.fontSize = `${(size * scale).toFixed(2)}px`;
+    if (drawn.width > room + 1) tooWide.push([words, room / drawn.width]);
   }
+  const sizes = tooWide.map(([words]) => parseFloat(getComputedStyle(words).fontSize));
+  tooWide.forEach(([words, scale], i) => {
+    words.style.fontSize = `${(sizes[i] * scale).toFixed(2)}px`;
+  });
 }
 
 // The width a line of words may take on the screen: the box drawn behind it (the first
