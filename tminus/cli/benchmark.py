@@ -13,6 +13,7 @@ from rich.table import Table
 
 from tminus.cli.common import JsonOpt, console, fail, game_class_or_fail
 from tminus.cli.progress import shown_steps
+from tminus.core.progress import step_of
 from tminus.core.registry import game_class, list_games, load_game
 from tminus.sim.bench import bench_game
 
@@ -51,9 +52,9 @@ def bench(
     todo = measurements(chosen, runs, seconds, search, scaling, interop)
     results: dict[str, list[Any]] = {kind: [] for kind in KINDS}
     with shown_steps("Timing") as progress:
-        for count, (kind, doing, measure) in enumerate(todo):
-            progress(doing, count, len(todo))
-            results[kind].append(measure())
+        for count, (kind, doing, measure) in enumerate(todo, 1):
+            told = step_of(progress, f"{doing} ({count} of {len(todo)})")
+            results[kind].append(measure(progress=told))
     playouts, searches, scalings, races = (results[kind] for kind in KINDS)
     if as_json:
         print(
@@ -131,13 +132,15 @@ def print_endgame_figures() -> None:
 
 
 KINDS = ("playouts", "search", "scaling", "openspiel")
-Measurement = tuple[str, str, Callable[[], Any]]  # its kind, what it times, the timing
+# Its kind, what it times, and the timing (called with the step's progress callback).
+Measurement = tuple[str, str, Callable[..., Any]]
 
 
 def measurements(
     chosen: list[str], runs: int, seconds: float, search: bool, scaling: bool, interop: bool
 ) -> list[Measurement]:
-    """What bench times, in order, each ready to run: so the bar can count them."""
+    """What bench times, in order, each ready to run: so that the status line can say
+    which it is at and how far that one got."""
     from tminus.sim.bench import bench_scaling, bench_search, bench_vs_openspiel
 
     todo: list[Measurement] = []

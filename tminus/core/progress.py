@@ -18,3 +18,17 @@ def step_of(progress: Steps | None, doing: str) -> Step:
     if progress is None:
         return lambda done, total: None
     return lambda done, total: progress(doing, done, total)
+
+
+def counting(progress: Step | None, total: float) -> Callable[[float], None]:
+    """A callback for work done bit by bit (games, decisions): each call adds its amount
+    and tells ``progress`` the sum so far, out of ``total``."""
+    done = 0.0
+
+    def add(amount: float = 1) -> None:
+        nonlocal done
+        done += amount
+        if progress is not None:
+            progress(done, total)
+
+    return add

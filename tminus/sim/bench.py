@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 
 from tminus.core.game import Game
 from tminus.core.playout import random_playout, sample_chance
-from tminus.core.progress import Steps
+from tminus.core.progress import Step, Steps, counting
 
 
 @dataclass(frozen=True)
@@ -24,10 +24,14 @@ class BenchResult:
     actions_per_game: float
 
 
-def bench_game(game: Game, runs: int = 5, seconds: float = 1.0, seed: int = 0) -> BenchResult:
-    """Play random games for ``seconds`` per run, ``runs`` times; report the medians."""
+def bench_game(
+    game: Game, runs: int = 5, seconds: float = 1.0, seed: int = 0, progress: Step | None = None
+) -> BenchResult:
+    """Play random games for ``seconds`` per run, ``runs`` times; report the medians (each
+    run told to ``progress`` when done)."""
     rng = random.Random(seed)
     game_rates, action_rates, lengths = [], [], []
+    run_done = counting(progress, runs)
     for _ in range(runs):
         games = actions = 0
         start = time.perf_counter()
@@ -42,6 +46,7 @@ def bench_game(game: Game, runs: int = 5, seconds: float = 1.0, seed: int = 0) -
         game_rates.append(games / elapsed)
         action_rates.append(actions / elapsed)
         lengths.append(actions / games)
+        run_done()
     return BenchResult(
         game=game.name,
         params=dict(game.params),
@@ -77,18 +82,27 @@ class SearchBenchResult:
     decisions_per_second: float
 
 
-def bench_search(game: Game, simulations: int = 100, runs: int = 3, positions: int = 10):
-    """Decisions per second of MCTS (IS-MCTS where the game hides information)."""
+def bench_search(
+    game: Game,
+    simulations: int = 100,
+    runs: int = 3,
+    positions: int = 10,
+    progress: Step | None = None,
+):
+    """Decisions per second of MCTS (IS-MCTS where the game hides information), each
+    decision told to ``progress``."""
     from tminus.agents.registry import make_agent
 
     name = "mcts" if game.game_type.information == "perfect" else "ismcts"
     agent = make_agent(f"{name}:simulations={simulations}", game, seed=0)
     states = search_positions(game, positions, seed=1)
+    decided = counting(progress, runs * len(states))
     rates = []
     for _ in range(runs):
         start = time.perf_counter()
         for state in states:
             agent.step(state)
+            decided()
         rates.append(len(states) / (time.perf_counter() - start))
     return SearchBenchResult(game.name, name, simulations, statistics.median(rates))
 
@@ -105,16 +119,23 @@ class ScalingBenchResult:
         return most / one
 
 
-def bench_scaling(game: Game, games: int = 2000, workers: tuple[int, ...] = (1, 2)):
-    """Simulation games/s of random agents with 1 and more local worker processes."""
+def bench_scaling(
+    game: Game,
+    games: int = 2000,
+    workers: tuple[int, ...] = (1, 2),
+    progress: Step | None = None,
+):
+    """Simulation games/s of random agents with 1 and more local worker processes (the
+    games played told to ``progress``)."""
     from tminus.sim.backends import run_batch
     from tminus.sim.runner import Batch
 
     batch = Batch(game.name, dict(game.params), (("random",) * game.num_players,), seed=0)
+    played = counting(progress, games * len(workers))
     rates = {}
     for count in workers:
         start = time.perf_counter()
-        run_batch(batch, games, workers=count)
+        run_batch(batch, games, workers=count, progress=played)
         rates[count] = games / (time.perf_counter() - start)
     return ScalingBenchResult(game.name, games, rates)
 
@@ -132,10 +153,17 @@ class InteropBenchResult:
         return self.ours_per_second / self.openspiel_per_second
 
 
-def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, runs: int = 3):
+def bench_vs_openspiel(
+    game: Game,
+    simulations: int = 100,
+    positions: int = 6,
+    runs: int = 3,
+    progress: Step | None = None,
+):
     """T-minus MCTS against OpenSpiel's Python MCTSBot through the adapter, same positions
     and simulations, random rollouts on both sides: decisions per CPU second (the process's
-    own time, so other work on a shared machine does not skew the ratio), median of runs."""
+    own time, so other work on a shared machine does not skew the ratio), median of runs;
+    each decision, either side's, told to ``progress``."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as openspiel_mcts
@@ -160,15 +188,18 @@ def bench_vs_openspiel(game: Game, simulations: int = 100, positions: int = 6, r
     theirs = openspiel_mcts.MCTSBot(
         spiel_game, 1.4, simulations, evaluator, random_state=rng, solve=False
     )
+    decided = counting(progress, 2 * runs * len(states))
     our_rates, their_rates = [], []
     for _ in range(runs):
         start = time.process_time()
         for state in states:
             ours.step(state)
+            decided()
         our_rates.append(len(states) / (time.process_time() - start))
         start = time.process_time()
         for state in spiel_states:
             theirs.step(state)
+            decided()
         their_rates.append(len(states) / (time.process_time() - start))
     return InteropBenchResult(
         game.name, simulations, name, statistics.median(our_rates), statistics.median(their_rates)
