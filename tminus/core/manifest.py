@@ -67,7 +67,8 @@ class GameManifest:
     # A module (or object) with ``evaluate(state, seat)`` and perhaps ``order_actions``,
     # for the searches that need one (alpha-beta).
     evaluation: str | None = None
-    # Exact solvers: functions of nothing that return their findings as Markdown.
+    # Exact solvers: functions that return their findings as Markdown, called with nothing
+    # (or, when they take one, a ``progress`` callback: see ``tminus.agents.solvers``).
     solvers: tuple[str, ...] = ()
     # ``facts(game, history) -> dict`` of picklable data that the report figures read.
     facts: str | None = None
