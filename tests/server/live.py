@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,8 +54,10 @@ class LiveServer:
             "--bot-delay", str(self.bot_delay), *self.options,
         ]  # fmt: skip
         environment = {**os.environ, "PYTHONPATH": str(ROOT), "TMINUS_DATABASE_URL": self.db_url}
+        # The log goes to a file: a pipe nobody reads would fill, and block the server.
+        self.log_file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the object)
         self.process = subprocess.Popen(
-            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment
+            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log_file, env=environment
         )
         return self
 
@@ -62,13 +65,18 @@ class LiveServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"server exited: {self.log()}")
             try:
                 if httpx.get(f"{self.url}/api/catalog", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not start within 30 s")
+
+    def log(self) -> str:
+        """What the process wrote to its log so far."""
+        self.log_file.seek(0)
+        return self.log_file.read().decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handlers, no flushing; what was committed is all there is."""
@@ -214,3 +222,24 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def create(server: LiveServer, seats: list[dict], game: str = "four_way", **params) -> dict:
+    body = {"game": game, "params": params, "seats": seats}
+    response = server.post("/api/games", body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def sit(server: LiveServer, game: dict, seat: int) -> Client:
+    invite = next(i for i in game["invites"] if i["seat"] == seat)
+    return server.socket(game["id"], invite["seat"], invite["token"])
+
+
+def state_where(client: Client, predicate, timeout: float = 30) -> dict:
+    """The socket's newest state if it meets ``predicate``, else the first one to come that
+    does."""
+    states = [m for m in client.messages if m.get("type") == "state"]
+    if states and predicate(states[-1]):
+        return states[-1]
+    return client.until(lambda m: m.get("type") == "state" and predicate(m), timeout)

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from ..parts import NO_DATABASE, database_for_tests
-from .live import Client, LiveServer
+from .live import Client, LiveServer, create, sit, state_where
 
 URL = database_for_tests()
 pytestmark = pytest.mark.skipif(not URL, reason=NO_DATABASE)
@@ -59,27 +59,6 @@ def servers(database):
     yield start
     for server in started:
         server.stop()
-
-
-def create(server: LiveServer, seats: list[dict], **params) -> dict:
-    body = {"game": "four_way", "params": params, "seats": seats}
-    response = server.post("/api/games", body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def sit(server: LiveServer, game: dict, seat: int) -> Client:
-    invite = game["invites"][seat]
-    return server.socket(game["id"], invite["seat"], invite["token"])
-
-
-def state_where(client: Client, predicate, timeout: float = 30) -> dict:
-    """The socket's newest state if it meets ``predicate``, else the first one to come that
-    does."""
-    states = [m for m in client.messages if m.get("type") == "state"]
-    if states and predicate(states[-1]):
-        return states[-1]
-    return client.until(lambda m: m.get("type") == "state" and predicate(m), timeout)
 
 
 def lease_holder(database: str, game_id: str) -> str | None:

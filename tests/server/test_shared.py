@@ -319,8 +319,8 @@ async def test_a_lease_taken_while_the_leases_are_renewed_is_not_lost(tmp_path, 
     assert await leases.take(old.id)
     renew_leases = service.store.renew_leases
 
-    async def renewed_before_the_take_lands(holder, seconds):
-        kept = await renew_leases(holder, seconds)  # (the new lease is not there yet)
+    async def renewed_before_the_take_lands(holder, seconds, game_ids):
+        kept = await renew_leases(holder, seconds, game_ids)  # (the new lease is not there yet)
         assert await leases.take(new.id)
         return kept
 
@@ -340,8 +340,8 @@ async def test_a_lease_released_while_the_leases_are_renewed_stays_released(tmp_
     assert await leases.take(table.id)
     renew_leases = service.store.renew_leases
 
-    async def renewed_then_released(holder, seconds):
-        kept = await renew_leases(holder, seconds)  # (names the game)
+    async def renewed_then_released(holder, seconds, game_ids):
+        kept = await renew_leases(holder, seconds, game_ids)  # (names the game)
         await leases.release([table.id])
         return kept
 

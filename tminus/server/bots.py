@@ -39,7 +39,7 @@ from tminus.agents.base import estimate_of
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
 from tminus.server.limits import BOT_LEASE, BUDGET
-from tminus.server.service import GameError, GameService, Table
+from tminus.server.service import GameError, GameService, Table, unavailable
 from tminus.server.storage import PLAYING, Store, StoreError
 
 log = logging.getLogger("tminus.server.bots")
@@ -316,7 +316,7 @@ class Leases:
         way may be missing from what it renewed, and is ours all the same."""
         asked = time.monotonic()
         held = set(self.mine)
-        kept = await self.store.renew_leases(self.holder, self.seconds)
+        kept = await self.store.renew_leases(self.holder, self.seconds, held)
         lost = (held & set(self.mine)) - kept
         for game_id in kept & set(self.mine):  # (one released meanwhile stays released)
             self.mine[game_id] = asked + self.seconds
@@ -397,6 +397,7 @@ class BotPlayer:
                 await self.service.follow(game_id)
             except BaseException:
                 self.held.discard(game_id)
+                self.leases.mine.pop(game_id, None)  # not renewed: it runs out, for any to take
                 raise
         return True
 
@@ -441,6 +442,13 @@ class BotPlayer:
                     elif error.code != "stale":  # (stale: the game moved on; look again)
                         raise
                 table = await self.service.get(game_id)
+            if table.bot_to_move() is not None and game_id in self.held:
+                # The lease was not renewed in time (the store was out of reach): the keeper
+                # plays on once it is renewed, or lets the game go if another process took it.
+                log.warning("bots of game %s wait for their lease to be renewed", game_id)
+                self.stalled.add(game_id)
+        except StoreError as error:  # (taking the lease, when the store is out of reach)
+            await self.stopped(game_id, unavailable(error))
         except GameError as error:
             await self.stopped(game_id, error)
         finally:

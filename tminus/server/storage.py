@@ -860,13 +860,14 @@ class Store:
         except ClaimLost:  # the game is gone (its row, that the lease points to)
             return False
 
-    async def renew_leases(self, holder: str, seconds: float) -> set[str]:
-        """Extend every lease ``holder`` still has: the ids of those games."""
+    async def renew_leases(self, holder: str, seconds: float, game_ids) -> set[str]:
+        """Extend the leases of these games that ``holder`` still has: the ids of those
+        games. (A lease its holder no longer plays is left to run out, for any to take.)"""
 
         async def work(connection) -> set[str]:
             renewed = await connection.execute(
                 update(BotLease)
-                .where(BotLease.holder == holder)
+                .where(BotLease.holder == holder, BotLease.game_id.in_(list(game_ids)))
                 .values(expires=db_clock() + seconds)
                 .returning(BotLease.game_id)
             )
