@@ -420,3 +420,20 @@ def test_a_roll_off_at_the_turn_limit_ends_in_a_draw():
 def test_random_games_read_well_and_hide_the_agent_cards(params):
     game = tminus.load_game("count_down", **params)
     assert check_words(game, [1], max_steps=150) > 100
+
+
+def test_the_status_line_says_what_the_mover_does_not_the_engines_phase_name():
+    """A first-time player read "Alice's turn · turn start": the program's name for the
+    phase. Every phase has words for players; the observation carries them and the terminal
+    shows them."""
+    from tminus.games.count_down import phases
+    from tminus.games.count_down.views import observe, render_state
+
+    assert len(phases.DOING) == len(phases.NAMES)
+    for doing, name in zip(phases.DOING, phases.NAMES, strict=True):
+        assert doing and doing != name
+    state = reopen_turn(make_ready(started(), 1))
+    assert state.phase() == "turn start"
+    assert observe(state, 0)["doing"] == "count down or roll"
+    header = render_state(state, 0).splitlines()[0]
+    assert "count down or roll" in header and "turn start" not in header

@@ -35,5 +35,16 @@ NAMES = (
     "meeting", "reply", "ask", "counter", "counter reply", "target", "arrested",
     "count choice", "bid", "over",
 )  # fmt: skip
+# What the player to move is doing in each phase, as a status line says it to players
+# (the names above are for programs: "turn start" means nothing at the table).
+DOING = (
+    "rolling for the start", "rolling the ball", "drawing a surprise card",
+    "drawing an agent card", "a roll for an arrest", "rolling the countdown",
+    "count down or roll", "choosing a direction", "buying a photo card?", "at the Saturn V",
+    "astronaut training", "paying a debt", "playing again", "a meeting",
+    "answering an offer", "naming a price", "answering a price", "answering a counter-offer",
+    "choosing the mission's target", "arrested: sit out or pay", "counting down",
+    "an auction", "game over",
+)  # fmt: skip
 # The code of each phase by its name (``State.phase()`` gives names).
 CODES = {name: code for code, name in enumerate(NAMES)}

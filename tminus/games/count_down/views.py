@@ -67,6 +67,7 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
         "game": s.game.name,
         "players": s.game.num_players,
         "phase": phases.NAMES[s._phase],
+        "doing": phases.DOING[s._phase],  # the phase as a status line says it to players
         "current_player": s._player,
         "mover": s.turn.mover,
         "turn": s.turn.number,
@@ -232,7 +233,7 @@ def render_state(
     marks = piece_marks(s, names)
     to_move = f" · {escape(labels[s._player])} to play" if s._player >= 0 else ""
     lines = [
-        f"[bold]Count Down[/] · turn {obs['turn']} · {obs['phase']}{to_move}",
+        f"[bold]Count Down[/] · turn {obs['turn']} · {obs['doing']}{to_move}",
         "track:",
         *track_lines(s, marks, width),
     ]

@@ -1045,7 +1045,7 @@ function band(obs, ctx, layout, moves, box) {
     y += words.lines * pitch;
   };
   say(
-    obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.phase}`,
+    obs.phase === "over" ? "Game over" : `${who}'s turn · ${obs.doing}`,
     "small-text",
     tx,
     7.4,
