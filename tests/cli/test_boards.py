@@ -102,7 +102,8 @@ def test_count_downs_track_takes_as_many_columns_as_fit():
     state = tminus.load_game("count_down", players=4).new_initial_state()
 
     def first_row(width):
-        return shown(state.render(0, NAMES, width)).splitlines()[2].split()
+        lines = shown(state.render(0, NAMES, width)).splitlines()
+        return lines[lines.index("track:") + 1].split()  # the header may wrap on a narrow screen
 
     assert first_row(None) == first_row(200) == [
         "0", "Launch", "ramp", "1", "16", "Launch", "ramp", "2",
