@@ -57,7 +57,7 @@ def test_the_solution_satisfies_the_equations_of_the_engines_moves(junior):
 def test_a_random_player_takes_each_legal_move_of_the_engine_alike(junior):
     # The random side's equations average the engine's legal moves (the pass, eleven's
     # attack); the perfect side's take the best of them, against the random side's values.
-    randoms, perfects = duel.duel_values(junior, duel.RANDOM, duel.PERFECT, tolerance=1e-8)
+    randoms, perfects = duel.duel_values(junior, duel.RANDOM, duel.PERFECT, tolerance=1e-7)
     for mine, theirs in POSITIONS:
         assert randoms[mine, theirs] == pytest.approx(
             engine_value(randoms, junior, mine, theirs, mean, perfects), abs=1e-6

@@ -226,6 +226,31 @@ class BatchEnv:
         self._start(games)
         self._legal = None
 
+    def load(self, games: Any, states: Any) -> None:
+        """Set each of ``games`` (indices) to the matching reference state of ``states`` (one
+        state for all of them, or one a game), a decision of a seat: playouts from given
+        positions (a review's candidate moves in worlds drawn for the viewer). The batch
+        resolves chance from there on with its own seed; ``history(i)`` then holds the actions
+        played after the loaded position."""
+        games = np.asarray(games, dtype=np.int64).ravel()
+        if len(games) and (games.min() < 0 or games.max() >= self.batch_size):
+            raise ValueError(f"games are 0 to {self.batch_size - 1}")
+        states = [states] * len(games) if not isinstance(states, (list, tuple)) else states
+        if len(states) != len(games):
+            raise ValueError(f"{len(games)} games but {len(states)} states to load")
+        for state in states:
+            if state.game.name != self.name or state.game.params != self.params:
+                raise ValueError(f"a state of {state.game} does not fit a batch of {self.game}")
+            if state.is_chance_node():
+                raise ValueError("a batch loads decisions and ends, not chance nodes")
+        if self.log is not None:
+            self.log.clear(games)
+        self._load(games, states)
+        self._legal = None
+
+    def _load(self, games: np.ndarray, states: list) -> None:
+        raise NotImplementedError(f"the {self.name} batch cannot start from given positions yet")
+
     def history(self, game: int, start: int = 0) -> list[int]:
         """Every action of game ``game`` since it started (from the ``start``-th on),
         chance outcomes included."""

@@ -159,6 +159,37 @@ class ThreeTwoOneBatch(BatchEnv):
         self.phase[games] = TURN
         self.discarded_on[games] = -1
 
+    def _load(self, games: np.ndarray, states: list) -> None:
+        """Reference states into rows. A pile's consecutive equal cards become runs of at
+        most 16 (a draw takes the top card either way)."""
+        n = self.num_players
+        for game, state in zip(games.tolist(), states, strict=True):
+            self.hands[game] = state._hands
+            self.known[game] = state._known
+            self.sizes[game] = state._sizes
+            self.totals[game] = state._totals
+            self.draw[game] = state._draw
+            self.draw_size[game] = state._draw_size
+            self.runs[game] = 0
+            for side, cards in enumerate(state._piles):
+                runs = pile_runs(cards)
+                self.runs[game, side, : len(runs)] = runs
+                self.run_count[game, side] = len(runs)
+                self.pile[game, side] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=V)
+                self.pile_size[game, side] = len(cards)
+            self.scores[game] = state._scores
+            self.wins[game] = state._wins
+            self.playing[game] = sum(1 << s for s in state._playing)
+            self.round[game] = state._round
+            self.extra[game] = state._extra
+            self.turns[game] = state._turns
+            self.mover[game] = state._mover
+            self.starter[game] = state._starter
+            self.phase[game] = state._phase
+            self.discarded_on[game] = state._discarded_on
+            winners = state._winners or []
+            self.winners[game] = sum(1 << s for s in winners if 0 <= s < n)
+
     # -- queries about the position --------------------------------------------------------
     def _mover_rows(self, games: np.ndarray) -> np.ndarray:
         return games * self.num_players + self.mover[games]
@@ -489,6 +520,17 @@ def shared_win(won: np.ndarray) -> np.ndarray:
     share = n / np.maximum(k, 1)
     out = (np.where(won, share[:, None], 0.0) - 1.0) / (n - 1)
     return np.where((k > 0)[:, None], out, 0.0)
+
+
+def pile_runs(cards: list[int]) -> list[int]:
+    """A pile (values, top last) as run bytes: value << 4 | copies - 1, runs of at most 16."""
+    runs: list[int] = []
+    for value in cards:
+        if runs and runs[-1] >> 4 == value and runs[-1] & 15 < 15:
+            runs[-1] += 1
+        else:
+            runs.append(value << 4)
+    return runs
 
 
 def running_totals(rows: np.ndarray) -> np.ndarray:
