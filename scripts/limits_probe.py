@@ -62,13 +62,24 @@ def still_open(sockets: list[socket.socket], slow: bool) -> int:
     return open_now
 
 
+def answer_to(server: LiveServer, address: str) -> str:
+    """What a normal request from ``address`` (another loopback address: another client)
+    gets while the probe's connections are open."""
+    transport = httpx.HTTPTransport(local_address=address)
+    try:
+        with httpx.Client(transport=transport, timeout=5) as client:
+            return f"was answered {client.get(server.url + '/api/catalog').status_code}"
+    except httpx.HTTPError as error:
+        return f"was refused ({type(error).__name__})"
+
+
 def probe_connections(server: LiveServer, count: int, slow: bool) -> None:
     kind = "slowloris" if slow else "silent"
     started = time.monotonic()
     sockets = open_connections(server, count, slow)
-    answered = httpx.get(server.url + "/api/catalog", timeout=5).status_code == 200
-    print(f"{kind}: {len(sockets)} connections opened; a normal request answered meanwhile: "
-          f"{answered}")  # fmt: skip
+    print(f"{kind}: {len(sockets)} connections opened from 127.0.0.1; meanwhile a normal "
+          f"request from there {answer_to(server, '127.0.0.1')}, and from 127.0.0.2 "
+          f"{answer_to(server, '127.0.0.2')}")  # fmt: skip
     seen = None
     while time.monotonic() - started < 60:
         open_now = still_open(sockets, slow)

@@ -45,6 +45,7 @@ const app = {
   pending: null,
   refusal: null,
   before: null, // the observation drawn before this one: the board marks what changed
+  earlier: [], // the observations before each of the last moves, newest first
   bots: catalog ? botLevelsOf(catalog) : {}, // bot spec -> its level in words ("Search (hard)")
   opened: new Set(), // folded log runs the reader opened
   chat: [], // the table talk's lines
@@ -190,6 +191,7 @@ function restart() {
     pending: null,
     refusal: null,
     before: null,
+    earlier: [],
     offline: false,
     retries: 0,
   });
@@ -231,7 +233,13 @@ function receive(message) {
   app.retries = 0;
   document.body.classList.remove("offline");
   hideProblem();
-  if (app.view && app.view.seat === message.seat && !app.replay) app.before = app.view.observation;
+  // The board marks what the last move changed: a message that brings no player's move (a
+  // roll of the dice, a card dealt, a chat line, a new name) keeps the mark of the move before.
+  const moved = message.log.some((line) => line.index >= app.log.length && line.actor >= 0);
+  if (app.view && app.view.seat === message.seat && !app.replay && moved) {
+    app.before = app.view.observation;
+    app.earlier = [app.before, ...app.earlier.slice(0, EARLIER - 1)];
+  }
   app.log.length = message.log_from;
   app.log.push(...message.log);
   app.view = message;
@@ -681,6 +689,15 @@ function currentObservation() {
   return app.view.observation;
 }
 
+// The observations before each of the last moves, newest first: a board whose last move
+// changed nothing it shows (a pass, a card not bought) marks the last that did.
+const EARLIER = 12;
+function earlierObservations() {
+  if (!app.replay) return app.earlier;
+  const frames = app.replay.frames.slice(Math.max(0, app.replay.index - EARLIER), app.replay.index);
+  return frames.reverse().map((f) => (app.view.seat === null ? f.public : f.seats[app.view.seat]));
+}
+
 function previousObservation() {
   if (!app.replay) return app.before;
   const frame = app.replay.frames[app.replay.index - 1];
@@ -705,6 +722,7 @@ function renderBoard() {
     replay: !!app.replay,
     ended: !app.replay && view.status === "finished", // e.g. by resignation, mid-turn
     before: previousObservation(),
+    earlier: earlierObservations(),
     narrow: layoutOf(box) === "narrow",
   };
   box.replaceChildren(board.render(currentObservation(), ctx));

@@ -505,8 +505,14 @@ function track(obs, ctx, layout, moves) {
     }
     g.append(cell);
   });
-  // The squares rockets just left.
-  const before = ctx.before && ctx.before.positions;
+  // The squares rockets left with the last move that moved any (a card not bought after it
+  // keeps the mark; the rocket flies only when that move is the one just made).
+  const where = JSON.stringify(obs.positions);
+  const moved = (ctx.earlier || [ctx.before]).find(
+    (o) => o && o.positions && JSON.stringify(o.positions) !== where,
+  );
+  const before = moved && moved.positions;
+  const justNow = moved === ctx.before;
   const left = {};
   if (before)
     obs.positions.forEach((pos, seat) => {
@@ -535,7 +541,11 @@ function track(obs, ctx, layout, moves) {
       const name = seatName(ctx.seats, seat);
       const label = `${name}'s rocket on square ${pos}`;
       const from = left[seat] !== undefined ? at(left[seat]) : null;
-      const flight = from ? [from.x + from.w / 2 - px, from.y + from.h / 2 - py] : null;
+      const flight = !from
+        ? null
+        : justNow
+          ? [from.x + from.w / 2 - px, from.y + from.h / 2 - py]
+          : [0, 0];
       g.append(
         rocketPiece(seat, px, py, seat === mover && obs.phase !== "over", label, name, flight),
       );

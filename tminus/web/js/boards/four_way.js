@@ -168,10 +168,14 @@ function header(obs, ctx, moves, L) {
   return g;
 }
 
-// The keys of ``seat`` that changed with the last move (flipped up, or knocked down).
+// The keys of ``seat`` that changed with the last move that changed any (flipped up, or
+// knocked down): the passes after it leave its mark.
 function changedKeys(obs, ctx, seat) {
-  const before = ctx.before;
-  if (!before || !before.keys || !before.keys[seat]) return new Set();
+  const keys = JSON.stringify(obs.keys);
+  const before = (ctx.earlier || [ctx.before]).find(
+    (o) => o && o.keys && JSON.stringify(o.keys) !== keys,
+  );
+  if (!before || !before.keys[seat]) return new Set();
   const was = new Set(before.keys[seat]),
     now = new Set(obs.keys[seat]);
   const changed = new Set();
