@@ -165,3 +165,35 @@ def test_a_centres_cards_are_named_whole_in_a_four_player_panel(server, new_page
         assert "…" not in mine.text_content()
         found = words(page)
         assert too_small(found) == [] and misplaced(found) == []
+
+
+# Whether the middle of a thing to tap (a photo card's row can be wider than the frame) is
+# in the frame's visible part: where a thumb taps it.
+MIDDLE_IN_VIEW = """(n) => {
+    const r = n.getBoundingClientRect(), v = n.closest('.cd-viewport').getBoundingClientRect();
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    return v.left <= x && x <= v.right && v.top <= y && y <= v.bottom; }"""
+
+
+@pytest.mark.parametrize(("seed", "phase"), [(1, "target"), (2, "training")])
+def test_zoomed_in_the_frame_shows_what_there_is_to_tap_off_the_track(
+    server, new_page, seed, phase
+):
+    """A decision made off the track (a photo card to sabotage on another's control card, a
+    training's choice in the middle band): zoomed in, the frame shows something to tap,
+    not the mover's rocket on the track."""
+    state, seat = playout(lambda s, obs: obs["phase"] == phase, seed=seed)
+    page = position_page(server, new_page, PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    zoomed_out(page)
+    draw_on_phone(page, state, seat)
+    tapped = 0
+    for level in (1, 2, 3):
+        page.click(".cd-zoom-in")
+        page.wait_for_selector(f".cd-zoom-level:text('Zoom {level} of 3')")
+        taps = page.locator(".count-down .playable").element_handles()
+        if not taps:
+            continue  # (too small at this zoom for a thumb: the buttons below play)
+        tapped += 1
+        assert any(page.evaluate(MIDDLE_IN_VIEW, tap) for tap in taps), f"none in view at {level}"
+    assert tapped

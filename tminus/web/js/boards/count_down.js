@@ -1441,11 +1441,15 @@ function visible(viewport) {
 }
 
 // Where the player looks: the squares a move lands on (both if they fit in the frame, else
-// the one forward), else the mover's rocket.
+// the one forward), else what can be tapped on the board (a Saturn V stage to build in the
+// middle band, a card to buy), else the mover's rocket.
 function focusOf(root, viewport) {
-  const targets = [...root.querySelectorAll(".square.target")]
-    .sort((a, b) => (b.dataset.lands === "forward") - (a.dataset.lands === "forward")) // forward first
-    .map((n) => n.getBoundingClientRect());
+  const squares = [...root.querySelectorAll(".square.target")].sort(
+    (a, b) => (b.dataset.lands === "forward") - (a.dataset.lands === "forward"), // forward first
+  );
+  const targets = (squares.length ? squares : [...root.querySelectorAll(".playable")]).map((n) =>
+    n.getBoundingClientRect(),
+  );
   if (targets.length) {
     const all = targets.reduce((a, r) => ({
       left: Math.min(a.left, r.left),
