@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +35,16 @@ def test_the_load_script_refuses_addresses_off_this_machine(url):
 def test_loopback_addresses_are_allowed():
     for url in ("http://127.0.0.1:8000", "http://localhost:1", "http://[::1]:80"):
         loopback_only(url)
+
+
+def test_the_servers_it_starts_get_the_database_url_out_of_the_process_list(tmp_path):
+    from tminus.server.load import start_server
+
+    url = f"sqlite:///{tmp_path / 'secret-name.db'}"
+    process, _ = start_server(url)
+    try:
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode()
+        assert "serve" in command and "secret-name" not in command
+    finally:
+        process.kill()
+        process.wait()

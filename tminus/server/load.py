@@ -1,11 +1,11 @@
 """Load test: many games at once over WebSockets, on loopback, bounded in time.
 
     python -m tminus.server.load --games 50 --seconds 30
-    python -m tminus.server.load --games 50 --db postgresql://user:pw@host/db --processes 2
+    TMINUS_DATABASE_URL=postgresql://user:pw@host/db python -m tminus.server.load --games 50 --processes 2
     python -m tminus.server.load --games 50 --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
 starts `tminus serve` on a free loopback port with a fresh SQLite file, no bot delay and
-no per-client limits (``--db``: on that database instead, ``--processes`` of them on
+no per-client limits (``TMINUS_DATABASE_URL`` or ``--db``: on that database instead, ``--processes`` of them on
 PostgreSQL; ``--servers``: servers already running on this machine, e.g. behind nothing),
 and keeps ``--games`` games running (a finished game is replaced by a new one); the games
 are shared out among the servers in turn, each played on the server that created it. Each game's
@@ -190,11 +190,13 @@ def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [
         sys.executable, "-m", "tminus.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-        "--db", db_url, "--bot-delay", "0", "--creates-per-minute", "0",
+        "--bot-delay", "0", "--creates-per-minute", "0",
         "--max-bot-games", "100000", "--sockets-per-client", "100000",
         "--max-sockets", "100000", "--messages-per-second", "0",
     ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
+    # The URL goes in the environment: on the command line every user of the machine sees it.
+    env = {**os.environ, "TMINUS_DATABASE_URL": db_url}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     return process, f"http://127.0.0.1:{port}"
 
 
@@ -270,7 +272,10 @@ def main(argv: list[str] | None = None) -> dict:
         "--servers", help="running servers on loopback, comma-separated: the games are shared"
     )
     parser.add_argument(
-        "--db", help="start the servers on this database (default: a fresh SQLite file)"
+        "--db",
+        default=os.environ.get("TMINUS_DATABASE_URL"),
+        help="start the servers on this database (default: TMINUS_DATABASE_URL, else a fresh "
+        "SQLite file); a URL with a password belongs in TMINUS_DATABASE_URL, not here",
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes to start (PostgreSQL)"
@@ -292,7 +297,7 @@ def main(argv: list[str] | None = None) -> dict:
             db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
             count = max(1, args.processes)
             if count > 1 and db.startswith("sqlite"):
-                raise SystemExit("several processes need PostgreSQL: --db postgresql://...")
+                raise SystemExit("several processes need PostgreSQL: TMINUS_DATABASE_URL=postgresql://...")
             urls = []
             try:
                 for _ in range(count):
