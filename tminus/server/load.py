@@ -1,22 +1,24 @@
 """Load test: many games at once over WebSockets, on loopback, bounded in time.
 
     python -m tminus.server.load --games 50 --seconds 30
-    TMINUS_DATABASE_URL=postgresql://user:pw@host/db python -m tminus.server.load --games 50 --processes 2
+    TMINUS_DATABASE_URL=postgresql://user:pw@host/db \
+        python -m tminus.server.load --games 50 --processes 2
     python -m tminus.server.load --games 50 --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
-starts `tminus serve` on a free loopback port with a fresh SQLite file, no bot delay and
-no per-client limits (``TMINUS_DATABASE_URL`` or ``--db``: on that database instead, ``--processes`` of them on
-PostgreSQL; ``--servers``: servers already running on this machine, e.g. behind nothing),
-and keeps ``--games`` games running (a finished game is replaced by a new one); the games
-are shared out among the servers in turn, each played on the server that created it. Each game's
-seats follow ``--bots``: a bot spec, or ``person`` for a seat this tool plays itself (its
-first legal move, at once). It reports the moves per second delivered (players' decisions,
-bots' and persons') and the **move round trip** of the persons' moves, as the client
-measures it: from sending a move to receiving the state that holds it (the server commits
-the move, works out the next views and sends them in between). It stops by itself after
-``--seconds`` (every wait is bounded by what is left), resigning the games it leaves
-unfinished; it refuses any address that is not loopback. With the servers it started it
-also reports the CPU each spent per move and what one process delivered, for sizing.
+starts `tminus serve` on a free loopback port with a fresh SQLite file, no bot delay and no
+per-client limits (``TMINUS_DATABASE_URL`` or ``--db``: on that database instead,
+``--processes`` of them on PostgreSQL; ``--servers``: servers already running on this
+machine, e.g. behind nothing), and keeps ``--games`` games running (a finished game is
+replaced by a new one); the games are shared out among the servers in turn, each played on
+the server that created it. Each game's seats follow ``--bots``: a bot spec, or ``person``
+for a seat this tool plays itself (its first legal move, at once). It reports the moves per
+second delivered (players' decisions, bots' and persons') and the **move round trip** of
+the persons' moves, as the client measures it: from sending a move to receiving the state
+that holds it (the server commits the move, works out the next views and sends them in
+between). It stops by itself after ``--seconds`` (every wait is bounded by what is left),
+resigning the games it leaves unfinished; it refuses any address that is not loopback. With
+the servers it started it also reports the CPU each spent per move and what one process
+delivered, for sizing.
 """
 
 from __future__ import annotations
