@@ -299,7 +299,9 @@ def main(argv: list[str] | None = None) -> dict:
             db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
             count = max(1, args.processes)
             if count > 1 and db.startswith("sqlite"):
-                raise SystemExit("several processes need PostgreSQL: TMINUS_DATABASE_URL=postgresql://...")
+                raise SystemExit(
+                    "several processes need PostgreSQL: TMINUS_DATABASE_URL=postgresql://..."
+                )
             urls = []
             try:
                 for _ in range(count):
