@@ -14,6 +14,8 @@ from tminus.agents.solvers.sputnik_endgame import build
 from tminus.cli import app
 from tminus.core.serialize import state_to_dict
 from tminus.review import (
+    GRADES,
+    Estimate,
     ExactSputnik,
     grade,
     read_record,
@@ -22,6 +24,7 @@ from tminus.review import (
     review_seat,
 )
 from tminus.review.report import counted, html_report
+from tminus.review.review import about_equal
 
 
 def test_a_four_way_duel_review_matches_the_exact_duel_values_at_every_move():
@@ -51,7 +54,26 @@ def test_grades_follow_the_documented_thresholds():
     assert grade(0.05) == "inaccuracy"
     assert grade(0.049) is None
     assert grade(0.4, error=0.25) is None  # within two standard errors: noise
-    assert grade(0.4, error=0.1) == "blunder"
+
+
+def test_an_estimated_loss_is_graded_only_by_what_its_interval_clears():
+    """A grade needs the loss to pass its threshold by more than two standard errors of
+    the difference: where the interval (loss ± 2 SE) holds the threshold, no such label."""
+    assert grade(0.40, error=0.10) == "mistake"  # 0.20 clears 0.15, not 0.30
+    assert grade(0.40, error=0.04) == "blunder"  # 0.32 clears 0.30
+    assert grade(0.12, error=0.05) is None  # 0.02: not even an inaccuracy for sure
+    assert grade(0.12, error=0.03) == "inaccuracy"  # 0.06 clears 0.05
+    assert grade(0.35, error=0.025) == "mistake"  # exactly 0.30 is not more than it
+    for loss in (0.06, 0.2, 0.33, 0.5):
+        for error in (0.01, 0.03, 0.1):
+            label = grade(loss, error)
+            thresholds = dict(GRADES)
+            if label is not None:
+                assert loss - 2 * error > thresholds[label]
+            for name, threshold in GRADES:  # no lesser label where a greater one is sure
+                if loss - 2 * error > threshold:
+                    assert label is not None and thresholds[label] >= threshold
+                    break
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +188,15 @@ def test_the_review_command_prints_the_table_and_writes_the_page(tmp_path):
     result = CliRunner().invoke(app, ["review", str(bad)])
     # (the console wraps long lines where it likes: read the words)
     assert result.exit_code != 0 and "not a T-minus" in " ".join(result.output.split())
+
+
+def test_a_hint_names_a_best_move_only_when_it_beats_the_next_by_two_standard_errors():
+    value = Estimate(0.5, 0.01, 1000)
+    clear = [(7, value, Estimate(0.0, 0.0)), (3, value, Estimate(0.05, 0.02))]  # 2.5 SE
+    assert about_equal(clear) == [7]
+    close = [(7, value, Estimate(0.0, 0.0)), (3, value, Estimate(0.03, 0.02))]  # 1.5 SE
+    assert about_equal(close) == [7, 3]
+    tied_exactly = [(7, value, Estimate(0.0, 0.0)), (3, value, Estimate(0.0, 0.0))]
+    assert about_equal(tied_exactly) == [7, 3]
+    exact_worse = [(7, value, Estimate(0.0, 0.0)), (3, value, Estimate(0.001, 0.0))]
+    assert about_equal(exact_worse) == [7]

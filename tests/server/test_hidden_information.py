@@ -23,7 +23,8 @@ from tminus.core.registry import (
     register_game,
     unregister_game,
 )
-from tminus.review import review_position
+from tminus.review import Playouts
+from tminus.review.review import finalists
 from tminus.server.app import create_app
 from tminus.server.limits import Limits
 from tminus.server.reviews import SAMPLES
@@ -153,10 +154,19 @@ def check_hint(state, seat, message):
     """The hint reads nothing ``seat`` cannot see: a world that seat cannot tell from this
     one (other hands, the deck's order redrawn) gets the same hint."""
     imagined = state.resample_hidden(seat, np.random.default_rng(11))
-    estimates = review_position(imagined, seat, samples=SAMPLES, seed=len(state.history()))
-    best = max(estimates, key=lambda a: (estimates[a].mean, -a))
-    assert message["action"] == best and message["chance"] == estimates[best].mean
-    assert set(message) == {"type", "seat", "move_number", "label", "action", "chance", "error"}
+    # As many deals as the hint was given time for (it stops at a deadline).
+    judge = Playouts(
+        state.game, SAMPLES, seed=len(state.history()), seat=seat, max_samples=message["worlds"]
+    )
+    found = judge.values(imagined, imagined.legal_actions())
+    kept = sorted(finalists(found), key=lambda a: (-float(np.mean(found[a])), a))
+    best = kept[0]
+    assert message["action"] == best and message["chance"] == float(np.mean(found[best]))
+    assert message["equal"][0] == best and set(message["equal"]) <= set(kept)
+    assert set(message) == {
+        "type", "seat", "move_number", "label", "labels", "action", "chance", "error", "width",
+        "equal", "worlds",
+    }  # fmt: skip
 
 
 def check_messages(table, records, tokens):

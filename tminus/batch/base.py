@@ -90,6 +90,7 @@ class BatchEnv:
     ``auto_reset``: a game that is over when ``step`` is called starts again (its action
     is ignored), so its final state can be read after the step that ended it.
     ``record_history``: keep ``history(i)`` (costs 2 bytes an action).
+    ``deal=False``: the games are not started (every row is then ``load``-ed).
     """
 
     name: ClassVar[str]
@@ -101,6 +102,7 @@ class BatchEnv:
         seed: Any = 0,
         auto_reset: bool = False,
         record_history: bool = True,
+        deal: bool = True,
         **params: Any,
     ) -> None:
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
@@ -123,7 +125,8 @@ class BatchEnv:
         self._all = np.arange(self.batch_size)
         self._legal: np.ndarray | None = None
         self._allocate()
-        self._start(self._all)
+        if deal:  # (False: every row is to be loaded, ``load``; until then it holds nothing)
+            self._start(self._all)
 
     # -- what a game engine provides -------------------------------------------------------
     def _allocate(self) -> None:
@@ -246,6 +249,22 @@ class BatchEnv:
         if self.log is not None:
             self.log.clear(games)
         self._load(games, states)
+        self._legal = None
+
+    def copy_rows(self, games: Any, sources: Any) -> None:
+        """Set each of ``games`` to the position of the matching game of ``sources`` (a
+        position loaded once, played on from many rows)."""
+        games = np.asarray(games, dtype=np.int64).ravel()
+        sources = np.asarray(sources, dtype=np.int64).ravel()
+        if games.shape != sources.shape:
+            raise ValueError(f"{len(games)} games but {len(sources)} sources to copy")
+        for both in (games, sources):
+            if len(both) and (both.min() < 0 or both.max() >= self.batch_size):
+                raise ValueError(f"games are 0 to {self.batch_size - 1}")
+        for array in self.state_arrays().values():
+            array[games] = array[sources]
+        if self.log is not None:
+            self.log.clear(games)
         self._legal = None
 
     def _load(self, games: np.ndarray, states: list) -> None:

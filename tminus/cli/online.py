@@ -91,7 +91,11 @@ def serve(
         int, typer.Option(help="Reviews of finished games asked for at once.")
     ] = LIMITS.reviews_at_once,
     review_samples: Annotated[
-        int, typer.Option(help="Playouts a move in a review where no solver covers it.")
+        int,
+        typer.Option(
+            help="Worlds in a decision's first round of playouts in reviews and hints (more "
+            "follow until each value is within ± 3 points or time runs out)."
+        ),
     ] = LIMITS.review_samples,
     busy_timeout: Annotated[
         float, typer.Option(help="Seconds a write waits for a locked SQLite file.")

@@ -82,6 +82,9 @@ class GameManifest:
     # agents by name (random is everyone's).
     batch: Mapping[str, str] = field(default_factory=dict)
     batch_agents: Mapping[str, str] = field(default_factory=dict)
+    # The vectorised agent that plays out a review's and a hint's playouts on the batch
+    # engine ("random" or one of ``batch_agents``; None: playouts on the reference engine).
+    batch_rollout: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not re.fullmatch(_NAME, self.name):
@@ -100,6 +103,14 @@ class GameManifest:
             for index, path in enumerate(paths):
                 self._check_path(f"{key}[{index}]", path)
             object.__setattr__(self, key, tuple(paths))
+        if self.batch_rollout is not None:
+            if "numpy" not in self.batch:
+                raise ValueError(f"{self.name} manifest: batch_rollout needs a numpy batch engine")
+            if self.batch_rollout != "random" and self.batch_rollout not in self.batch_agents:
+                raise ValueError(
+                    f"{self.name} manifest: batch_rollout is random or one of batch_agents, "
+                    f"not {self.batch_rollout!r}"
+                )
         if self.facts is not None:
             self._check_path("facts", self.facts)
         if self.evaluation is not None:

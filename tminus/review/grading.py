@@ -9,21 +9,25 @@ the dice or a draw of the cards swings these games far more than a move swings c
     mistake      at least 0.15
     inaccuracy   at least 0.05
 
-An estimated loss is graded only when it is also at least two standard errors: a
-difference the playouts cannot tell from noise is not called a mistake.
+An estimated loss is graded by evidence: it earns a grade only when it exceeds that grade's
+threshold by more than two standard errors of the paired difference (best move less move
+played, on the same worlds and luck). A loss whose interval still reaches below a threshold
+is not called by it: 0.40 ± 0.10 is a mistake (0.20 > 0.15), not yet a blunder, and
+0.12 ± 0.05 is no inaccuracy at all. Exact values are graded as they are.
 """
 
 from __future__ import annotations
 
 GRADES = (("blunder", 0.30), ("mistake", 0.15), ("inaccuracy", 0.05))
-SIGNIFICANT = 2.0  # standard errors an estimated loss must reach to be graded
+SIGNIFICANT = 2.0  # standard errors by which a loss must pass a threshold to earn its grade
 
 
 def grade(loss: float, error: float = 0.0) -> str | None:
-    """The grade of a loss (None: a good move), ``error`` its standard error (0: exact)."""
-    if error and loss < SIGNIFICANT * error:
-        return None
+    """The grade of a loss (None: a good move, or not shown to be a worse one), ``error`` its
+    standard error (0: exact)."""
+    surely = loss - SIGNIFICANT * error  # the loss the evidence is sure of
     for name, threshold in GRADES:
-        if loss >= threshold - 1e-12:
+        passed = surely > threshold if error else surely >= threshold - 1e-12
+        if passed:
             return name
     return None

@@ -1,10 +1,11 @@
 """Judges: the mover's chance to win after each of its moves, exact or estimated.
 
-A judge's ``values(state, actions)`` gives, for each action, a list of samples of the
-mover's chance to win after it: one sample when exact, ``samples`` playouts otherwise
-(sample ``i`` of every action is played in the same world with the same dice and draws,
-so that differences between moves are measured without most of the luck). It returns
-None where it cannot judge the position (the review then asks the next judge).
+A judge's ``values(state, actions, keep=(), deadline=None)`` gives, for each action, a list
+of samples of the mover's chance to win after it: one sample when exact, playouts otherwise
+(sample ``i`` of every action is played in the same world, so that differences between
+moves are measured without most of the luck; ``keep``: actions whose value will be shown,
+``deadline``: when to stop sampling). It returns None where it cannot judge the position
+(the review then asks the next judge).
 """
 
 from __future__ import annotations
@@ -15,30 +16,36 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import Game, State
-from tminus.core.playout import ChanceStreams
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A chance to win: the mean of its samples and its standard error (0 when exact)."""
+    """A chance to win: the mean of its samples, its standard error (0 when exact) and how
+    many samples it has."""
 
     mean: float
     error: float
+    count: int = 1
 
     @classmethod
     def of(cls, samples: Sequence[float]) -> Estimate:
         values = np.asarray(samples, dtype=float)
         error = float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
-        return cls(float(values.mean()), error)
+        return cls(float(values.mean()), error, len(values))
 
 
 class Judge(Protocol):
     exact: bool
     name: str
 
-    def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]] | None: ...
+    def values(
+        self,
+        state: State,
+        actions: Sequence[int],
+        keep: Sequence[int] = (),
+        deadline: float | None = None,
+    ) -> dict[int, list[float]] | None: ...
 
 
 def share_of_win(state: State, seat: int) -> float:
@@ -65,7 +72,7 @@ class ExactFourWayDuel:
             raise ValueError("the duel table judges 2-player 4-Way CountDown")
         self.solver = FourWaySolverAgent(game)
 
-    def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]]:
+    def values(self, state: State, actions: Sequence[int], **_: Any) -> dict[int, list[float]]:
         return {a: [self.solver.chance_to_win(state, a)] for a in actions}
 
 
@@ -85,7 +92,9 @@ class ExactSputnik:
                 "no exact Sputnik values for this game (2 players, radius 2 or a table)"
             )
 
-    def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]] | None:
+    def values(
+        self, state: State, actions: Sequence[int], **_: Any
+    ) -> dict[int, list[float]] | None:
         from tminus.agents.solvers.sputnik_endgame import chance_to_win
 
         mover = state.current_player()
@@ -100,60 +109,13 @@ class ExactSputnik:
         return values
 
 
-class Playouts:
-    """An estimate: each move played out ``samples`` times by the rollout agent (the game's
-    greedy player), on common random numbers.
+def __getattr__(name: str) -> Any:
+    # Playouts live in their own module (they import this one for ``Estimate``).
+    if name in ("Playouts", "PRECISION", "Z95"):
+        from tminus.review import playouts
 
-    ``seat=None`` (after the end) plays out the true state; a seat (during play) plays out
-    worlds drawn from that seat's information set, ``state.resample_hidden(seat, ...)``.
-    """
-
-    exact = False
-
-    def __init__(
-        self,
-        game: Game,
-        samples: int = 32,
-        seed: int = 0,
-        seat: int | None = None,
-        rollout: str | None = None,
-    ) -> None:
-        if samples < 2:
-            raise ValueError("playouts need at least 2 samples for a standard error")
-        self.game = game
-        self.samples = samples
-        self.seed = seed
-        self.seat = seat
-        self.rollout = rollout or default_rollout(game.name)
-        self.name = f"{samples} playouts a move by `{self.rollout}` (estimate ± standard error)"
-
-    def values(self, state: State, actions: Sequence[int]) -> dict[int, list[float]]:
-        mover = state.current_player()
-        # Seeded by the position as the judging seat knows it, never by hidden parts.
-        where = len(state.history())
-        values: dict[int, list[float]] = {a: [] for a in actions}
-        for i in range(self.samples):
-            seed = [self.seed, where, i]
-            world = (
-                state.clone()
-                if self.seat is None
-                else state.resample_hidden(self.seat, np.random.default_rng([*seed, 0]))
-            )
-            for action in actions:
-                played = world.clone()
-                played.apply_action(action)
-                values[action].append(self.play_out(played, mover, seed))
-        return values
-
-    def play_out(self, state: State, seat: int, seed: list[int]) -> float:
-        agent = make_agent(self.rollout, self.game, seed=[*seed, 1])
-        chance = ChanceStreams(str(seed))
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(chance.draw(state))
-            else:
-                state.apply_action(agent.step(state))
-        return share_of_win(state, seat)
+        return getattr(playouts, name)
+    raise AttributeError(name)
 
 
 def judge_for(game: Game, table: Any = None) -> Any | None:

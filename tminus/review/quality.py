@@ -121,7 +121,7 @@ def judge_position(
     if first == second:
         return None, None
     seed = int(np.random.default_rng(position.key).integers(2**31))
-    judges = judges_for(game, samples, seed, viewer=state.current_player())
+    judges = judges_for(game, samples, seed, viewer=state.current_player(), precision=None)
     values, judge = first_verdict(judges, state, [first, second])
     return Estimate.of(np.subtract(values[first], values[second]).tolist()), judge.name
 

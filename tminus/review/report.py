@@ -25,11 +25,15 @@ def percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+Z95 = 1.96  # a 95% interval is the estimate ± 1.96 standard errors
+
+
 def value_text(move: MoveReview, which: str) -> str:
+    """A value, with its 95% interval when it is an estimate: "47.1% ± 2.8"."""
     estimate = getattr(move, which)
     if move.exact or estimate.error == 0:
         return percent(estimate.mean)
-    return f"{percent(estimate.mean)} ± {100 * estimate.error:.1f}"
+    return f"{percent(estimate.mean)} ± {100 * Z95 * estimate.error:.1f}"
 
 
 def terminal_table(review: Review) -> Table:
@@ -203,8 +207,10 @@ def html_report(review: Review, back: str | None = None) -> str:
 {legend(review)}
 <ul>{items}</ul>
 <p>Values: each player's chance to win. Found by:</p><ul>{judges}</ul>
-<p class="muted">Grades ({escape(grades)}; an estimate only when its loss is at least two
-standard errors).</p>
+<p class="muted">Grades: {escape(grades)}. An estimated loss earns a grade only when it
+passes that grade's threshold by more than two standard errors of the difference (best move
+less move played, on the same worlds and luck); where the evidence cannot tell, the move is
+not labelled. Estimates are shown with their 95% interval (± 1.96 standard errors).</p>
 <div class="moves" tabindex="0" role="region" aria-label="every move judged">
 <table><thead><tr><th>#</th><th>player</th><th>played</th><th>before</th>
 <th>after</th><th>best move</th><th>loss</th><th></th></tr></thead><tbody>{rows}</tbody>

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from tminus.core.game import Game, State
-from tminus.review.grading import grade
-from tminus.review.judges import Estimate, Judge, Playouts, judge_for
+from tminus.review.grading import SIGNIFICANT, grade
+from tminus.review.judges import Estimate, Judge, judge_for
+from tminus.review.playouts import PRECISION, Playouts, Sampling
 
 
 @dataclass(frozen=True)
@@ -75,44 +77,70 @@ class Review:
 
 
 def first_verdict(
-    judges: list[Judge], state: State, actions: list[int]
+    judges: list[Judge],
+    state: State,
+    actions: list[int],
+    keep: Sequence[int] = (),
+    deadline: float | None = None,
 ) -> tuple[dict[int, list[float]], Judge]:
     """The samples of the first judge that covers ``state`` (the last, playouts, always
     does), and that judge."""
     for judge in judges:
-        samples = judge.values(state, actions)
+        samples = judge.values(state, actions, keep=keep, deadline=deadline)
         if samples is not None:
             return samples, judge
     raise RuntimeError("no judge covers this position")  # pragma: no cover
 
 
-def judge_decision(state: State, action: int, judges: list[Judge], names: list[str]) -> tuple:
-    """(MoveReview fields, the judge used) for ``action`` played in ``state``; moves are
-    named as their buttons say them (the mover's own moves: nothing hidden from them)."""
-    legal = state.legal_actions()
-    samples, judge = first_verdict(judges, state, legal)
+def finalists(samples: dict[int, list[float]]) -> list[int]:
+    """The candidates played in every world: those a race dropped as worse have fewer."""
+    most = max(len(v) for v in samples.values())
+    return [a for a, v in samples.items() if len(v) == most]
+
+
+def move_review(
+    state: State,
+    index: int,
+    action: int,
+    samples: dict[int, list[float]],
+    judge: Judge,
+    names: list[str],
+) -> MoveReview:
+    """``action`` played in ``state`` judged from ``samples`` of each move's value; moves
+    are named as their buttons say them (the mover's own moves: nothing hidden from them)."""
     means = {a: float(np.mean(v)) for a, v in samples.items()}
-    best = max(legal, key=lambda a: (means[a], a == action))  # ties: the move played
-    differences = np.subtract(samples[best], samples[action])
-    loss = Estimate.of(differences)
-    seat = state.current_player()
-
-    def text(a: int) -> str:
-        return state.move_label(a, names)
-
-    fields = dict(
-        seat=seat,
+    best = max(finalists(samples), key=lambda a: (means[a], a == action))  # ties: the played
+    loss = Estimate.of(np.subtract(samples[best], samples[action]))
+    return MoveReview(
+        index=index,
+        seat=state.current_player(),
         played=action,
-        played_text=text(action),
+        played_text=state.move_label(action, names),
         best=best,
-        best_text=text(best),
+        best_text=state.move_label(best, names),
         before=Estimate.of(samples[best]),
         after=Estimate.of(samples[action]),
         loss=loss,
         exact=judge.exact,
         grade=grade(loss.mean, loss.error),
     )
-    return fields, judge
+
+
+Progress = Callable[[int, int], None]  # (decisions judged, decisions in all)
+
+
+def decisions(
+    game: Game, history: list[int], reviewed: Callable[[State], bool]
+) -> list[tuple[int, State, int]]:
+    """The decisions a review judges, as (place in ``history``, the position, the move
+    played): a choice of more than one move by a seat it reviews."""
+    state = game.new_initial_state()
+    found = []
+    for index, action in enumerate(history):
+        if not state.is_chance_node() and reviewed(state) and len(state.legal_actions()) > 1:
+            found.append((index, state.clone(), action))
+        state.apply_action(action)
+    return found
 
 
 def _review(
@@ -122,25 +150,58 @@ def _review(
     viewer: int | None,
     judges: list[Judge],
     reviewed: Callable[[State], bool],
+    budget: float | None = None,
+    progress: Progress | None = None,
 ) -> Review:
-    state = game.new_initial_state()
-    moves, used = [], []
-    for index, action in enumerate(history):
-        if not state.is_chance_node() and reviewed(state) and len(state.legal_actions()) > 1:
-            fields, judge = judge_decision(state, action, judges, names)
-            moves.append(MoveReview(index=index, **fields))
-            if judge.name not in used:
-                used.append(judge.name)
-        state.apply_action(action)
+    """Exact judges first, each decision on its own; the playouts then sample every other
+    decision together (``Playouts.sample``) until each is precise or ``budget`` seconds
+    have passed."""
+    found = decisions(game, history, reviewed)
+    ends = time.monotonic() + budget if budget is not None else None
+    *exact, playouts = judges
+    verdicts: dict[int, tuple[dict[int, list[float]], Judge]] = {}
+    sampling: list[tuple[int, Sampling]] = []
+
+    def tell() -> None:
+        if progress is not None:
+            progress(len(verdicts), len(found))
+
+    tell()
+    for index, state, action in found:
+        legal = state.legal_actions()
+        for judge in exact:
+            values = judge.values(state, legal)
+            if values is not None:
+                verdicts[index] = (values, judge)
+                break
+        else:
+            sampling.append((index, Sampling(state, legal, (action,))))
+        tell()
+    where = {id(decision): index for index, decision in sampling}
+
+    def sampled(decision: Sampling) -> None:
+        verdicts[where[id(decision)]] = (decision.values, playouts)
+        tell()
+
+    if sampling:
+        playouts.sample([d for _, d in sampling], ends, finished=sampled)
+    moves = [move_review(state, i, a, *verdicts[i], names) for i, state, a in found]
+    used = list(dict.fromkeys(verdicts[i][1].name for i, _, _ in found))
     return Review(game.name, dict(game.params), names, moves, viewer, used)
 
 
 def judges_for(
-    game: Game, samples: int, seed: int, viewer: int | None, table: Any = None
+    game: Game,
+    samples: int,
+    seed: int,
+    viewer: int | None,
+    table: Any = None,
+    precision: float | None = PRECISION,
 ) -> list[Judge]:
-    """The exact judge first where there is one, then playouts."""
+    """The exact judge first where there is one, then playouts (``precision=None``:
+    exactly ``samples`` a move)."""
     exact = judge_for(game, table)
-    playouts = Playouts(game, samples=samples, seed=seed, seat=viewer)
+    playouts = Playouts(game, samples=samples, seed=seed, seat=viewer, precision=precision)
     return [exact, playouts] if exact is not None else [playouts]
 
 
@@ -151,13 +212,18 @@ def review_game(
     samples: int = 32,
     seed: int = 0,
     table: Any = None,
+    budget: float | None = None,
+    progress: Progress | None = None,
 ) -> Review:
     """After the end: every decision of every player, judged with everything known.
 
-    ``table``: a Sputnik endgame table to use instead of the cached one (tests)."""
+    ``samples``: worlds in a decision's first round of playouts (more follow until each
+    value is within ± 3 points); ``budget``: seconds for the whole review; ``progress``:
+    called with (decisions judged, decisions in all); ``table``: a Sputnik endgame table to
+    use instead of the cached one (tests)."""
     names = names or [f"Player {s + 1}" for s in range(game.num_players)]
     judges = judges_for(game, samples, seed, None, table)
-    return _review(game, history, names, None, judges, lambda state: True)
+    return _review(game, history, names, None, judges, lambda state: True, budget, progress)
 
 
 def review_seat(
@@ -167,6 +233,7 @@ def review_seat(
     samples: int = 32,
     seed: int = 0,
     table: Any = None,
+    budget: float | None = None,
 ) -> Review:
     """During play: ``seat``'s own decisions so far, judged from what ``seat`` knew.
 
@@ -176,18 +243,51 @@ def review_seat(
     game = state.game
     names = names or [f"Player {s + 1}" for s in range(game.num_players)]
     judges = judges_for(game, samples, seed, seat, table)
-    return _review(game, state.history(), names, seat, judges, lambda s: s.current_player() == seat)
+    mine = lambda s: s.current_player() == seat  # noqa: E731
+    return _review(game, state.history(), names, seat, judges, mine, budget)
 
 
 def review_position(
-    state: State, seat: int, samples: int = 32, seed: int = 0, table: Any = None
+    state: State,
+    seat: int,
+    samples: int = 32,
+    seed: int = 0,
+    table: Any = None,
+    budget: float | None = None,
 ) -> dict[int, Estimate]:
     """During play: ``seat``'s chance to win after each of its legal moves now (the hint:
-    the best is the highest), from ``seat``'s information only."""
+    the best is the highest), from ``seat``'s information only; within ``budget`` seconds.
+    Moves the race dropped as clearly worse than the best are left out."""
+    found = compared_to_best(state, seat, samples, seed, table, budget)
+    return {action: value for action, value, _ in found}
+
+
+def about_equal(found: list[tuple[int, Estimate, Estimate]]) -> list[int]:
+    """The moves of ``compared_to_best`` that the best does not beat by more than two
+    standard errors of their paired difference (the best first): one move when the best is
+    shown to be best, several when they are about equal."""
+    return [action for action, _, short in found if short.mean <= SIGNIFICANT * short.error]
+
+
+def compared_to_best(
+    state: State,
+    seat: int,
+    samples: int = 32,
+    seed: int = 0,
+    table: Any = None,
+    budget: float | None = None,
+) -> list[tuple[int, Estimate, Estimate]]:
+    """The hint's evidence: ``seat``'s moves still in the race, best first, each with its
+    value and its shortfall from the best (paired on the same worlds: the best's own is 0)."""
     state.check_seat(seat)
     if state.current_player() != seat:
         raise ValueError(f"seat {seat} is not to move")
     legal = state.legal_actions()
     judges = judges_for(state.game, samples, seed, seat, table)
-    samples_by_move, _ = first_verdict(judges, state, legal)
-    return {a: Estimate.of(v) for a, v in samples_by_move.items()}
+    deadline = time.monotonic() + budget if budget is not None else None
+    found, _ = first_verdict(judges, state, legal, deadline=deadline)
+    kept = sorted(finalists(found), key=lambda a: (-float(np.mean(found[a])), a))
+    best = kept[0]
+    return [
+        (a, Estimate.of(found[a]), Estimate.of(np.subtract(found[best], found[a]))) for a in kept
+    ]

@@ -112,13 +112,25 @@ def error_response(code: str, message: str, retry: float | None = None) -> JSONR
 
 
 def message_page(
-    title: str, text: str, back: str = "/", again: float | None = None, back_text: str = ""
+    title: str,
+    text: str,
+    back: str = "/",
+    again: float | None = None,
+    back_text: str = "",
+    meter: tuple[int, int] | None = None,
 ) -> str:
     """A small page that says one thing, in the table's look, with a way back (``back``: the
-    game's page, or the lobby); ``again``: seconds after which it reloads."""
+    game's page, or the lobby); ``again``: seconds after which it reloads; ``meter``: (done,
+    all) shown as a progress bar."""
     from html import escape
 
     reload = f'<meta http-equiv="refresh" content="{again:g}">' if again else ""
+    bar = (
+        f'<progress value="{meter[0]}" max="{max(meter[1], 1)}" aria-label="{escape(title)}">'
+        f"{meter[0]} of {meter[1]}</progress>"
+        if meter
+        else ""
+    )
     back_text = back_text or ("Back to the lobby" if back == "/" else "Back to the game")
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -127,7 +139,7 @@ def message_page(
         '<link rel="icon" href="/static/favicon.svg">'
         '<link rel="stylesheet" href="/static/css/app.css"></head>'
         f'<body><main class="message-page"><h1>{escape(title)}</h1><p role="status">'
-        f'{escape(text)}</p><p><a href="{escape(back)}">{escape(back_text)}</a></p></main>'
+        f'{escape(text)}</p>{bar}<p><a href="{escape(back)}">{escape(back_text)}</a></p></main>'
         "</body></html>"
     )
 
@@ -634,7 +646,7 @@ def create_app(
         (202) while the review is being made: ask again."""
         review = await asked_review(game_id)
         if review is None:
-            working = {"status": "working"}
+            working = {"status": "working", **reviews.progress(game_id)}
             return JSONResponse(working, status_code=202, headers={"Retry-After": "2"})
         return JSONResponse({"status": "ready", **review.to_dict()})
 
@@ -654,9 +666,18 @@ def create_app(
             )
             return HTMLResponse(page, status_code=HTTP_STATUS.get(refused.code, 400))
         if review is None:
-            text = "The game is being reviewed: every move is played out many times. This page "
-            text += "shows the review as soon as it is ready."
-            return HTMLResponse(message_page("Reviewing the game…", text, back, again=2))
+            where = reviews.progress(game_id)
+            text, meter = "The game is being reviewed: every move is played out many times. ", None
+            if "judged" in where:
+                meter = (where["judged"], where["decisions"])
+                text += f"{meter[0]} of {meter[1]} decisions judged"
+                left = where["seconds_left"]
+                text += f", about {max(1, round(left))} s left. " if left is not None else ". "
+            elif where.get("waiting"):
+                text += f"It starts after {where['waiting']} other review(s). "
+            text += "This page shows the review as soon as it is ready."
+            page = message_page("Reviewing the game…", text, back, again=2, meter=meter)
+            return HTMLResponse(page)
         return HTMLResponse(html_report(review, back=back))
 
     @app.get("/api/games/{game_id}/layout", responses=documented(404, 409, 503))
@@ -889,9 +910,11 @@ def create_app(
             log.warning("a hint in game %s failed: %s", table.id, failed)
             connection.push(error("unavailable", "the hint could not be worked out: try again"))
             return
-        label = state.move_label(found["action"], service.names(table))
+        names = service.names(table)
+        label = state.move_label(found["action"], names)
+        labels = [state.move_label(a, names) for a in found["equal"]]
         connection.push({"type": "hint", "seat": seat, "move_number": number, "label": label,
-                         **found})  # fmt: skip
+                         "labels": labels, **found})  # fmt: skip
 
     def held(connection: Connection, seat: int | None) -> tuple[int, str]:
         """The seat a message speaks for, with its token: the one the socket plays now, or

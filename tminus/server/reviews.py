@@ -16,7 +16,9 @@ win after it. Hints have a process of their own, so that a long review never hol
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,34 +26,82 @@ from functools import partial
 from typing import Any
 
 from tminus.core.game import Game
-from tminus.review import Review, review_game, review_position
+from tminus.review import Review, review_game
+from tminus.review.judges import Z95
+from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
 
-SAMPLES = 8  # playouts a move where no solver covers the position
+SAMPLES = 32  # worlds in a decision's first round of playouts (more until ± 3 points)
+HINT_BUDGET = 2.5  # seconds a hint samples at most (its answer comes within 3 s)
+REVIEW_BUDGET = 60.0  # seconds a review samples at most, shared by its decisions
 KEEP = 32  # reviews kept in memory
 
 
+# In the review process: where the review under way stands, shared with the server's
+# process (set by the pool's initializer): job number, decisions judged, decisions in all,
+# and the time it started (``time.time()``).
+_board: Any = None
+
+
+def start_review_process(board: Any) -> None:
+    global _board
+    os.nice(10)  # a review gives way to the bots and the server when the cores are busy
+    _board = board
+
+
 def review_of(
-    game: type[Game], params: dict[str, Any], history: list[int], names: list[str], samples: int
+    game: type[Game],
+    params: dict[str, Any],
+    history: list[int],
+    names: list[str],
+    samples: int,
+    job: int = 0,
+    budget: float | None = REVIEW_BUDGET,
 ) -> Review:
-    """In the review process: the review of a finished game (the same every time: seed 0).
-    The game class goes by reference, as bots' turns do (a game registered from outside
-    T-minus is found by its module)."""
-    return review_game(game(**params), history, names, samples=samples, seed=0)
+    """In the review process: the review of a finished game (seed 0), within ``budget``
+    seconds, telling the server's process how far it is. The game class goes by reference,
+    as bots' turns do (a game registered from outside T-minus is found by its module)."""
+    started = time.time()
+
+    def progress(judged: int, decisions: int) -> None:
+        if _board is not None:
+            _board[:] = [job, judged, decisions, started]
+
+    return review_game(
+        game(**params), history, names, samples=samples, seed=0, budget=budget, progress=progress
+    )
 
 
 def hint_of(
-    game: type[Game], params: dict[str, Any], history: list[int], seat: int, samples: int
+    game: type[Game],
+    params: dict[str, Any],
+    history: list[int],
+    seat: int,
+    samples: int,
+    budget: float = HINT_BUDGET,
 ) -> dict[str, Any]:
     """In the hints process: ``seat``'s best move now and its chance to win after it,
-    judged from ``seat``'s information only (``review_position``: playouts start from deals
-    that seat may imagine). Seeded by the position, so asking again gives the same hint."""
+    judged from ``seat``'s information only (``compared_to_best``: playouts start from deals
+    that seat may imagine). Seeded by the position, so asking again gives the same hint.
+
+    A best move is named only when it beats the next by two standard errors of their
+    paired difference; otherwise ``equal`` lists the moves about as good as it (best first),
+    and the table says they are about equal. ``width``: the 95% interval of the chance;
+    ``worlds``: how many deals it was played out in."""
     state = game(**params).new_initial_state()
     for action in history:
         state.apply_action(action)
-    estimates = review_position(state, seat, samples=samples, seed=len(history))
-    best = max(estimates, key=lambda a: (estimates[a].mean, -a))  # ties: the first move
-    return {"action": best, "chance": estimates[best].mean, "error": estimates[best].error}
+    found = compared_to_best(state, seat, samples=samples, seed=len(history), budget=budget)
+    best, value, _ = found[0]
+    equal = about_equal(found)
+    return {
+        "action": best,
+        "chance": value.mean,
+        "error": value.error,
+        "width": Z95 * value.error,
+        "equal": equal,
+        "worlds": value.count,  # (1: an exact value)
+    }
 
 
 class ReviewBusy(Exception):
@@ -71,6 +121,9 @@ class Reviews:
         self.failed: dict[str, str] = {}  # game id -> why (told once, then asked again)
         self.pools: dict[str, ProcessPoolExecutor] = {}  # "reviews", "hints": one process each
         self.hints: OrderedDict[tuple, asyncio.Future] = OrderedDict()  # given or on the way
+        self.board = worker_context().Array("d", 4, lock=False)  # see ``review_of``
+        self.jobs: dict[str, int] = {}  # game id -> its job number, while being made
+        self.numbers = itertools.count(1)
 
     def ready(self, game_id: str) -> Review | None:
         review = self.done.get(game_id)
@@ -88,11 +141,24 @@ class Reviews:
             raise RuntimeError(problem)
         if len(self.working) >= self.at_once:
             raise ReviewBusy(f"{len(self.working)} reviews are being made: ask again later")
+        number = self.jobs[game_id] = next(self.numbers)
         job = self._submit("reviews", review_of, game, dict(params), list(history), list(names),
-                           self.samples)  # fmt: skip
+                           self.samples, number)  # fmt: skip
         self.working[game_id] = job
         job.add_done_callback(lambda finished: self._finished(game_id, finished))
         return None
+
+    def progress(self, game_id: str) -> dict[str, Any]:
+        """How far the review of ``game_id`` (being made) is: decisions ``judged`` of
+        ``decisions`` and about ``seconds_left``, or ``waiting`` for the reviews before it."""
+        number = self.jobs.get(game_id)
+        job, judged, decisions, started = list(self.board)
+        if number is None or int(job) != number:
+            ahead = sum(n < number for n in self.jobs.values()) if number else 0
+            return {"waiting": ahead}
+        elapsed = max(0.0, time.time() - started)
+        left = elapsed / judged * (decisions - judged) if judged else None
+        return {"judged": int(judged), "decisions": int(decisions), "seconds_left": left}
 
     def hint_known(self, position: tuple) -> bool:
         """Whether this position's hint was asked for already (given, or on its way)."""
@@ -125,7 +191,7 @@ class Reviews:
         for attempt in range(2):
             pool = self.pools.get(kind)
             if pool is None:
-                pool = self.pools[kind] = self._pool()
+                pool = self.pools[kind] = self._pool(self.board if kind == "reviews" else None)
             try:
                 job = loop.run_in_executor(pool, function, *arguments)
             except BrokenProcessPool:  # (died while idle: start another, once)
@@ -144,6 +210,7 @@ class Reviews:
 
     def _finished(self, game_id: str, job: asyncio.Future) -> None:
         self.working.pop(game_id, None)
+        self.jobs.pop(game_id, None)
         if job.cancelled():
             return
         error = job.exception()
@@ -155,10 +222,12 @@ class Reviews:
             self.done.popitem(last=False)
 
     @staticmethod
-    def _pool() -> ProcessPoolExecutor:
-        # Nice: a review gives way to the bots and the server when the cores are busy.
+    def _pool(board: Any = None) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=1, mp_context=worker_context(), initializer=os.nice, initargs=(10,)
+            max_workers=1,
+            mp_context=worker_context(),
+            initializer=start_review_process,
+            initargs=(board,),
         )
 
     def close(self) -> None:

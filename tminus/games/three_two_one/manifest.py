@@ -17,4 +17,7 @@ MANIFEST = GameManifest(
         "numpy": "tminus.batch.three_two_one:ThreeTwoOneBatch",
         "jax": "tminus.batch.jax_three_two_one:ThreeTwoOneJax",
     },
+    # A review's playouts (tminus.review.judges): a rule player, thousands of games at once.
+    batch_agents={"shedder": "tminus.batch.rollouts:ThreeTwoOneShedder"},
+    batch_rollout="shedder",
 )

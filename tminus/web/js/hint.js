@@ -7,17 +7,7 @@ import { el } from "./util.js";
 // was asked for and not answered yet.
 export function hintParts(view, { hint, asked, myTurn, send, offline }) {
   if (!view.hints || !myTurn) return [];
-  if (current(view, hint)) {
-    const chance = Math.round(100 * hint.chance);
-    const error = hint.error ? ` ± ${Math.round(100 * hint.error)}` : "";
-    return [
-      el(
-        "p",
-        { id: "hint-said", role: "status" },
-        `Hint: ${hint.label} (your chance to win after it: about ${chance}%${error})`,
-      ),
-    ];
-  }
+  if (current(view, hint)) return [el("p", { id: "hint-said", role: "status" }, hintText(hint))];
   const thinking = asked === view.move_number;
   const ask = () => send({ type: "hint", move_number: view.move_number });
   return [
@@ -29,6 +19,21 @@ export function hintParts(view, { hint, asked, myTurn, send, offline }) {
   ];
 }
 
+// What the hint says: the best move, or, when the best does not beat the next by two
+// standard errors, that the best moves are about equal (the server's ``equal``), with the
+// chance to win and its 95% interval.
+export function hintText(hint) {
+  const chance = Math.round(100 * hint.chance);
+  const width = hint.width ? ` ± ${Math.max(1, Math.round(100 * hint.width))}` : "";
+  const labels = hint.labels || [hint.label];
+  if (labels.length > 1)
+    return (
+      `Hint: these moves are about equal: ${labels.join("; ")} ` +
+      `(your chance to win after them: about ${chance}%${width})`
+    );
+  return `Hint: ${hint.label} (your chance to win after it: about ${chance}%${width})`;
+}
+
 // The hint for the position on the page, if that is the one it was told for.
 export function current(view, hint) {
   return !!hint && hint.move_number === view.move_number && hint.seat === view.seat;
@@ -38,8 +43,9 @@ export function current(view, hint) {
 export function markHint(view, hint) {
   for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
   if (!current(view, hint)) return;
-  for (const node of document.querySelectorAll(
-    `#board [data-action="${hint.action}"], #moves .move[data-action="${hint.action}"]`,
-  ))
-    node.classList.add("hinted");
+  for (const action of hint.equal || [hint.action])
+    for (const node of document.querySelectorAll(
+      `#board [data-action="${action}"], #moves .move[data-action="${action}"]`,
+    ))
+      node.classList.add("hinted");
 }

@@ -1,0 +1,257 @@
+"""The judge of positions no solver covers: playouts, sampled until they are precise.
+
+Each decision's moves are played out in worlds (the true position after the end, or deals
+the viewing seat may imagine during play), every move in the same worlds (common random
+numbers: their differences carry little of the luck of the deal). The worlds come in
+rounds. After each round, a move stops being played when it is clearly worse than the best
+(by ``RACE_Z`` standard errors of the paired difference) or, in a review, when it cannot be
+better than the best by more than ``precision``; the move played is always kept (its value
+is shown). A decision is done when each move still played has its value, and its difference
+from the best, within ± ``precision`` (95%), when ``max_samples`` worlds are used, or when
+the time given runs out (the interval reached is what the review shows).
+
+Rounds of many decisions run together: on a batch engine a round costs about as much for a
+thousand games as for one (the longest game sets the time), so a review plays all its
+decisions at once, a round at a time (``sample``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tminus.agents.registry import default_rollout, make_agent
+from tminus.core.game import Game, State
+from tminus.core.playout import ChanceStreams
+from tminus.review.judges import Estimate, share_of_win
+
+PRECISION = 0.03  # the 95% interval a shown estimate is sampled down to: ± 3 points
+Z95 = 1.96
+RACE_Z = 3.0  # a move this many standard errors (of the difference) below the best drops
+MAX_SAMPLES = 8192  # worlds a decision is given at most
+ROWS = 1 << 18  # games in one batch round at most (about 100 MB for 3-2-1)
+
+
+def interval(samples: Sequence[float]) -> float:
+    """The half-width of the 95% interval of the mean of ``samples``."""
+    return Z95 * Estimate.of(samples).error
+
+
+@dataclass
+class Sampling:
+    """One decision's playouts so far."""
+
+    state: State
+    live: list[int]  # the moves still played
+    keep: tuple[int, ...]  # moves whose values will be shown: never dropped
+    values: dict[int, list[float]] = field(default_factory=dict)
+    worlds: int = 0
+    done: bool = False
+
+    def __post_init__(self) -> None:
+        self.values = {a: [] for a in self.live}
+        self.mover = self.state.current_player()
+        # Seeded by the position as the judging seat knows it, never by hidden parts.
+        self.where = len(self.state.history())
+
+    def best(self) -> int:
+        return max(self.live, key=lambda a: (float(np.mean(self.values[a])), a in self.keep))
+
+    def gap(self, action: int) -> Estimate:
+        """How far ``action`` is below the best, paired world by world."""
+        return Estimate.of(np.subtract(self.values[self.best()], self.values[action]))
+
+
+class Playouts:
+    """Playouts by the game's batch rollout player on its batch engine where it has them
+    (``GameManifest.batch_rollout``), else by ``rollout`` (the game's greedy player) on the
+    reference engine. ``samples``: worlds in a decision's first round; ``precision=None``:
+    exactly ``samples`` worlds a move, no race (the move-quality tool's fixed samples).
+
+    ``seat=None`` (after the end) plays out the true state; a seat (during play) plays out
+    worlds drawn from that seat's information set, ``state.resample_hidden(seat, ...)``.
+    """
+
+    exact = False
+
+    def __init__(
+        self,
+        game: Game,
+        samples: int = 32,
+        seed: int = 0,
+        seat: int | None = None,
+        rollout: str | None = None,
+        precision: float | None = PRECISION,
+        max_samples: int = MAX_SAMPLES,
+    ) -> None:
+        from tminus.review.batch_playouts import batch_rollout
+
+        if samples < 2:
+            raise ValueError("playouts need at least 2 samples for a standard error")
+        if precision is not None and not 0 < precision < 1:
+            raise ValueError(f"precision is a chance in (0, 1), not {precision}")
+        self.game = game
+        self.samples = samples
+        self.seed = seed
+        self.seat = seat
+        self.precision = precision
+        self.max_samples = max(samples, max_samples)
+        self.batch = None if rollout else batch_rollout(game)
+        self.rollout = self.batch or rollout or default_rollout(game.name)
+        self.rounds = 0
+        engine = "batch " if self.batch else ""
+        self.name = (
+            f"{samples} playouts a move by the {engine}player `{self.rollout}`"
+            if precision is None
+            else f"playouts by the {engine}player `{self.rollout}`, each value to ± "
+            f"{100 * precision:.0f} points (95%) or as close as its time allowed"
+        )
+
+    def values(
+        self,
+        state: State,
+        actions: Sequence[int],
+        keep: Sequence[int] = (),
+        deadline: float | None = None,
+    ) -> dict[int, list[float]]:
+        """Samples of each action's value; a move dropped by the race has fewer (the ones
+        played to the end share every world)."""
+        decision = Sampling(state, list(actions), tuple(keep))
+        self.sample([decision], deadline, indifferent=False)
+        return decision.values
+
+    def sample(
+        self,
+        decisions: list[Sampling],
+        deadline: float | None = None,
+        indifferent: bool = True,
+        finished: Callable[[Sampling], None] | None = None,
+    ) -> None:
+        """Sample ``decisions`` until each is done (``finished`` is told of each), in rounds
+        of as many decisions as fit in a batch. After ``deadline``, each decision not yet
+        played gets its first round and no more. ``indifferent``: drop moves that cannot
+        beat the best by more than the precision (a review; a hint keeps them, to say which
+        moves are about equal)."""
+        pending = list(decisions)
+        while pending:
+            late = deadline is not None and time.monotonic() >= deadline
+            if late:
+                for decision in [d for d in pending if d.worlds]:
+                    self._finish(decision, finished)
+                pending = [d for d in pending if not d.done]
+                if not pending:
+                    break
+            chosen, rows = [], 0
+            # The least sampled first: if time runs out, every decision had its share.
+            for decision in sorted(pending, key=lambda d: d.worlds):
+                size = self.next_round(decision)
+                if chosen and rows + size * len(decision.live) > ROWS:
+                    break
+                chosen.append((decision, size))
+                rows += size * len(decision.live)
+            self.play(chosen)
+            self.rounds += 1
+            for decision, size in chosen:
+                decision.worlds += size
+                if self.precision is None:
+                    self._finish(decision, finished)
+                    continue
+                self.race(decision, indifferent)
+                if self.precise(decision) or decision.worlds >= self.max_samples:
+                    self._finish(decision, finished)
+            pending = [d for d in pending if not d.done]
+
+    @staticmethod
+    def _finish(decision: Sampling, finished: Callable[[Sampling], None] | None) -> None:
+        decision.done = True
+        if finished is not None:
+            finished(decision)
+
+    def next_round(self, decision: Sampling) -> int:
+        """Worlds for the decision's next round: ``samples`` first; then as many as its
+        spread says it still needs (at most four times what it has, and ``max_samples``)."""
+        if not decision.worlds:
+            return self.samples
+        precision = self.precision or 1.0
+        spread = max(
+            max(float(np.std(decision.values[a], ddof=1)) for a in decision.live),
+            max(decision.gap(a).error * np.sqrt(decision.worlds) for a in decision.live),
+        )
+        needed = int(np.ceil((Z95 * spread / precision) ** 2 * 1.1)) - decision.worlds
+        size = min(max(needed, self.samples), 4 * decision.worlds)
+        return max(1, min(size, self.max_samples - decision.worlds))
+
+    def race(self, decision: Sampling, indifferent: bool) -> None:
+        """Stop playing the moves shown to be worse than the best (and, ``indifferent``,
+        those that cannot beat it by more than the precision)."""
+        best = decision.best()
+        still = []
+        for action in decision.live:
+            if action == best or action in decision.keep:
+                still.append(action)
+                continue
+            gap = decision.gap(action)
+            worse = gap.mean > RACE_Z * gap.error
+            no_better = indifferent and -gap.mean + Z95 * gap.error <= (self.precision or 0)
+            if not (worse or no_better):
+                still.append(action)
+        decision.live = still
+
+    def precise(self, decision: Sampling) -> bool:
+        """Whether every move still played has its value, and its difference from the
+        best, within ± precision."""
+        best = decision.values[decision.best()]
+        precision = self.precision or 0.0
+        return all(
+            interval(decision.values[a]) <= precision
+            and interval(np.subtract(best, decision.values[a])) <= precision
+            for a in decision.live
+        )
+
+    # -- playing a round --------------------------------------------------------------------
+    def worlds(self, decision: Sampling, size: int) -> list[State]:
+        """The round's worlds: the true state itself after the end (never changed: it is
+        copied before a move is played), else deals the seat may imagine."""
+        indices = range(decision.worlds, decision.worlds + size)
+        if self.seat is None:
+            return [decision.state] * size
+        return [
+            decision.state.resample_hidden(
+                self.seat, np.random.default_rng([self.seed, decision.where, i, 0])
+            )
+            for i in indices
+        ]
+
+    def play(self, chosen: list[tuple[Sampling, int]]) -> None:
+        if self.batch:
+            from tminus.review.batch_playouts import play_out_batch
+
+            blocks = [(self.worlds(d, size), d.live, d.mover) for d, size in chosen]
+            seed = [self.seed, self.rounds, 2]
+            for (decision, _), shares in zip(
+                chosen, play_out_batch(self.game, blocks, seed, self.batch), strict=True
+            ):
+                for action, row in zip(decision.live, shares, strict=True):
+                    decision.values[action].extend(row.tolist())
+            return
+        for decision, size in chosen:
+            worlds = self.worlds(decision, size)
+            for i, world in enumerate(worlds, start=decision.worlds):
+                seed = [self.seed, decision.where, i]
+                for action in decision.live:
+                    played = world.clone()
+                    played.apply_action(action)
+                    decision.values[action].append(self.play_out(played, decision.mover, seed))
+
+    def play_out(self, state: State, seat: int, seed: list[int]) -> float:
+        agent = make_agent(self.rollout, self.game, seed=[*seed, 1])
+        chance = ChanceStreams(str(seed))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(chance.draw(state))
+            else:
+                state.apply_action(agent.step(state))
+        return share_of_win(state, seat)
