@@ -70,7 +70,7 @@ def test_an_estimated_loss_is_graded_only_by_what_its_interval_clears():
             thresholds = dict(GRADES)
             if label is not None:
                 assert loss - 2 * error > thresholds[label]
-            for name, threshold in GRADES:  # no lesser label where a greater one is sure
+            for _, threshold in GRADES:  # no lesser label where a greater one is sure
                 if loss - 2 * error > threshold:
                     assert label is not None and thresholds[label] >= threshold
                     break
