@@ -20,9 +20,9 @@ import time
 import numpy as np
 
 from tminus import load_game
-from tminus.agents.registry import make_agents
-from tminus.core.playout import play_game
-from tminus.review.judges import Estimate, Playouts
+from tminus.review.judges import Estimate
+from tminus.review.playouts import Playouts
+from tminus.sim.runner import make_agents, play_game
 
 
 def sample_decisions(game, games: int, every: int, seed: int):

@@ -5,9 +5,12 @@ many are asked for at once."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from tminus.core.registry import load_game
 from tminus.review import review_game
+from tminus.server.app import message_page
+from tminus.server.reviews import Reviews
 
 from .test_api import PERSON, app_client, create, play_to_the_end
 
@@ -35,7 +38,10 @@ def wait_for_the_review(client, game_id: str) -> None:
 def review_when_ready(client, game_id: str) -> dict:
     answer = client.get(f"/api/games/{game_id}/review")
     if answer.status_code == 202:  # being made: asked again once it is
-        assert answer.json() == {"status": "working"} and answer.headers["Retry-After"] == "2"
+        working = answer.json()
+        assert working["status"] == "working" and answer.headers["Retry-After"] == "2"
+        assert set(working) in ({"status", "waiting"}, {"status", "judged", "decisions",
+                                                         "seconds_left"})  # fmt: skip
         wait_for_the_review(client, game_id)
         answer = client.get(f"/api/games/{game_id}/review")
     assert answer.status_code == 200, answer.text
@@ -113,3 +119,17 @@ def test_a_review_process_that_died_is_replaced(tmp_path):
         assert answers[-1] == 200 and answers.count(503) <= 1, answers
         assert set(answers) <= {200, 202, 503}
         assert answer.json()["status"] == "ready"
+
+
+def test_the_review_being_made_tells_how_far_it_is_and_the_time_left():
+    reviews = Reviews()
+    reviews.jobs = {"first": 1, "second": 2}
+    reviews.board[:] = [1, 10, 40, time.time() - 5.0]  # the review process's report
+    told = reviews.progress("first")
+    assert told["judged"] == 10 and told["decisions"] == 40
+    assert 14 < told["seconds_left"] < 16  # 5 s for 10 decisions: 15 s for the other 30
+    assert reviews.progress("second") == {"waiting": 1}  # the first is ahead of it
+    reviews.board[:] = [1, 0, 40, time.time()]
+    assert reviews.progress("first")["seconds_left"] is None  # nothing judged: no guess
+    page = message_page("Reviewing the game…", "10 of 40 decisions judged", meter=(10, 40))
+    assert '<progress value="10" max="40"' in page

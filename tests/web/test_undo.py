@@ -161,10 +161,16 @@ def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, n
     said = page.locator("#hint-said")
     said.wait_for(timeout=90_000)  # (on a fresh machine the first duel hint solves the duel)
     assert said.inner_text().startswith("Hint: ") and "chance to win" in said.inner_text()
+    # One best move, or (the best not ahead by two standard errors; exact ties too) the
+    # moves about equal to it, each named and marked.
     hinted = page.locator("#moves .move.hinted")
-    assert hinted.count() == 1 and hinted.inner_text().split("\n")[-1] in said.inner_text()
-    action = hinted.get_attribute("data-action")
-    assert page.locator(f'#board .hinted[data-action="{action}"]').count() >= 1
+    equal = "about equal" in said.inner_text()
+    assert hinted.count() > 1 if equal else hinted.count() == 1
+    for index in range(hinted.count()):
+        move = hinted.nth(index)
+        assert move.inner_text().split("\n")[-1] in said.inner_text()
+        action = move.get_attribute("data-action")
+        assert page.locator(f'#board .hinted[data-action="{action}"]').count() >= 1
     page.wait_for_function("document.body.innerText.includes('Ada asks for a hint')")
     assert small_targets(page, "#hint-box button") == []
     assert serious_accessibility_problems(page) == []

@@ -131,28 +131,36 @@ class Playouts:
         finished: Callable[[Sampling], None] | None = None,
     ) -> None:
         """Sample ``decisions`` until each is done (``finished`` is told of each), in rounds
-        of as many decisions as fit in a batch. After ``deadline``, each decision not yet
-        played gets its first round and no more. ``indifferent``: drop moves that cannot
+        of as many decisions as fit in a batch. With a ``deadline``, a round is sized to end
+        before it (by what a game cost in the last round); each decision gets its first
+        round whatever the time, and none more once the time is out. ``indifferent``: drop moves that cannot
         beat the best by more than the precision (a review; a hint keeps them, to say which
         moves are about equal)."""
         pending = list(decisions)
+        row_seconds = 0.0  # what a game of the last round cost (to fit rounds to the time)
         while pending:
-            late = deadline is not None and time.monotonic() >= deadline
-            if late:
-                for decision in [d for d in pending if d.worlds]:
-                    self._finish(decision, finished)
-                pending = [d for d in pending if not d.done]
-                if not pending:
-                    break
+            room = ROWS
+            if deadline is not None and row_seconds:
+                room = min(room, int((deadline - time.monotonic()) / row_seconds))
             chosen, rows = [], 0
             # The least sampled first: if time runs out, every decision had its share.
             for decision in sorted(pending, key=lambda d: d.worlds):
                 size = self.next_round(decision)
-                if chosen and rows + size * len(decision.live) > ROWS:
+                if decision.worlds:  # (a first round is played whatever the time)
+                    size = min(size, (room - rows) // len(decision.live))
+                    if size < self.samples:
+                        break
+                elif chosen and rows + size * len(decision.live) > room:
                     break
                 chosen.append((decision, size))
                 rows += size * len(decision.live)
+            if not chosen:  # out of time: each decision keeps the width it reached
+                for decision in pending:
+                    self._finish(decision, finished)
+                break
+            started = time.monotonic()
             self.play(chosen)
+            row_seconds = (time.monotonic() - started) / rows
             self.rounds += 1
             for decision, size in chosen:
                 decision.worlds += size
