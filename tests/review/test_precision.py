@@ -46,8 +46,8 @@ def test_every_value_shown_is_within_three_points_and_seeds_agree_on_the_labels(
         assert not move.exact and move.after.count >= 32
         for value in (move.before, move.after, move.loss):
             assert width(value) <= PRECISION + 1e-9, move
-    same = sum(a.grade == b.grade for a, b in zip(first.moves, second.moves, strict=True))
-    assert same >= 0.95 * DECISIONS, [(a.grade, b.grade) for a, b in zip(first.moves, second.moves)]
+    labels = [(a.grade, b.grade) for a, b in zip(first.moves, second.moves, strict=True)]
+    assert sum(a == b for a, b in labels) >= 0.95 * DECISIONS, labels
     # Progress: from none judged to all, never back.
     assert told[0] == (0, DECISIONS) and told[-1] == (DECISIONS, DECISIONS)
     assert [d for d, _ in told] == sorted(d for d, _ in told)

@@ -133,9 +133,9 @@ class Playouts:
         """Sample ``decisions`` until each is done (``finished`` is told of each), in rounds
         of as many decisions as fit in a batch. With a ``deadline``, a round is sized to end
         before it (by what a game cost in the last round); each decision gets its first
-        round whatever the time, and none more once the time is out. ``indifferent``: drop moves that cannot
-        beat the best by more than the precision (a review; a hint keeps them, to say which
-        moves are about equal)."""
+        round whatever the time, and none more once the time is out. ``indifferent``: drop
+        moves that cannot beat the best by more than the precision (a review; a hint keeps
+        them, to say which moves are about equal)."""
         pending = list(decisions)
         row_seconds = 0.0  # what a game of the last round cost (to fit rounds to the time)
         while pending:
