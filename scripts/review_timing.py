@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--game", default="three_two_one")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1, help="the recorded game's")
-    parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--budget", type=float, default=55.0)
     args = parser.parse_args()
     game = load_game(args.game, players=args.players)
     agents = make_agents(["greedy"] * game.num_players, game, [args.seed])

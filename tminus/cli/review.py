@@ -28,7 +28,7 @@ def review(
     budget: Annotated[
         float,
         typer.Option("--budget", help="Seconds the whole review may sample (0: no limit)."),
-    ] = 60.0,
+    ] = 55.0,
     seed: SeedOpt = 0,
 ) -> None:
     """Review a game: each move's chance to win before and after, the best move, the loss."""

@@ -33,7 +33,7 @@ from tminus.server.bots import worker_context
 
 SAMPLES = 32  # worlds in a decision's first round of playouts (more until ± 3 points)
 HINT_BUDGET = 2.5  # seconds a hint samples at most (its answer comes within 3 s)
-REVIEW_BUDGET = 60.0  # seconds a review samples at most, shared by its decisions
+REVIEW_BUDGET = 55.0  # seconds a review samples at most (all of it: within a minute)
 KEEP = 32  # reviews kept in memory
 
 
