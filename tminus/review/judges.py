@@ -29,7 +29,7 @@ class Estimate:
     count: int = 1
 
     @classmethod
-    def of(cls, samples: Sequence[float]) -> Estimate:
+    def of(cls, samples: Sequence[float] | np.ndarray) -> Estimate:
         values = np.asarray(samples, dtype=float)
         error = float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
         return cls(float(values.mean()), error, len(values))

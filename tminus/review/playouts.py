@@ -35,7 +35,7 @@ MAX_SAMPLES = 8192  # worlds a decision is given at most
 ROWS = 1 << 18  # games in one batch round at most (about 100 MB for 3-2-1)
 
 
-def interval(samples: Sequence[float]) -> float:
+def interval(samples: Sequence[float] | np.ndarray) -> float:
     """The half-width of the 95% interval of the mean of ``samples``."""
     return Z95 * Estimate.of(samples).error
 
@@ -142,7 +142,8 @@ class Playouts:
             room = ROWS
             if deadline is not None and row_seconds:
                 room = min(room, int((deadline - time.monotonic()) / row_seconds))
-            chosen, rows = [], 0
+            chosen: list[tuple[Sampling, int]] = []
+            rows = 0
             # The least sampled first: if time runs out, every decision had its share.
             for decision in sorted(pending, key=lambda d: d.worlds):
                 size = self.next_round(decision)

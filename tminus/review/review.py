@@ -159,6 +159,7 @@ def _review(
     found = decisions(game, history, reviewed)
     ends = time.monotonic() + budget if budget is not None else None
     *exact, playouts = judges
+    assert isinstance(playouts, Playouts)  # (judges_for puts them last)
     verdicts: dict[int, tuple[dict[int, list[float]], Judge]] = {}
     sampling: list[tuple[int, Sampling]] = []
 
