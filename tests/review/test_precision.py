@@ -13,7 +13,7 @@ import pytest
 from tests.review.helpers import recorded
 from tminus.review import review_game
 from tminus.review.judges import Estimate
-from tminus.review.playouts import PRECISION, Z95, Playouts, Sampling
+from tminus.review.playouts import FIRST_ROUND, PRECISION, Z95, Playouts, Sampling
 
 DECISIONS = 24  # the first decisions of a 3-player game: a review test, not a benchmark
 
@@ -43,7 +43,7 @@ def test_every_value_shown_is_within_three_points_and_seeds_agree_on_the_labels(
     second = review_game(game, history, seed=1)
     assert len(first.moves) == len(second.moves) == DECISIONS
     for move in first.moves + second.moves:
-        assert not move.exact and move.after.count >= 32
+        assert not move.exact and move.after.count >= FIRST_ROUND
         for value in (move.before, move.after, move.loss):
             assert width(value) <= PRECISION + 1e-9, move
     labels = [(a.grade, b.grade) for a, b in zip(first.moves, second.moves, strict=True)]
@@ -59,7 +59,7 @@ def test_a_budget_stops_the_sampling_and_the_width_reached_is_shown(opening):
     review = review_game(game, history, seed=0, budget=0.01)
     took = time.monotonic() - started
     # Each decision had its first round of worlds, and no more: wider than ± 3 points.
-    assert all(move.after.count == 32 for move in review.moves)
+    assert all(move.after.count == FIRST_ROUND for move in review.moves)
     assert any(width(move.after) > PRECISION for move in review.moves)
     assert took < 120  # (a bound on a runaway, not a speed target)
 

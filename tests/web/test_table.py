@@ -389,7 +389,8 @@ def test_a_finished_game_shows_placings_folds_and_replay_icons(server, new_page,
 def test_a_finished_game_is_reviewed_from_its_page_on_a_phone(server, new_page):
     """'Review the game' opens the review: a page that waits for it, then the win-chance
     curve and each move judged; it fits a phone and reads well."""
-    game = create_game(server, "sputnik", {"players": 2}, ["bot:greedy", "bot:random"])
+    # (4-Way's duel: exact values, a review in seconds; Sputnik's playouts take their time)
+    game = create_game(server, "four_way", {"players": 2}, ["bot:greedy", "bot:random"])
     page = new_page(PHONE)
     page.goto(server + game["spectate"])
     page.wait_for_selector(".banner.over", timeout=60_000)
@@ -397,7 +398,7 @@ def test_a_finished_game_is_reviewed_from_its_page_on_a_phone(server, new_page):
     page.click("#review")
     page.wait_for_selector("svg.curve", timeout=60_000)  # (its page reloads until ready)
     assert page.locator("tbody tr").count() >= 1
-    assert "Nothing is hidden in this game" in page.inner_text("body")  # (Sputnik)
+    assert "Nothing is hidden in this game" in page.inner_text("body")  # (4-Way)
     assert horizontal_overflow(page) <= 0
     assert serious_accessibility_problems(page) == []
     screenshot(page, "review-phone-390x844")

@@ -24,7 +24,7 @@ def review(
             help="Worlds in a decision's first round of playouts where no solver covers it "
             "(more follow until each value is within ± 3 points, or --budget runs out).",
         ),
-    ] = 32,
+    ] = 8,
     budget: Annotated[
         float,
         typer.Option("--budget", help="Seconds the whole review may sample (0: no limit)."),

@@ -55,7 +55,8 @@ def play_out_batch(
     )
     actions = np.zeros(rows, dtype=np.int64)
     row = 0
-    for worlds, moves, _ in blocks:
+    for drawn, moves, _ in blocks:
+        worlds = list(drawn)
         count = len(worlds)
         first = np.arange(row, row + count)
         if all(world is worlds[0] for world in worlds):

@@ -31,6 +31,7 @@ from tminus.review.judges import Estimate, share_of_win
 PRECISION = 0.03  # the 95% interval a shown estimate is sampled down to: ± 3 points
 Z95 = 1.96
 RACE_Z = 3.0  # a move this many standard errors (of the difference) below the best drops
+FIRST_ROUND = 8  # worlds in a decision's first round (a move all alike needs no more)
 MAX_SAMPLES = 8192  # worlds a decision is given at most
 ROWS = 1 << 18  # games in one batch round at most (about 100 MB for 3-2-1)
 
@@ -65,6 +66,23 @@ class Sampling:
         return Estimate.of(np.subtract(self.values[self.best()], self.values[action]))
 
 
+class _Deals(Sequence[State]):
+    """The worlds of a round during play, each drawn when it is first asked for (a round
+    cut short by the time draws no more)."""
+
+    def __init__(self, decision: Sampling, seat: int, seed: int, indices: range) -> None:
+        self.decision, self.seat, self.seed, self.indices = decision, seat, seed, indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        rng = np.random.default_rng([self.seed, self.decision.where, self.indices[k], 0])
+        return self.decision.state.resample_hidden(self.seat, rng)
+
+
 class Playouts:
     """Playouts by the game's batch rollout player on its batch engine where it has them
     (``GameManifest.batch_rollout``), else by ``rollout`` (the game's greedy player) on the
@@ -80,7 +98,7 @@ class Playouts:
     def __init__(
         self,
         game: Game,
-        samples: int = 32,
+        samples: int = FIRST_ROUND,
         seed: int = 0,
         seat: int | None = None,
         rollout: str | None = None,
@@ -160,12 +178,12 @@ class Playouts:
                     self._finish(decision, finished)
                 break
             started = time.monotonic()
-            self.play(chosen)
+            played = self.play(chosen, deadline)
             row_seconds = (time.monotonic() - started) / rows
             self.rounds += 1
-            for decision, size in chosen:
-                decision.worlds += size
-                if self.precision is None:
+            for (decision, size), count in zip(chosen, played, strict=True):
+                decision.worlds += count
+                if self.precision is None or count < size:  # (cut short: out of time)
                     self._finish(decision, finished)
                     continue
                 self.race(decision, indifferent)
@@ -223,18 +241,17 @@ class Playouts:
     # -- playing a round --------------------------------------------------------------------
     def worlds(self, decision: Sampling, size: int) -> list[State]:
         """The round's worlds: the true state itself after the end (never changed: it is
-        copied before a move is played), else deals the seat may imagine."""
+        copied before a move is played), else deals the seat may imagine (drawn as they
+        are asked for)."""
         indices = range(decision.worlds, decision.worlds + size)
         if self.seat is None:
             return [decision.state] * size
-        return [
-            decision.state.resample_hidden(
-                self.seat, np.random.default_rng([self.seed, decision.where, i, 0])
-            )
-            for i in indices
-        ]
+        return _Deals(decision, self.seat, self.seed, indices)
 
-    def play(self, chosen: list[tuple[Sampling, int]]) -> None:
+    def play(self, chosen: list[tuple[Sampling, int]], deadline: float | None) -> list[int]:
+        """Play the round: ``size`` worlds of each chosen decision, every move still played
+        in each. Returns the worlds played: on the reference engine a round stops at the
+        deadline (after two worlds at least, the fewest a standard error needs)."""
         if self.batch:
             from tminus.review.batch_playouts import play_out_batch
 
@@ -245,15 +262,22 @@ class Playouts:
             ):
                 for action, row in zip(decision.live, shares, strict=True):
                     decision.values[action].extend(row.tolist())
-            return
+            return [size for _, size in chosen]
+        played = []
         for decision, size in chosen:
-            worlds = self.worlds(decision, size)
-            for i, world in enumerate(worlds, start=decision.worlds):
-                seed = [self.seed, decision.where, i]
+            count = 0
+            for world in self.worlds(decision, size):
+                late = deadline is not None and time.monotonic() >= deadline
+                if late and decision.worlds + count >= 2:
+                    break
+                seed = [self.seed, decision.where, decision.worlds + count]
                 for action in decision.live:
-                    played = world.clone()
-                    played.apply_action(action)
-                    decision.values[action].append(self.play_out(played, decision.mover, seed))
+                    after = world.clone()
+                    after.apply_action(action)
+                    decision.values[action].append(self.play_out(after, decision.mover, seed))
+                count += 1
+            played.append(count)
+        return played
 
     def play_out(self, state: State, seat: int, seed: list[int]) -> float:
         agent = make_agent(self.rollout, self.game, seed=[*seed, 1])

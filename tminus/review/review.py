@@ -12,7 +12,7 @@ import numpy as np
 from tminus.core.game import Game, State
 from tminus.review.grading import SIGNIFICANT, grade
 from tminus.review.judges import Estimate, Judge, judge_for
-from tminus.review.playouts import PRECISION, Playouts, Sampling
+from tminus.review.playouts import FIRST_ROUND, PRECISION, Playouts, Sampling
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def review_game(
     game: Game,
     history: list[int],
     names: list[str] | None = None,
-    samples: int = 32,
+    samples: int = FIRST_ROUND,
     seed: int = 0,
     table: Any = None,
     budget: float | None = None,
@@ -231,7 +231,7 @@ def review_seat(
     state: State,
     seat: int,
     names: list[str] | None = None,
-    samples: int = 32,
+    samples: int = FIRST_ROUND,
     seed: int = 0,
     table: Any = None,
     budget: float | None = None,
@@ -251,7 +251,7 @@ def review_seat(
 def review_position(
     state: State,
     seat: int,
-    samples: int = 32,
+    samples: int = FIRST_ROUND,
     seed: int = 0,
     table: Any = None,
     budget: float | None = None,
@@ -273,7 +273,7 @@ def about_equal(found: list[tuple[int, Estimate, Estimate]]) -> list[int]:
 def compared_to_best(
     state: State,
     seat: int,
-    samples: int = 32,
+    samples: int = FIRST_ROUND,
     seed: int = 0,
     table: Any = None,
     budget: float | None = None,

@@ -337,7 +337,7 @@ def create_app(
     creations = RateLimiter(limits.creates_per_minute / 60, max(1, limits.creates_per_minute))
     replays = asyncio.Semaphore(limits.replays_at_once)
     replay_pages = BytesCache(REPLAY_CACHE)
-    reviews = Reviews(limits.review_samples, limits.reviews_at_once)
+    reviews = Reviews(limits.review_samples, limits.reviews_at_once, hint_budget=limits.hint_budget)
     hinting: set[asyncio.Task] = set()
     chores = Chores()
     presence_every = min(10.0, limits.away_after / 3, limits.pause_after / 3)

@@ -40,7 +40,9 @@ class Limits:
     reviews_at_once: int = 4  # finished games' reviews asked for at once (made one at a time)
     # Worlds in a decision's first round of playouts where no solver covers it (reviews and
     # hints; more rounds follow until each value is within ± 3 points, or time runs out).
-    review_samples: int = 32
+    review_samples: int = 8
+    # Seconds a hint samples at most (None: until precise, however long: reproducible).
+    hint_budget: float | None = 2.5
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
     bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
     waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires

@@ -31,7 +31,7 @@ from tminus.review.judges import Z95
 from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
 
-SAMPLES = 32  # worlds in a decision's first round of playouts (more until ± 3 points)
+SAMPLES = 8  # worlds in a decision's first round of playouts (more until ± 3 points)
 HINT_BUDGET = 2.5  # seconds a hint samples at most (its answer comes within 3 s)
 REVIEW_BUDGET = 55.0  # seconds a review samples at most (all of it: within a minute)
 KEEP = 32  # reviews kept in memory
@@ -78,7 +78,7 @@ def hint_of(
     history: list[int],
     seat: int,
     samples: int,
-    budget: float = HINT_BUDGET,
+    budget: float | None = HINT_BUDGET,
 ) -> dict[str, Any]:
     """In the hints process: ``seat``'s best move now and its chance to win after it,
     judged from ``seat``'s information only (``compared_to_best``: playouts start from deals
@@ -112,8 +112,15 @@ class Reviews:
     """The reviews this process made or is making, by game id, and the hints it gave, by
     position (game, move number, seat): a position's hint is worked out once."""
 
-    def __init__(self, samples: int = SAMPLES, at_once: int = 4, keep: int = KEEP) -> None:
+    def __init__(
+        self,
+        samples: int = SAMPLES,
+        at_once: int = 4,
+        keep: int = KEEP,
+        hint_budget: float | None = HINT_BUDGET,
+    ) -> None:
         self.samples = samples
+        self.hint_budget = hint_budget  # (None: sampled until precise, however long)
         self.at_once = at_once
         self.keep = keep
         self.done: OrderedDict[str, Review] = OrderedDict()
@@ -179,7 +186,7 @@ class Reviews:
             self.check_hint_room()
             seat = position[2]
             job = self._submit("hints", hint_of, game, dict(params), list(history), seat,
-                               self.samples)  # fmt: skip
+                               self.samples, self.hint_budget)  # fmt: skip
             self.hints[position] = job
             while len(self.hints) > 4 * KEEP:
                 self.hints.popitem(last=False)
