@@ -173,6 +173,11 @@ def test_a_game_with_nothing_but_its_engine_gets_the_generic_parts(toy):
         ({"evaluation": "a/b"}, "evaluation is a dotted path module or module:name"),
         ({"board": "javascript:alert(1)"}, "board is a script's path on the server"),
         ({"levels": {"hard": "mcts"}}, "levels is a Levels record"),
+        ({"batch_rollout": "random"}, "batch_rollout needs a numpy batch engine"),
+        (
+            {"batch": {"numpy": f"{HERE}:ToyBatch"}, "batch_rollout": "greedy"},
+            "batch_rollout is random or one of batch_agents, not 'greedy'",
+        ),
     ],
 )
 def test_a_malformed_manifest_is_refused_naming_the_entry(declared, problem):

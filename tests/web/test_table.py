@@ -136,6 +136,9 @@ def test_an_attack_button_is_named_by_what_it_shows(server, new_page, narrow):
     label = attack.get_attribute("aria-label")
     assert label.startswith(shown) and "[Attack " in label, (shown, label)
     assert serious_accessibility_problems(page) == []
+    if narrow:  # on the narrowest phone we fit, every attack is still a 44-px target
+        page.set_viewport_size({"width": 360, "height": 740})
+        assert small_targets(page, "#board .attack") == []
 
 
 def test_a_refusal_names_the_player_not_a_seat_number(server, new_page):

@@ -342,14 +342,15 @@ function narrowRow(obs, ctx, seat, y, moves) {
       g.append(
         key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)),
       );
-    if (attack) g.append(attackButton(attack, ctx, 20, 80, L.width - 40, 50));
+    // (54 units: 47 px on a 360-px phone, where the board is drawn at 0.875)
+    if (attack) g.append(attackButton(attack, ctx, 20, 80, L.width - 40, 54));
   }
   return g;
 }
 
 function narrowHeight(seat, ctx, moves) {
   if (seat === ctx.seat) return 44 + 2 * BIG_H + 10 + 22;
-  return moves.attacks[seat] ? 142 : 82;
+  return moves.attacks[seat] ? 144 : 82;
 }
 
 export default {
