@@ -32,12 +32,9 @@ GAMES = {
 # What a person picks on the board before a move (3-2-1: a card, which brings up the piles'
 # offers), looked at before the move is played from the buttons.
 PICKS = {"three_two_one": ".three-two-one .group .card.playable"}
-# The marks of a last move. 3-2-1's declaration ends the round: the board then shows the
-# round revealed, the declarer's name in amber (the new round may start with the person).
-MARKS = (
-    ".last, .last-from, .last-to, .last-removed, .drawn-from, .just-discarded, "
-    ".reveal.declarer"
-)
+# The marks of a last move (3-2-1: a declaration that just ended the round marks the round
+# revealed, ``.last-round.last``: a bot may declare right after the person's move).
+MARKS = ".last, .last-from, .last-to, .last-removed, .drawn-from, .just-discarded"
 
 # The problems a player would see on the screen now, one line each.
 SCREEN_PROBLEMS = """async () => {

@@ -434,6 +434,22 @@ def test_the_last_move_is_marked_and_animated_unless_less_motion_is_asked(server
         context.close()
 
 
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_declaration_that_ended_the_round_is_marked_as_the_last_move(server, new_page, narrow):
+    """A bot may declare right after your move: the board then shows the round revealed,
+    picked out as the last move; later in the round it is shown plainly."""
+    state = playout("three_two_one", lambda s: s.observation(0)["round"] == 2, players=2)
+    obs = state.observation(0)
+    assert obs["last_round"] is not None
+    page = board_page(server, new_page, "three_two_one", 2, PHONE if narrow else None)
+    ended = dict(obs, round=1)  # the observation before the declaration: round 1
+    draw(page, "three_two_one", obs, seat=0, names=NAMES[:2], before=ended, narrow=narrow)
+    assert page.locator("#board .last-round.last").count() == 1
+    draw(page, "three_two_one", obs, seat=0, names=NAMES[:2], before=obs, narrow=narrow)
+    assert page.locator("#board .last-round").count() == 1
+    assert page.locator("#board .last-round.last").count() == 0
+
+
 # -- the lobby in words ---------------------------------------------------------------------------
 def test_the_lobby_speaks_words_and_remembers_my_name(server, new_page):
     page = new_page()

@@ -158,9 +158,13 @@ function seatBadge(x, y, seat, ctx) {
 }
 
 // What the last move changed: the pile a card was discarded on (its top is new), the piles
-// drawn from, the cards that came into my hand.
+// drawn from, the cards that came into my hand; or, a declaration having ended the round
+// (or the game), the round revealed.
 function lastMove(obs, before) {
-  const marks = { discarded: new Set(), drawnFrom: new Set(), newCards: [] };
+  const marks = { discarded: new Set(), drawnFrom: new Set(), newCards: [], declared: false };
+  const ended =
+    before && (before.round !== obs.round || (obs.phase === "over") !== (before.phase === "over"));
+  if (ended && obs.last_round) marks.declared = true;
   if (!before || before.round !== obs.round || !before.discard_piles) return marks;
   obs.discard_piles.forEach((pile, i) => {
     const was = before.discard_piles[i];
@@ -565,10 +569,15 @@ function revealedTotal(last, seat) {
   return last.totals[seat] === null ? "Blastoff!" : `total ${last.totals[seat]}`;
 }
 
+// The round revealed is marked as the last move when a declaration just ended it.
+function lastRoundClass() {
+  return `last-round ${current.marks.declared ? "last" : ""}`;
+}
+
 function lastRound(obs, ctx, y) {
   const last = obs.last_round;
   if (!last) return null;
-  const g = svg("g", { class: "last-round", transform: `translate(0,${y})` });
+  const g = svg("g", { class: lastRoundClass(), transform: `translate(0,${y})` });
   const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
   g.append(
     svg("rect", {
@@ -864,7 +873,7 @@ function narrowHand(obs, ctx, moves, y) {
 function narrowLastRound(obs, ctx, y) {
   const last = obs.last_round;
   if (!last) return null;
-  const g = svg("g", { class: "last-round", transform: `translate(0,${y})` });
+  const g = svg("g", { class: lastRoundClass(), transform: `translate(0,${y})` });
   const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
   const height = 44 + rows.length * 58;
   g.append(svg("rect", { x: 6, y: 0, width: W - 12, height, rx: 14, class: "panel-bg" }));
