@@ -38,11 +38,13 @@ def test_loopback_addresses_are_allowed():
 
 
 def test_the_servers_it_starts_get_the_database_url_out_of_the_process_list(tmp_path):
-    from tminus.server.load import start_server
+    from tminus.server.load import start_server, wait_until_up
 
     url = f"sqlite:///{tmp_path / 'secret-name.db'}"
-    process, _ = start_server(url)
+    process, address = start_server(url)
     try:
+        # (up first: read in the instant of its exec, a process's command line is empty)
+        wait_until_up(process, address)
         command = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode()
         assert "serve" in command and "secret-name" not in command
     finally:

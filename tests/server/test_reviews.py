@@ -7,14 +7,23 @@ from __future__ import annotations
 import asyncio
 import time
 
+from tminus.agents.registry import make_agent
 from tminus.core.registry import load_game
-from tminus.review import review_game
+from tminus.review import Review, review_game
+from tminus.review.report import html_report
 from tminus.server.app import message_page
 from tminus.server.reviews import Reviews
+from tminus.sim.runner import play_game
 
 from .test_api import PERSON, app_client, create, play_to_the_end
 
 BOT = {"kind": "bot", "bot": "random"}
+
+
+def recorded_history(game) -> list[int]:
+    """The first 40 actions of a greedy game (a review test, not a benchmark)."""
+    agents = [make_agent("greedy", game, seed=s) for s in range(game.num_players)]
+    return play_game(game, agents, [4]).history[:40]
 
 
 def finished_duel(client) -> dict:
@@ -40,8 +49,9 @@ def review_when_ready(client, game_id: str) -> dict:
     if answer.status_code == 202:  # being made: asked again once it is
         working = answer.json()
         assert working["status"] == "working" and answer.headers["Retry-After"] == "2"
-        assert set(working) in ({"status", "waiting"}, {"status", "judged", "decisions",
-                                                         "seconds_left"})  # fmt: skip
+        waiting = {"status", "waiting", "moves"}
+        judging = {"status", "judged", "decisions", "seconds_left", "moves"}
+        assert set(working) in (waiting, judging)
         wait_for_the_review(client, game_id)
         answer = client.get(f"/api/games/{game_id}/review")
     assert answer.status_code == 200, answer.text
@@ -133,3 +143,26 @@ def test_the_review_being_made_tells_how_far_it_is_and_the_time_left():
     assert reviews.progress("first")["seconds_left"] is None  # nothing judged: no guess
     page = message_page("Reviewing the game…", "10 of 40 decisions judged", meter=(10, 40))
     assert '<progress value="10" max="40"' in page
+
+
+def test_the_review_page_fills_in_with_the_moves_judged_so_far():
+    """The review process sends each move as it is judged; the page being made shows them,
+    in the order of the game, with its progress, and asks again by itself."""
+    game = load_game("three_two_one", players=2)
+    history = recorded_history(game)
+    judged = []
+    whole = review_game(game, history, judged=judged.append)
+    assert sorted(judged, key=lambda m: m.index) == whole.moves  # each one, once
+    reviews = Reviews()
+    reviews.jobs = {"mine": 7, "other": 8}
+    for move in reversed(whole.moves[:5]):  # (not in the game's order)
+        reviews.moves_queue.put((7, move))
+    reviews.moves_queue.put((8, whole.moves[-1]))
+    deadline = time.monotonic() + 10
+    while len(reviews.so_far("mine")) < 5 and time.monotonic() < deadline:
+        time.sleep(0.05)  # (a queue between processes hands items over a moment later)
+    assert reviews.so_far("mine") == whole.moves[:5]
+    partial = Review(game.name, dict(game.params), whole.names, reviews.so_far("mine"), None)
+    page = html_report(partial, back="/game/mine", waiting=("5 of 40 decisions judged", (5, 40)))
+    assert 'http-equiv="refresh"' in page and '<progress value="5" max="40"' in page
+    assert page.count("<tr") == 1 + 5  # the header and the five moves judged

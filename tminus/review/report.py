@@ -171,11 +171,18 @@ th { text-align: left; color: var(--muted); font-weight: 600; }
 td, th { padding: 4px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 tr.blunder { background: #4a1626; } tr.mistake { background: #4a3216; }
 tr.inaccuracy { background: #3d3d18; }
+progress { width: 100%; max-width: 36rem; height: 1rem; accent-color: var(--mint); }
 """
 
 
-def html_report(review: Review, back: str | None = None) -> str:
-    """The review as one page (no script); ``back``: the address of the game's page."""
+def html_report(
+    review: Review,
+    back: str | None = None,
+    waiting: tuple[str, tuple[int, int] | None] | None = None,
+) -> str:
+    """The review as one page (no script); ``back``: the address of the game's page;
+    ``waiting``: the review is being made (what it has judged so far is shown): the words
+    and the (done, all) of its progress bar; the page then asks again every 2 s."""
     rows = "".join(
         "<tr"
         + (f' class="{m.grade}"' if m.grade else "")
@@ -193,14 +200,24 @@ def html_report(review: Review, back: str | None = None) -> str:
     links = '<a href="/">T-minus lobby</a>'
     if back:
         links += f'<a href="{escape(back)}">Back to the game</a>'
+    reload, status = "", ""
+    if waiting is not None:
+        words, meter = waiting
+        reload = '<meta http-equiv="refresh" content="2">'
+        status = f'<p role="status">{escape(words)}</p>'
+        if meter:
+            status += (
+                f'<progress value="{meter[0]}" max="{max(meter[1], 1)}" '
+                f'aria-label="decisions judged">{meter[0]} of {meter[1]}</progress>'
+            )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">{reload}
 <title>Review of {title} · T-minus</title>
 <link rel="icon" href="/static/favicon.svg">
 <style>{STYLE}</style></head><body><main>
 <nav>{links}</nav>
-<h1>Review of {title}</h1>
+<h1>Review of {title}</h1>{status}
 <p class="muted">{escape(knowledge(review))}</p>
 <h2>Chance to win</h2>
 {curve_svg(review)}

@@ -152,10 +152,12 @@ def _review(
     reviewed: Callable[[State], bool],
     budget: float | None = None,
     progress: Progress | None = None,
+    judged: Callable[[MoveReview], None] | None = None,
 ) -> Review:
     """Exact judges first, each decision on its own; the playouts then sample every other
     decision together (``Playouts.sample``) until each is precise or ``budget`` seconds
-    have passed."""
+    have passed. ``judged`` is given each move's review as soon as it is made (not in the
+    order of the game)."""
     found = decisions(game, history, reviewed)
     ends = time.monotonic() + budget if budget is not None else None
     *exact, playouts = judges
@@ -163,30 +165,40 @@ def _review(
     verdicts: dict[int, tuple[dict[int, list[float]], Judge]] = {}
     sampling: list[tuple[int, Sampling]] = []
 
+    reviewed: dict[int, MoveReview] = {}
+
     def tell() -> None:
         if progress is not None:
             progress(len(verdicts), len(found))
 
+    def verdict(index: int, values: dict[int, list[float]], judge: Judge) -> None:
+        verdicts[index] = (values, judge)
+        state, action = at[index]
+        reviewed[index] = move_review(state, index, action, values, judge, names)
+        if judged is not None:
+            judged(reviewed[index])
+        tell()
+
+    at = {index: (state, action) for index, state, action in found}
     tell()
     for index, state, action in found:
         legal = state.legal_actions()
         for judge in exact:
             values = judge.values(state, legal)
             if values is not None:
-                verdicts[index] = (values, judge)
+                verdict(index, values, judge)
                 break
         else:
             sampling.append((index, Sampling(state, legal, (action,))))
-        tell()
+            tell()
     where = {id(decision): index for index, decision in sampling}
-
-    def sampled(decision: Sampling) -> None:
-        verdicts[where[id(decision)]] = (decision.values, playouts)
-        tell()
-
     if sampling:
-        playouts.sample([d for _, d in sampling], ends, finished=sampled)
-    moves = [move_review(state, i, a, *verdicts[i], names) for i, state, a in found]
+        playouts.sample(
+            [d for _, d in sampling],
+            ends,
+            finished=lambda decision: verdict(where[id(decision)], decision.values, playouts),
+        )
+    moves = [reviewed[index] for index, _, _ in found]
     used = list(dict.fromkeys(verdicts[i][1].name for i, _, _ in found))
     return Review(game.name, dict(game.params), names, moves, viewer, used)
 
@@ -215,16 +227,19 @@ def review_game(
     table: Any = None,
     budget: float | None = None,
     progress: Progress | None = None,
+    judged: Callable[[MoveReview], None] | None = None,
 ) -> Review:
     """After the end: every decision of every player, judged with everything known.
 
     ``samples``: worlds in a decision's first round of playouts (more follow until each
     value is within ± 3 points); ``budget``: seconds for the whole review; ``progress``:
-    called with (decisions judged, decisions in all); ``table``: a Sputnik endgame table to
-    use instead of the cached one (tests)."""
+    called with (decisions judged, decisions in all); ``judged``: given each move's review
+    as soon as it is made; ``table``: a Sputnik endgame table to use instead of the cached
+    one (tests)."""
     names = names or [f"Player {s + 1}" for s in range(game.num_players)]
     judges = judges_for(game, samples, seed, None, table)
-    return _review(game, history, names, None, judges, lambda state: True, budget, progress)
+    everything = lambda state: True  # noqa: E731
+    return _review(game, history, names, None, judges, everything, budget, progress, judged)
 
 
 def review_seat(

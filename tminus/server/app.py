@@ -646,7 +646,8 @@ def create_app(
         (202) while the review is being made: ask again."""
         review = await asked_review(game_id)
         if review is None:
-            working = {"status": "working", **reviews.progress(game_id)}
+            so_far = [move.to_dict() for move in reviews.so_far(game_id)]
+            working = {"status": "working", **reviews.progress(game_id), "moves": so_far}
             return JSONResponse(working, status_code=202, headers={"Retry-After": "2"})
         return JSONResponse({"status": "ready", **review.to_dict()})
 
@@ -654,6 +655,7 @@ def create_app(
     async def review_page(game_id: str) -> HTMLResponse:
         """The review as a page (no script): the curve, the graded moves; while it is being
         made, a page that asks again by itself."""
+        from tminus.review import Review
         from tminus.review.report import html_report
 
         back = f"/game/{game_id}"
@@ -675,6 +677,13 @@ def create_app(
                 text += f", about {max(1, round(left))} s left. " if left is not None else ". "
             elif where.get("waiting"):
                 text += f"It starts after {where['waiting']} other review(s). "
+            so_far = reviews.so_far(game_id)
+            if so_far:  # the moves judged so far, filled in as they come
+                table = await service.get(game_id)
+                names = service.names(table)
+                partial = Review(table.game.name, dict(table.record.params), names, so_far, None)
+                text += "The moves judged so far are below; the rest follow."
+                return HTMLResponse(html_report(partial, back=back, waiting=(text, meter)))
             text += "This page shows the review as soon as it is ready."
             page = message_page("Reviewing the game…", text, back, again=2, meter=meter)
             return HTMLResponse(page)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import queue
 import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +27,7 @@ from functools import partial
 from typing import Any
 
 from tminus.core.game import Game
-from tminus.review import Review, review_game
+from tminus.review import MoveReview, Review, review_game
 from tminus.review.judges import Z95
 from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
@@ -37,16 +38,17 @@ REVIEW_BUDGET = 55.0  # seconds a review samples at most (all of it: within a mi
 KEEP = 32  # reviews kept in memory
 
 
-# In the review process: where the review under way stands, shared with the server's
-# process (set by the pool's initializer): job number, decisions judged, decisions in all,
-# and the time it started (``time.time()``).
+# In the review process, shared with the server's process (set by the pool's initializer):
+# where the review under way stands (job number, decisions judged, decisions in all, the
+# time it started), and a queue of (job number, MoveReview) as each move is judged.
 _board: Any = None
+_moves: Any = None
 
 
-def start_review_process(board: Any) -> None:
-    global _board
+def start_review_process(board: Any, moves: Any = None) -> None:
+    global _board, _moves
     os.nice(10)  # a review gives way to the bots and the server when the cores are busy
-    _board = board
+    _board, _moves = board, moves
 
 
 def review_of(
@@ -67,9 +69,14 @@ def review_of(
         if _board is not None:
             _board[:] = [job, judged, decisions, started]
 
+    def judged(move: MoveReview) -> None:
+        if _moves is not None:
+            _moves.put((job, move))
+
     return review_game(
-        game(**params), history, names, samples=samples, seed=0, budget=budget, progress=progress
-    )
+        game(**params), history, names, samples=samples, seed=0, budget=budget,
+        progress=progress, judged=judged,
+    )  # fmt: skip
 
 
 def hint_of(
@@ -129,6 +136,8 @@ class Reviews:
         self.pools: dict[str, ProcessPoolExecutor] = {}  # "reviews", "hints": one process each
         self.hints: OrderedDict[tuple, asyncio.Future] = OrderedDict()  # given or on the way
         self.board = worker_context().Array("d", 4, lock=False)  # see ``review_of``
+        self.moves_queue = worker_context().Queue()  # (job, MoveReview) as they are made
+        self.moves_so_far: dict[int, list[MoveReview]] = {}  # by job number
         self.jobs: dict[str, int] = {}  # game id -> its job number, while being made
         self.numbers = itertools.count(1)
 
@@ -167,6 +176,18 @@ class Reviews:
         left = elapsed / judged * (decisions - judged) if judged else None
         return {"judged": int(judged), "decisions": int(decisions), "seconds_left": left}
 
+    def so_far(self, game_id: str) -> list[MoveReview]:
+        """The moves of ``game_id``'s review judged so far (it is being made), in the order
+        of the game: the page fills in as they come."""
+        while True:
+            try:
+                job, move = self.moves_queue.get_nowait()
+            except queue.Empty:
+                break
+            self.moves_so_far.setdefault(job, []).append(move)
+        number = self.jobs.get(game_id)
+        return sorted(self.moves_so_far.get(number, []), key=lambda m: m.index)
+
     def hint_known(self, position: tuple) -> bool:
         """Whether this position's hint was asked for already (given, or on its way)."""
         return position in self.hints
@@ -198,7 +219,8 @@ class Reviews:
         for attempt in range(2):
             pool = self.pools.get(kind)
             if pool is None:
-                pool = self.pools[kind] = self._pool(self.board if kind == "reviews" else None)
+                shared = (self.board, self.moves_queue) if kind == "reviews" else (None, None)
+                pool = self.pools[kind] = self._pool(*shared)
             try:
                 job = loop.run_in_executor(pool, function, *arguments)
             except BrokenProcessPool:  # (died while idle: start another, once)
@@ -217,7 +239,7 @@ class Reviews:
 
     def _finished(self, game_id: str, job: asyncio.Future) -> None:
         self.working.pop(game_id, None)
-        self.jobs.pop(game_id, None)
+        self.moves_so_far.pop(self.jobs.pop(game_id, -1), None)
         if job.cancelled():
             return
         error = job.exception()
@@ -229,12 +251,12 @@ class Reviews:
             self.done.popitem(last=False)
 
     @staticmethod
-    def _pool(board: Any = None) -> ProcessPoolExecutor:
+    def _pool(board: Any = None, moves: Any = None) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=1,
             mp_context=worker_context(),
             initializer=start_review_process,
-            initargs=(board,),
+            initargs=(board, moves),
         )
 
     def close(self) -> None:
@@ -244,3 +266,5 @@ class Reviews:
                 process.kill()
             pool.shutdown(wait=False, cancel_futures=True)
         self.pools.clear()
+        self.moves_queue.cancel_join_thread()  # (moves no page will ask for: not waited for)
+        self.moves_queue.close()
