@@ -138,6 +138,8 @@ def test_the_review_being_made_tells_how_far_it_is_and_the_time_left():
     told = reviews.progress("first")
     assert told["judged"] == 10 and told["decisions"] == 40
     assert 14 < told["seconds_left"] < 16  # 5 s for 10 decisions: 15 s for the other 30
+    reviews.board[:] = [1, 2, 40, time.time() - 5.0]
+    assert 49 < reviews.progress("first")["seconds_left"] <= 50  # not 95 s: the budget is 55 s
     assert reviews.progress("second") == {"waiting": 1}  # the first is ahead of it
     reviews.board[:] = [1, 0, 40, time.time()]
     assert reviews.progress("first")["seconds_left"] is None  # nothing judged: no guess

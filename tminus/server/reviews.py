@@ -127,6 +127,7 @@ class Reviews:
         hint_budget: float | None = HINT_BUDGET,
     ) -> None:
         self.samples = samples
+        self.budget: float | None = REVIEW_BUDGET  # a review's sampling, at most
         self.hint_budget = hint_budget  # (None: sampled until precise, however long)
         self.at_once = at_once
         self.keep = keep
@@ -159,7 +160,7 @@ class Reviews:
             raise ReviewBusy(f"{len(self.working)} reviews are being made: ask again later")
         number = self.jobs[game_id] = next(self.numbers)
         job = self._submit("reviews", review_of, game, dict(params), list(history), list(names),
-                           self.samples, number)  # fmt: skip
+                           self.samples, number, self.budget)  # fmt: skip
         self.working[game_id] = job
         job.add_done_callback(lambda finished: self._finished(game_id, finished))
         return None
@@ -174,6 +175,8 @@ class Reviews:
             return {"waiting": ahead}
         elapsed = max(0.0, time.time() - started)
         left = elapsed / judged * (decisions - judged) if judged else None
+        if left is not None and self.budget is not None:  # (moves come in bursts)
+            left = min(left, max(1.0, self.budget - elapsed))
         return {"judged": int(judged), "decisions": int(decisions), "seconds_left": left}
 
     def so_far(self, game_id: str) -> list[MoveReview]:
