@@ -14,7 +14,7 @@ import numpy as np
 
 from tminus import load_game
 from tminus.review import review_game
-from tminus.review.judges import Z95
+from tminus.review.playouts import Z95
 from tminus.sim.runner import make_agents, play_game
 
 

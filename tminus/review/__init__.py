@@ -15,8 +15,9 @@ error comes with each estimate).
 """
 
 from tminus.review.grading import GRADES, grade
-from tminus.review.judges import Estimate, ExactFourWayDuel, ExactSputnik, Playouts, judge_for
+from tminus.review.judges import Estimate, ExactFourWayDuel, ExactSputnik, judge_for
 from tminus.review.load import GameRecord, read_record
+from tminus.review.playouts import Playouts
 from tminus.review.review import MoveReview, Review, review_game, review_position, review_seat
 
 __all__ = [

@@ -10,7 +10,7 @@ the move are the batch's own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,7 +41,7 @@ def shares_of_win(returns: np.ndarray, seat: int) -> np.ndarray:
 
 def play_out_batch(
     game: Game,
-    blocks: Sequence[tuple[Sequence[State], Sequence[int], int]],
+    blocks: Sequence[tuple[Iterable[State], Sequence[int], int]],
     seed: Any,
     rollout: str,
 ) -> list[np.ndarray]:
@@ -49,21 +49,21 @@ def play_out_batch(
     share counts), an array (moves, worlds) of that seat's share of the win, all blocks
     played out at once by the batch agent ``rollout``. A world repeated (the same object)
     is loaded once and copied."""
-    rows = sum(len(worlds) * len(moves) for worlds, moves, _ in blocks)
+    drawn = [(list(worlds), moves, seat) for worlds, moves, seat in blocks]
+    rows = sum(len(worlds) * len(moves) for worlds, moves, _ in drawn)
     env = batch_class(game.name)(
         rows, seed=seed, record_history=False, deal=False, **dict(game.params)
     )
     actions = np.zeros(rows, dtype=np.int64)
     row = 0
-    for drawn, moves, _ in blocks:
-        worlds = list(drawn)
+    for worlds, moves, _ in drawn:
         count = len(worlds)
         first = np.arange(row, row + count)
         if all(world is worlds[0] for world in worlds):
             env.load([row], [worlds[0]])
             env.copy_rows(first[1:], np.full(count - 1, row))
         else:
-            env.load(first, list(worlds))
+            env.load(first, worlds)
         for k in range(1, len(moves)):
             env.copy_rows(first + k * count, first)
         actions[row : row + count * len(moves)] = np.repeat(np.asarray(moves), count)
@@ -74,9 +74,8 @@ def play_out_batch(
         env.step(player.act(), check=False)
     returns = env.returns()
     found, row = [], 0
-    for worlds, moves, seat in blocks:
+    for worlds, moves, seat in drawn:
         size = len(worlds) * len(moves)
-        shares = shares_of_win(returns[row : row + size], seat)
-        found.append(shares.reshape(len(moves), len(worlds)))
+        found.append(shares_of_win(returns[row : row + size], seat).reshape(len(moves), -1))
         row += size
     return found

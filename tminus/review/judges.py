@@ -109,15 +109,6 @@ class ExactSputnik:
         return values
 
 
-def __getattr__(name: str) -> Any:
-    # Playouts live in their own module (they import this one for ``Estimate``).
-    if name in ("Playouts", "PRECISION", "Z95"):
-        from tminus.review import playouts
-
-        return getattr(playouts, name)
-    raise AttributeError(name)
-
-
 def judge_for(game: Game, table: Any = None) -> Any | None:
     """The exact judge for ``game`` when there is one (None: estimates only)."""
     for exact in (ExactFourWayDuel, ExactSputnik):

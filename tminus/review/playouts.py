@@ -18,7 +18,7 @@ decisions at once, a round at a time (``sample``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,7 +48,7 @@ class Sampling:
     state: State
     live: list[int]  # the moves still played
     keep: tuple[int, ...]  # moves whose values will be shown: never dropped
-    values: dict[int, list[float]] = field(default_factory=dict)
+    values: dict[int, list[float]] = field(init=False)  # by move: its samples, world by world
     worlds: int = 0
     done: bool = False
 
@@ -61,26 +61,9 @@ class Sampling:
     def best(self) -> int:
         return max(self.live, key=lambda a: (float(np.mean(self.values[a])), a in self.keep))
 
-    def gap(self, action: int) -> Estimate:
-        """How far ``action`` is below the best, paired world by world."""
-        return Estimate.of(np.subtract(self.values[self.best()], self.values[action]))
-
-
-class _Deals(Sequence[State]):
-    """The worlds of a round during play, each drawn when it is first asked for (a round
-    cut short by the time draws no more)."""
-
-    def __init__(self, decision: Sampling, seat: int, seed: int, indices: range) -> None:
-        self.decision, self.seat, self.seed, self.indices = decision, seat, seed, indices
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-    def __getitem__(self, k):  # type: ignore[override]
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        rng = np.random.default_rng([self.seed, self.decision.where, self.indices[k], 0])
-        return self.decision.state.resample_hidden(self.seat, rng)
+    def gap(self, action: int, best: int) -> Estimate:
+        """How far ``action`` is below ``best``, paired world by world."""
+        return Estimate.of(np.subtract(self.values[best], self.values[action]))
 
 
 class Playouts:
@@ -203,9 +186,10 @@ class Playouts:
         if not decision.worlds:
             return self.samples
         precision = self.precision or 1.0
+        best = decision.best()
         spread = max(
             max(float(np.std(decision.values[a], ddof=1)) for a in decision.live),
-            max(decision.gap(a).error * np.sqrt(decision.worlds) for a in decision.live),
+            max(decision.gap(a, best).error * np.sqrt(decision.worlds) for a in decision.live),
         )
         needed = int(np.ceil((Z95 * spread / precision) ** 2 * 1.1)) - decision.worlds
         size = min(max(needed, self.samples), 4 * decision.worlds)
@@ -220,7 +204,7 @@ class Playouts:
             if action == best or action in decision.keep:
                 still.append(action)
                 continue
-            gap = decision.gap(action)
+            gap = decision.gap(action, best)
             worse = gap.mean > RACE_Z * gap.error
             no_better = indifferent and -gap.mean + Z95 * gap.error <= (self.precision or 0)
             if not (worse or no_better):
@@ -230,23 +214,25 @@ class Playouts:
     def precise(self, decision: Sampling) -> bool:
         """Whether every move still played has its value, and its difference from the
         best, within ± precision."""
-        best = decision.values[decision.best()]
+        best = decision.best()
         precision = self.precision or 0.0
         return all(
             interval(decision.values[a]) <= precision
-            and interval(np.subtract(best, decision.values[a])) <= precision
+            and Z95 * decision.gap(a, best).error <= precision
             for a in decision.live
         )
 
     # -- playing a round --------------------------------------------------------------------
-    def worlds(self, decision: Sampling, size: int) -> list[State]:
-        """The round's worlds: the true state itself after the end (never changed: it is
-        copied before a move is played), else deals the seat may imagine (drawn as they
-        are asked for)."""
-        indices = range(decision.worlds, decision.worlds + size)
-        if self.seat is None:
-            return [decision.state] * size
-        return _Deals(decision, self.seat, self.seed, indices)
+    def worlds(self, decision: Sampling, size: int) -> Iterator[State]:
+        """The round's worlds, each drawn when it is asked for (a round cut short by the
+        time draws no more): the true state itself after the end (never changed: it is
+        copied before a move is played), else deals the seat may imagine."""
+        for i in range(decision.worlds, decision.worlds + size):
+            if self.seat is None:
+                yield decision.state
+            else:
+                rng = np.random.default_rng([self.seed, decision.where, i, 0])
+                yield decision.state.resample_hidden(self.seat, rng)
 
     def play(self, chosen: list[tuple[Sampling, int]], deadline: float | None) -> list[int]:
         """Play the round: ``size`` worlds of each chosen decision, every move still played

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from tminus.core.registry import game_class
 from tminus.review.grading import GRADES
+from tminus.review.playouts import Z95
 from tminus.review.review import MoveReview, Review
 
 # The players' colours of the table (app.css's --seat0.. --seat3, then two more).
@@ -23,9 +24,6 @@ WIDTH, HEIGHT, PAD, LEFT = 480, 220, 16, 52
 
 def percent(value: float) -> str:
     return f"{100 * value:.1f}%"
-
-
-Z95 = 1.96  # a 95% interval is the estimate ± 1.96 standard errors
 
 
 def value_text(move: MoveReview, which: str) -> str:

@@ -159,28 +159,25 @@ def _review(
     have passed. ``judged`` is given each move's review as soon as it is made (not in the
     order of the game)."""
     found = decisions(game, history, reviewed)
+    at = {index: (state, action) for index, state, action in found}
     ends = time.monotonic() + budget if budget is not None else None
     *exact, playouts = judges
     assert isinstance(playouts, Playouts)  # (judges_for puts them last)
-    verdicts: dict[int, tuple[dict[int, list[float]], Judge]] = {}
-    sampling: list[tuple[int, Sampling]] = []
-
-    reviewed: dict[int, MoveReview] = {}
-
-    def tell() -> None:
-        if progress is not None:
-            progress(len(verdicts), len(found))
+    made: dict[int, MoveReview] = {}
+    judge_names: dict[int, str] = {}
 
     def verdict(index: int, values: dict[int, list[float]], judge: Judge) -> None:
-        verdicts[index] = (values, judge)
         state, action = at[index]
-        reviewed[index] = move_review(state, index, action, values, judge, names)
+        made[index] = move_review(state, index, action, values, judge, names)
+        judge_names[index] = judge.name
         if judged is not None:
-            judged(reviewed[index])
-        tell()
+            judged(made[index])
+        if progress is not None:
+            progress(len(made), len(found))
 
-    at = {index: (state, action) for index, state, action in found}
-    tell()
+    if progress is not None:
+        progress(0, len(found))
+    sampling = []
     for index, state, action in found:
         legal = state.legal_actions()
         for judge in exact:
@@ -189,17 +186,11 @@ def _review(
                 verdict(index, values, judge)
                 break
         else:
-            sampling.append((index, Sampling(state, legal, (action,))))
-            tell()
-    where = {id(decision): index for index, decision in sampling}
-    if sampling:
-        playouts.sample(
-            [d for _, d in sampling],
-            ends,
-            finished=lambda decision: verdict(where[id(decision)], decision.values, playouts),
-        )
-    moves = [reviewed[index] for index, _, _ in found]
-    used = list(dict.fromkeys(verdicts[i][1].name for i, _, _ in found))
+            sampling.append(Sampling(state, legal, (action,)))
+    # (a decision's ``where``, its place in the history, is its index here)
+    playouts.sample(sampling, ends, finished=lambda d: verdict(d.where, d.values, playouts))
+    moves = [made[index] for index, _, _ in found]
+    used = list(dict.fromkeys(judge_names[index] for index, _, _ in found))
     return Review(game.name, dict(game.params), names, moves, viewer, used)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from tminus.core.game import Game
 from tminus.review import MoveReview, Review, review_game
-from tminus.review.judges import Z95
+from tminus.review.playouts import Z95
 from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
 
@@ -182,13 +182,15 @@ class Reviews:
     def so_far(self, game_id: str) -> list[MoveReview]:
         """The moves of ``game_id``'s review judged so far (it is being made), in the order
         of the game: the page fills in as they come."""
+        working = set(self.jobs.values())
         while True:
             try:
                 job, move = self.moves_queue.get_nowait()
             except queue.Empty:
                 break
-            self.moves_so_far.setdefault(job, []).append(move)
-        number = self.jobs.get(game_id)
+            if job in working:  # (a review already made needs none of its moves)
+                self.moves_so_far.setdefault(job, []).append(move)
+        number = self.jobs.get(game_id, -1)
         return sorted(self.moves_so_far.get(number, []), key=lambda m: m.index)
 
     def hint_known(self, position: tuple) -> bool:
