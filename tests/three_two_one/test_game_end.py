@@ -227,6 +227,15 @@ def test_a_declaration_counts_as_a_turn_for_the_cap():
     assert state.is_terminal() and state.ended_by_turn_cap()
 
 
+def test_a_draw_at_the_turn_cap_places_everyone_first_whatever_the_rounds_won():
+    """The end screen said "Draw" and yet "1st" beside the one who had won a round."""
+    state = new_game(3, max_turns=1).with_position({"wins": [0, 1, 0]})
+    quick_round(state)  # the round is scored, then the cap ends the game: nobody won
+    assert state.ended_by_turn_cap() and state.winners() == []
+    assert state.observation(0)["round_wins"] != [0, 0, 0]
+    assert state.placings() == [1, 1, 1]
+
+
 def test_max_game_length_is_a_true_bound():
     game = new_game(8, max_turns=5, rounds=3).game
     # 3 actions a turn at most, and a deal of 8 x 10 + 2 cards for each possible round.

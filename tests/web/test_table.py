@@ -442,11 +442,15 @@ def test_a_declaration_that_ended_the_round_is_marked_as_the_last_move(server, n
     obs = state.observation(0)
     assert obs["last_round"] is not None
     page = board_page(server, new_page, "three_two_one", 2, PHONE if narrow else None)
-    ended = dict(obs, round=1)  # the observation before the declaration: round 1
+    ended = dict(obs, round=1, last_round=None)  # before the declaration: round 1, no reveal
     draw(page, "three_two_one", obs, seat=0, names=NAMES[:2], before=ended, narrow=narrow)
     assert page.locator("#board .last-round.last").count() == 1
     draw(page, "three_two_one", obs, seat=0, names=NAMES[:2], before=obs, narrow=narrow)
     assert page.locator("#board .last-round").count() == 1
+    assert page.locator("#board .last-round.last").count() == 0
+    # A turn cap ends the game with an old reveal on show: not the last move's mark.
+    capped = dict(obs, phase="over")
+    draw(page, "three_two_one", capped, seat=0, names=NAMES[:2], before=obs, narrow=narrow)
     assert page.locator("#board .last-round.last").count() == 0
 
 

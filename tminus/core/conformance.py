@@ -199,6 +199,8 @@ def _check_placings(
     firsts = [seat for seat, place in enumerate(places) if place == 1]
     if winners and firsts != winners:
         raise ConformanceError(f"{where}: winners() {winners} but placed first: {firsts}")
+    if not winners and len(firsts) != len(ranked):  # a draw says "=1st" for everyone
+        raise ConformanceError(f"{where}: nobody won, yet placings() are {places}")
 
 
 def _check_rounds(game: Game, state: State, before: int, where: str) -> None:

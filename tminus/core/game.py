@@ -314,10 +314,14 @@ class State(Generic[G]):
         and the next place skips (1, 1, 3). None for a seat that takes no part (Count
         Down's watcher). Empty while the game goes on. By default the returns rank the
         seats; a game whose rules rank the losers too (who was knocked out last, who won
-        more rounds) overrides ``placing_keys``."""
+        more rounds) overrides ``placing_keys``. A game nobody won (every return the
+        same) places every seat first, whatever the keys."""
         if not self.is_terminal():
             return []
-        return places_by(self.placing_keys())
+        keys = self.placing_keys()
+        if not self.winners():  # a draw (a turn cap, a win shared by all): nobody is ahead
+            keys = [None if key is None else 0 for key in keys]
+        return places_by(keys)
 
     def placing_keys(self) -> list[Any]:
         """What ranks the seats at the end, one comparable key a seat (the higher the

@@ -161,10 +161,10 @@ function seatBadge(x, y, seat, ctx) {
 // drawn from, the cards that came into my hand; or, a declaration having ended the round
 // (or the game), the round revealed.
 function lastMove(obs, before) {
-  const marks = { discarded: new Set(), drawnFrom: new Set(), newCards: [], declared: false };
-  const ended =
-    before && (before.round !== obs.round || (obs.phase === "over") !== (before.phase === "over"));
-  if (ended && obs.last_round) marks.declared = true;
+  // (a reveal that is new since the move before: a turn cap ends a game without one)
+  const declared =
+    !!before && !!obs.last_round && before.last_round?.round !== obs.last_round.round;
+  const marks = { discarded: new Set(), drawnFrom: new Set(), newCards: [], declared };
   if (!before || before.round !== obs.round || !before.discard_piles) return marks;
   obs.discard_piles.forEach((pile, i) => {
     const was = before.discard_piles[i];
