@@ -204,7 +204,11 @@ class Client:
     def until(self, predicate, timeout: float = 30) -> dict:
         deadline = time.monotonic() + timeout
         while True:
-            message = self.receive(max(0.01, deadline - time.monotonic()))
+            try:
+                message = self.receive(max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                recent = [m for m in self.messages[-8:] if m.get("type") != "state"]
+                raise AssertionError(f"not heard in {timeout} s; last other messages: {recent}")
             if predicate(message):
                 return message
 

@@ -205,6 +205,9 @@ def test_people_on_two_processes_vote_a_bot_into_the_seat_of_one_who_left(server
     a, b = servers()
     game = create(a, [PERSON, PERSON, PERSON], players=3)  # Ada (seat 0) never comes
     bea, cy = sit(a, game, 1), sit(b, game, 2)
+    # Both seated before the vote: a vote counts only the people present (Cy's hello, on
+    # the other process, may be answered after the game has started).
+    state_where(bea, lambda m: m["seats"][1]["joined"] and m["seats"][2]["joined"])
     bea.send({"type": "start"})
     state_where(cy, lambda m: m["status"] == "playing")
     bea.send({"type": "bot", "seat": 0, "bot": "greedy"})  # one of two: not yet
