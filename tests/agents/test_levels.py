@@ -3,9 +3,10 @@
 import pytest
 
 from tminus import list_games, load_game
-from tminus.agents.levels import format_levels_table, level_table, levels, levels_tournament
+from tminus.agents.levels import level_table, levels
 from tminus.agents.registry import list_agents, make_agent
 from tminus.core.registry import game_class
+from tminus.sim.levels import format_levels_table, levels_tournament
 
 
 @pytest.mark.parametrize("name", list_games())
@@ -67,8 +68,8 @@ def test_the_levels_tournament_prints_every_level_with_intervals():
 def test_the_levels_command_plays_a_candidate_against_the_expert(capsys):
     from dataclasses import replace
 
-    from tminus.agents import levels as module
     from tminus.core.registry import manifest, register
+    from tminus.sim import levels as module
 
     four_way = manifest("four_way")
     register(replace(four_way, levels=replace(four_way.levels, hard="mcts:simulations=4")))
@@ -132,8 +133,8 @@ def test_levels_pooled_from_saved_pair_runs_are_shown_in_level_order(tmp_path, c
     import json
     from dataclasses import replace
 
-    from tminus.agents import levels as module
     from tminus.core.registry import manifest, register
+    from tminus.sim import levels as module
     from tminus.sim.tournament import tournament
 
     four_way = manifest("four_way")

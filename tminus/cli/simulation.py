@@ -122,7 +122,7 @@ def simulate(
     with progress_bar(f"{game}: games played", games) as bar:
         try:
             if batch:
-                from tminus.batch.simulate import simulate_batch
+                from tminus.sim.batch_simulate import simulate_batch
 
                 summary = simulate_batch(the_game, seats, games, seed, progress=advance(bar))
             else:

@@ -5,6 +5,7 @@ and never print: what is shown, and where, is the command line's business."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 # How far it got, out of how much (positions, sweeps, digits settled; None: not known).
 Step = Callable[[float, float | None], None]
@@ -20,7 +21,13 @@ def step_of(progress: Steps | None, doing: str) -> Step:
     return lambda done, total: progress(doing, done, total)
 
 
-def counting(progress: Step | None, total: float) -> Callable[[float], None]:
+class Count(Protocol):
+    """Work done: one more piece, or ``amount`` more."""
+
+    def __call__(self, amount: float = 1) -> None: ...
+
+
+def counting(progress: Step | None, total: float) -> Count:
     """A callback for work done bit by bit (games, decisions): each call adds its amount
     and tells ``progress`` the sum so far, out of ``total``."""
     done = 0.0

@@ -9,7 +9,7 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 
-from tminus.core.game import Game
+from tminus.core.game import Game, State
 from tminus.core.playout import random_playout, sample_chance
 from tminus.core.progress import Step, Steps, counting
 
@@ -57,10 +57,10 @@ def bench_game(
     )
 
 
-def search_positions(game: Game, count: int, seed: int) -> list:
+def search_positions(game: Game, count: int, seed: int) -> list[State]:
     """Decision states met along random games: the positions a search bot is timed on."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[State] = []
     while len(positions) < count:
         state = game.new_initial_state()
         while not state.is_terminal() and len(positions) < count:

@@ -3,7 +3,7 @@
 import pytest
 
 import tminus
-from tminus.batch.simulate import simulate_batch
+from tminus.sim.batch_simulate import simulate_batch
 
 
 def test_every_game_is_counted_once_and_the_summary_adds_up():
