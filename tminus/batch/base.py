@@ -9,12 +9,14 @@ action of game ``i``, chance outcomes included, exactly as the reference engine
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
 from tminus.core.game import TERMINAL, Game, IllegalActionError
 from tminus.core.registry import load_game
+
+G = TypeVar("G", bound=Game)  # the reference engine's game that a batch engine plays
 
 
 def keep_freed_memory() -> None:
@@ -79,7 +81,7 @@ class HistoryLog:
         return self.actions[game, start : self.length[game]].tolist()
 
 
-class BatchEnv:
+class BatchEnv(Generic[G]):
     """``batch_size`` games of ``name`` with ``params``, played in lockstep.
 
     - ``current_player()``: per game, the seat to move, or ``TERMINAL``;
@@ -91,10 +93,15 @@ class BatchEnv:
     is ignored), so its final state can be read after the step that ended it.
     ``record_history``: keep ``history(i)`` (costs 2 bytes an action).
     ``deal=False``: the games are not started (every row is then ``load``-ed).
+
+    An engine names its game twice: ``name`` in the registry, and ``game_class``, the class
+    that name loads (``class SputnikBatch(BatchEnv[SputnikGame])``), so that ``self.game``
+    has that class's type.
     """
 
     name: ClassVar[str]
-    game: Game
+    game_class: type[G]
+    game: G
 
     def __init__(
         self,
@@ -109,7 +116,13 @@ class BatchEnv:
             raise ValueError(f"batch_size must be an integer, not {batch_size!r}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
-        self.game = load_game(self.name, **params)
+        game = load_game(self.name, **params)
+        if not isinstance(game, self.game_class):
+            raise TypeError(
+                f"{type(self).__name__} plays {self.game_class.__name__}, "
+                f"but {self.name!r} loads {type(game).__name__}"
+            )
+        self.game = game
         self.params = self.game.params
         self.num_players = self.game.num_players
         self.num_distinct_actions = self.game.num_distinct_actions

@@ -180,6 +180,7 @@ def _compare(env, states, games, report, observe=True) -> None:
                 )
                 return
         if expected == TERMINAL:
+            assert returns is not None  # (this game ended, so ``ending`` held)
             if returns[i].tolist() != state.returns():
                 report.mismatches.append(
                     f"{where(i)}: returns {returns[i].tolist()}, reference {state.returns()}"

@@ -15,15 +15,24 @@ import numpy as np
 from tminus.batch.base import BatchEnv
 from tminus.core.game import TERMINAL
 from tminus.games.four_way import game as ref
+from tminus.games.four_way.actions import (
+    ATTACK,
+    DICE,
+    NUM_ACTIONS,
+    PASS,
+    RESET,
+    SCORE_KEYS,
+    SCORE_MASKS,
+)
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
 KEY_BITS = 10
-ROLLS = len(ref.DICE)
+ROLLS = len(DICE)
 ROLL_OFF, ROLL, MOVE, OVER = ref.ROLL_OFF, ref.ROLL, ref.MOVE, ref.OVER
 ELEVEN = ref.ELEVEN_ROLL
 # Two ordered dice (36 equally likely) -> the unordered roll's chance outcome id.
 DICE_OF_36 = np.array(
-    [ref.DICE.index((min(a, b), max(a, b))) for a in range(1, 7) for b in range(1, 7)],
+    [DICE.index((min(a, b), max(a, b))) for a in range(1, 7) for b in range(1, 7)],
     dtype=np.int64,
 )
 
@@ -40,7 +49,7 @@ def move_tables(junior: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for keys in range(1 << KEY_BITS):
             row = ref.moves_for_roll(junior, roll, keys)
             if not row and roll != ELEVEN:
-                row = (ref.PASS,)
+                row = (PASS,)
             index = roll << KEY_BITS | keys
             bits[index] = sum(1 << a for a in row)
             counts[index] = len(row)
@@ -53,27 +62,28 @@ def action_masks(players: int) -> tuple[np.ndarray, np.ndarray]:
     """By ``mover * NUM_ACTIONS + action``: what to OR into and AND with the packed keys.
     The last entry does nothing (for games that are over)."""
     full = (1 << (KEY_BITS * players)) - 1
-    ors = np.zeros(players * ref.NUM_ACTIONS + 1, dtype=np.uint64)
-    ands = np.full(players * ref.NUM_ACTIONS + 1, full, dtype=np.uint64)
+    ors = np.zeros(players * NUM_ACTIONS + 1, dtype=np.uint64)
+    ands = np.full(players * NUM_ACTIONS + 1, full, dtype=np.uint64)
     for mover in range(players):
         shift = KEY_BITS * mover
-        for action in range(ref.NUM_ACTIONS):
-            index = mover * ref.NUM_ACTIONS + action
-            if action < ref.SCORE_KEYS:
+        for action in range(NUM_ACTIONS):
+            index = mover * NUM_ACTIONS + action
+            if action < SCORE_KEYS:
                 ors[index] = 1 << (action + shift)
-            elif action < ref.ATTACK:
-                ors[index] = ref.SCORE_MASKS[action - ref.SCORE_KEYS] << shift
-            elif action < ref.PASS:
-                target = action - ref.ATTACK
+            elif action < ATTACK:
+                ors[index] = SCORE_MASKS[action - SCORE_KEYS] << shift
+            elif action < PASS:
+                target = action - ATTACK
                 if target < players:
                     ands[index] = full & ~(ALL_KEYS_UP << (KEY_BITS * target))
-            elif action == ref.RESET:
+            elif action == RESET:
                 ands[index] = full & ~(ALL_KEYS_UP << shift)
     return ors, ands
 
 
-class FourWayBatch(BatchEnv):
+class FourWayBatch(BatchEnv[ref.FourWayGame]):
     name = "four_way"
+    game_class = ref.FourWayGame
 
     def _allocate(self) -> None:
         b, n = self.batch_size, self.num_players
@@ -81,7 +91,7 @@ class FourWayBatch(BatchEnv):
         self.max_turns = self.game.max_turns
         self._bits, self._counts, self._moves = move_tables(self.junior)
         self._ors, self._ands = action_masks(n)
-        self._noop = n * ref.NUM_ACTIONS
+        self._noop = n * NUM_ACTIONS
         self._attack_bits = np.array(
             [sum(1 << a for a in self.game.attacks_by_seat[s]) for s in range(n)], np.int64
         )
@@ -159,7 +169,7 @@ class FourWayBatch(BatchEnv):
     # -- a move, for every game at once ----------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         mover = self.mover
-        index = np.where(active, mover * ref.NUM_ACTIONS + actions, self._noop)
+        index = np.where(active, mover * NUM_ACTIONS + actions, self._noop)
         keys = (self.keys | self._ors[index]) & self._ands[index]
         self.keys = keys
         own = (keys >> self._shift[mover]) & np.uint64(ALL_KEYS_UP)
@@ -199,7 +209,7 @@ class FourWayBatch(BatchEnv):
         return np.where(self.phase == MOVE, bits, 0)
 
     def _legal_mask(self) -> np.ndarray:
-        shifts = np.arange(ref.NUM_ACTIONS, dtype=np.int64)
+        shifts = np.arange(NUM_ACTIONS, dtype=np.int64)
         return (self.legal_bits()[:, None] >> shifts & 1).astype(bool)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
@@ -211,7 +221,7 @@ class FourWayBatch(BatchEnv):
         flip = self._moves[(index << 2) + np.minimum(pick, 3)]
         # Attacks follow the flips: the j-th opponent in seat order, the mover skipped.
         j = pick - flips
-        attack = ref.ATTACK + j + (j >= self.mover)
+        attack = ATTACK + j + (j >= self.mover)
         return np.where(pick < flips, flip, attack)
 
     def ended_by_turn_cap(self) -> np.ndarray:

@@ -18,6 +18,7 @@ from tminus.batch.bits import popcount
 from tminus.batch.four_way import ELEVEN, KEY_BITS, ROLLS, FourWayBatch
 from tminus.batch.sputnik import SputnikBatch
 from tminus.games.four_way import game as four_way
+from tminus.games.four_way.actions import ATTACK, PASS
 
 
 @cache
@@ -32,11 +33,11 @@ def four_way_choices(junior: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for keys in range(1 << KEY_BITS):
             index = roll << KEY_BITS | keys
             moves = four_way.moves_for_roll(junior, roll, keys)
-            flip = agent.best_flip([a for a in moves if a < four_way.ATTACK])
+            flip = agent.best_flip([a for a in moves if a < ATTACK])
             if flip is not None:
                 best[index] = flip
                 flipped[index] = len(agent.keys_flipped(flip))
-            plain[index] = flip if flip is not None else (moves[0] if moves else four_way.PASS)
+            plain[index] = flip if flip is not None else (moves[0] if moves else PASS)
     return plain, best, flipped
 
 
@@ -65,8 +66,8 @@ class FourWayBatchGreedy:
         lost = np.choose(target, counts)
         flip = self.best.take(index)
         attack = lost > self.flipped.take(index)
-        first = four_way.ATTACK + (mover == 0)  # the first legal move: attack seat 0 or 1
-        eleven = np.where(attack, four_way.ATTACK + target, np.where(flip >= 0, flip, first))
+        first = ATTACK + (mover == 0)  # the first legal move: attack seat 0 or 1
+        eleven = np.where(attack, ATTACK + target, np.where(flip >= 0, flip, first))
         return np.where(env.roll == ELEVEN, eleven, self.plain.take(index))
 
 

@@ -16,10 +16,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from tminus.batch.four_way import DICE_OF_36, ELEVEN, KEY_BITS, ROLLS, move_tables
-from tminus.batch.jax_base import JaxBatch
+from tminus.batch.jax_base import JaxBatch, Move, Observe, Query, Sample, StartGames
 from tminus.core.game import TERMINAL
 from tminus.games.four_way import game as ref
-from tminus.games.four_way.game import SCORE_KEYS
+from tminus.games.four_way.actions import ATTACK, NUM_ACTIONS, PASS, RESET, SCORE_KEYS, SCORE_MASKS
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
 ROLL_OFF, MOVE, OVER = ref.ROLL_OFF, ref.MOVE, ref.OVER
@@ -28,8 +28,8 @@ ROLL_OFF, MOVE, OVER = ref.ROLL_OFF, ref.MOVE, ref.OVER
 MAX_ROLL_OFF_ROUNDS = 64
 # The keys a flip or SCORE KEYS action puts up (0 for the other actions).
 FLIPPED = np.array(
-    [1 << a if a < SCORE_KEYS else ref.SCORE_MASKS[a - SCORE_KEYS] if a < ref.ATTACK else 0
-     for a in range(ref.NUM_ACTIONS)],
+    [1 << a if a < SCORE_KEYS else SCORE_MASKS[a - SCORE_KEYS] if a < ATTACK else 0
+     for a in range(NUM_ACTIONS)],
     dtype=np.int32,
 )  # fmt: skip
 
@@ -91,11 +91,11 @@ def move(players: int, max_turns: int, state, action, active, roll):
     """One move of the mover (when ``active``), then the next player's roll (``roll``, drawn
     for the whole batch at once)."""
     keys, mover = state["keys"], state["mover"]
-    own = (keys[mover] | jnp.asarray(FLIPPED)[action]) * (action != ref.RESET)
+    own = (keys[mover] | jnp.asarray(FLIPPED)[action]) * (action != RESET)
     keys = keys.at[mover].set(jnp.where(active, own, keys[mover]))
     # "make any opponent of his choice flip all of his keys back down"
-    attack = active & (action >= ref.ATTACK) & (action < ref.PASS)
-    target = jnp.clip(action - ref.ATTACK, 0, players - 1)
+    attack = active & (action >= ATTACK) & (action < PASS)
+    target = jnp.clip(action - ATTACK, 0, players - 1)
     keys = keys.at[target].set(jnp.where(attack, 0, keys[target]))
     won = active & (keys[mover] == ALL_KEYS_UP)
     stop = won | (active & (state["turns"] >= max_turns))
@@ -129,7 +129,7 @@ def sample(counts, moves, players, state, uniform):
     pick = (uniform * count).astype(jnp.int32)
     flip = moves[index * 4 + jnp.minimum(pick, 3)]
     j = pick - flips
-    return jnp.where(pick < flips, flip, ref.ATTACK + j + (j >= state["mover"]))
+    return jnp.where(pick < flips, flip, ATTACK + j + (j >= state["mover"]))
 
 
 def observe(players: int, state, seat):
@@ -144,7 +144,9 @@ def observe(players: int, state, seat):
 
 
 @cache
-def compiled(n: int, max_turns: int, junior: bool) -> tuple:
+def compiled(
+    n: int, max_turns: int, junior: bool
+) -> tuple[StartGames, Move, Query, Sample, Observe]:
     """The jitted functions for one set of parameters, shared by every batch that has
     them (a compilation takes seconds)."""
     bits, counts, moves = move_tables(junior)
@@ -158,20 +160,22 @@ def compiled(n: int, max_turns: int, junior: bool) -> tuple:
         rolls = dice[jax.random.randint(key, actions.shape, 0, 36)]  # one call for all
         return rules(state, actions, active, rolls)
 
-    counts, moves = jnp.asarray(counts, jnp.int32), jnp.asarray(moves, jnp.int32)
+    sample_tables = jnp.asarray(counts, jnp.int32), jnp.asarray(moves, jnp.int32)
     return (
         jax.jit(jax.vmap(partial(start_game, n, max_turns))),
         jax.jit(move_all),
         jax.jit(jax.vmap(partial(legal_bits, *tables))),
-        jax.jit(jax.vmap(partial(sample, counts, moves, n))),
+        jax.jit(jax.vmap(partial(sample, *sample_tables, n))),
         jax.jit(jax.vmap(partial(observe, n), in_axes=(0, None))),
     )
 
 
-class FourWayJax(JaxBatch):
+class FourWayJax(JaxBatch[ref.FourWayGame]):
     """``tminus.batch.make("four_way", size, backend="jax")``."""
 
     name = "four_way"
+    game_class = ref.FourWayGame
+    _legal_bits: Query  # (bit a of a game: action a is legal), in place of ``_legal_sets``
 
     def _allocate(self) -> None:
         functions = compiled(self.num_players, self.game.max_turns, self.game.junior)
@@ -191,7 +195,7 @@ class FourWayJax(JaxBatch):
 
     def _legal_mask(self) -> np.ndarray:
         bits = np.asarray(self._legal_bits(self.state)).astype(np.int64)
-        return (bits[:, None] >> np.arange(ref.NUM_ACTIONS) & 1).astype(bool)
+        return (bits[:, None] >> np.arange(NUM_ACTIONS) & 1).astype(bool)
 
     def returns(self) -> np.ndarray:
         n = self.num_players

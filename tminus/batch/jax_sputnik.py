@@ -12,10 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tminus.batch.jax_base import JaxBatch
+from tminus.batch.jax_base import JaxBatch, Move, Observe, Query, Sample, StartGames
 from tminus.core.game import TERMINAL
 from tminus.core.registry import load_game
-from tminus.games.sputnik.game import MOVE, OVER, REMOVE
+from tminus.games.sputnik.game import MOVE, OVER, REMOVE, SputnikGame
 
 
 class Board:
@@ -186,7 +186,7 @@ def observe(board: Board, state, seat):
 
 
 @cache
-def compiled(params: tuple) -> tuple:
+def compiled(params: tuple) -> tuple[StartGames, Move, Query, Sample, Observe]:
     """The jitted functions for one set of parameters, shared by every batch that has
     them (a compilation takes seconds)."""
     board = Board(load_game("sputnik", **dict(params)))
@@ -200,10 +200,11 @@ def compiled(params: tuple) -> tuple:
     )  # fmt: skip
 
 
-class SputnikJax(JaxBatch):
+class SputnikJax(JaxBatch[SputnikGame]):
     """``tminus.batch.make("sputnik", size, backend="jax")``."""
 
     name = "sputnik"
+    game_class = SputnikGame
 
     def _allocate(self) -> None:
         functions = compiled(tuple(sorted(self.params.items())))

@@ -8,13 +8,24 @@ costly shuffle runs for the games that need it, not for the whole batch at every
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, partial
+from typing import TypeAlias
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tminus.batch.jax_base import JaxBatch
+from tminus.batch.jax_base import (
+    JaxBatch,
+    JaxState,
+    Move,
+    Observe,
+    Query,
+    Sample,
+    Started,
+    StartGames,
+)
 from tminus.batch.three_two_one import (
     ACTION_COUNT,
     ACTION_PILE,
@@ -30,9 +41,19 @@ from tminus.batch.three_two_one import (
 from tminus.core.game import TERMINAL
 from tminus.games.three_two_one import game as ref
 from tminus.games.three_two_one import rules
+from tminus.games.three_two_one.actions import (
+    DECLARE_BLASTOFF,
+    DECLARE_COUNTDOWN,
+    DRAW_LEFT,
+    DRAW_PILE,
+    MAX_SET,
+    NUM_ACTIONS,
+)
 
 DEAL, TURN, DRAW, OVER = ref.DEAL, ref.TURN, ref.DRAW, ref.OVER
 CARDS = rules.DECK_SIZE
+# (state of the games waiting for a deal, keys) -> their new round, as ``StartGames``
+Deal: TypeAlias = Callable[[JaxState, jax.Array], Started]
 
 
 class Table:
@@ -118,7 +139,7 @@ def end_round(table: Table, state, ending, declarer, action):
     seats = jnp.arange(n)
     playing, totals = state["playing"], state["totals"]
     is_declarer = seats == declarer
-    countdown, blastoff = action == ref.DECLARE_COUNTDOWN, action == ref.DECLARE_BLASTOFF
+    countdown, blastoff = action == DECLARE_COUNTDOWN, action == DECLARE_BLASTOFF
     ranked = playing & ~(blastoff & is_declarer)
     ranks = dense_ranks(totals, ranked)
     points = jnp.asarray(POINTS)[jnp.minimum(jnp.where(blastoff, ranks + 1, ranks), 4)]
@@ -170,12 +191,12 @@ def move(table: Table, state, action, active, uniform):
     draw pile). Returns the state and the card drawn (-1: none)."""
     mover = state["mover"]
     turn = active & (state["phase"] == TURN)
-    declaring = turn & (action >= ref.DECLARE_COUNTDOWN)
+    declaring = turn & (action >= DECLARE_COUNTDOWN)
     discarding = turn & ~declaring
     drawing = active & (state["phase"] == DRAW)
-    value = jnp.asarray(ACTION_VALUE)[jnp.minimum(action, ref.NUM_ACTIONS - 1)]
-    copies = jnp.asarray(ACTION_COUNT)[jnp.minimum(action, ref.NUM_ACTIONS - 1)]
-    pile = jnp.asarray(ACTION_PILE)[jnp.minimum(action, ref.NUM_ACTIONS - 1)]
+    value = jnp.asarray(ACTION_VALUE)[jnp.minimum(action, NUM_ACTIONS - 1)]
+    copies = jnp.asarray(ACTION_COUNT)[jnp.minimum(action, NUM_ACTIONS - 1)]
+    pile = jnp.asarray(ACTION_PILE)[jnp.minimum(action, NUM_ACTIONS - 1)]
     # The discard.
     gone = jnp.where(discarding, copies, 0)
     hands = state["hands"].at[mover, value].add(-gone)
@@ -194,9 +215,9 @@ def move(table: Table, state, action, active, uniform):
     reshufflable = (pile_size > 1).any()
     can_draw = other_has | (state["draw_size"] > 0) | reshufflable
     # The draw: from the other pile, or from the draw pile (reshuffled first when empty).
-    from_pile = drawing & (action == ref.DRAW_PILE)
+    from_pile = drawing & (action == DRAW_PILE)
     taking = (drawing & ~from_pile).astype(jnp.int32)
-    source = jnp.clip(action - ref.DRAW_LEFT, 0, 1)
+    source = jnp.clip(action - DRAW_LEFT, 0, 1)
     taken = stack[source, jnp.maximum(pile_size[source] - 1, 0)]
     pile_size = pile_size.at[source].add(-taking)
     piles = piles.at[source, taken].add(-taking)
@@ -249,7 +270,7 @@ def legal(table: Table, state):
     largest = hand - (hand == size)
     left, right = state["pile_size"] > 0
     onto = jnp.where(~left, ref.ONLY_LEFT, jnp.where(~right, ref.ONLY_RIGHT, ref.EITHER))
-    copies = jnp.arange(1, ref.MAX_SET + 1)
+    copies = jnp.arange(1, MAX_SET + 1)
     allowed = copies[None, :] <= largest[:, None]
     piles = jnp.stack([onto != ref.ONLY_RIGHT, onto != ref.ONLY_LEFT])
     discards = (allowed[:, :, None] & piles[None, None, :]).ravel()
@@ -292,7 +313,9 @@ def observe(table: Table, state, seat):
 
 
 @cache
-def compiled(players: int, rounds: int, max_turns: int) -> tuple:
+def compiled(
+    players: int, rounds: int, max_turns: int
+) -> tuple[StartGames, Deal, Move, Query, Sample, Observe]:
     """The jitted functions for one set of parameters, shared by every batch that has them."""
     table = Table(players, rounds, max_turns)
     rules_all = jax.vmap(partial(move, table))
@@ -310,10 +333,12 @@ def compiled(players: int, rounds: int, max_turns: int) -> tuple:
     )
 
 
-class ThreeTwoOneJax(JaxBatch):
+class ThreeTwoOneJax(JaxBatch[ref.ThreeTwoOneGame]):
     """``tminus.batch.make("three_two_one", size, backend="jax")``."""
 
     name = "three_two_one"
+    game_class = ref.ThreeTwoOneGame
+    _deal: Deal
 
     def _allocate(self) -> None:
         game = self.game

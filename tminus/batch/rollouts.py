@@ -15,6 +15,15 @@ import numpy as np
 from tminus.batch.three_two_one import MAX_RUNS, ThreeTwoOneBatch, V
 from tminus.games.three_two_one import game as ref
 from tminus.games.three_two_one import rules
+from tminus.games.three_two_one.actions import (
+    DECLARE_BLASTOFF,
+    DECLARE_COUNTDOWN,
+    DRAW_LEFT,
+    DRAW_PILE,
+    LEFT,
+    MAX_SET,
+    RIGHT,
+)
 
 VALUES = np.arange(V)
 MEAN_CARD = float((VALUES * np.array(rules.DECK)).sum() / rules.DECK_SIZE)
@@ -62,15 +71,13 @@ class ThreeTwoOneShedder:
         value = np.argmax(np.where(largest > 0, worth, -1), axis=0)
         copies = largest[value, np.arange(len(games))]
         tops = self._tops(games)
-        higher = np.where(tops[:, ref.LEFT] >= tops[:, ref.RIGHT], ref.LEFT, ref.RIGHT)
-        pile = np.where(
-            onto == ref.EITHER, higher, np.where(onto == ref.ONLY_LEFT, ref.LEFT, ref.RIGHT)
-        )
-        discard = (value * ref.MAX_SET + np.maximum(copies, 1) - 1) * 2 + pile
+        higher = np.where(tops[:, LEFT] >= tops[:, RIGHT], LEFT, RIGHT)
+        pile = np.where(onto == ref.EITHER, higher, np.where(onto == ref.ONLY_LEFT, LEFT, RIGHT))
+        discard = (value * MAX_SET + np.maximum(copies, 1) - 1) * 2 + pile
         return np.where(
             blastoff,
-            ref.DECLARE_BLASTOFF,
-            np.where(declare | (copies == 0), ref.DECLARE_COUNTDOWN, discard),
+            DECLARE_BLASTOFF,
+            np.where(declare | (copies == 0), DECLARE_COUNTDOWN, discard),
         )
 
     def _draw(self, games: np.ndarray) -> np.ndarray:
@@ -83,7 +90,7 @@ class ThreeTwoOneShedder:
         cost = np.where(held, card * 0.5, card)
         blind = self.rng.random(len(games)) < BLIND_DRAW_CHANCE
         take = from_other & (~from_pile | ((cost < MEAN_CARD) & ~blind))
-        return np.where(take, ref.DRAW_LEFT + other, ref.DRAW_PILE)
+        return np.where(take, DRAW_LEFT + other, DRAW_PILE)
 
     def _tops(self, games: np.ndarray) -> np.ndarray:
         """(games, 2): each pile's top card (-1: empty)."""

@@ -22,11 +22,12 @@ from tminus.batch.bits import (
     words_for,
 )
 from tminus.core.game import TERMINAL
-from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE
+from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE, SputnikGame
 
 
-class SputnikBatch(BatchEnv):
+class SputnikBatch(BatchEnv[SputnikGame]):
     name = "sputnik"
+    game_class = SputnikGame
 
     def _allocate(self) -> None:
         game, b = self.game, self.batch_size

@@ -15,20 +15,30 @@ from tminus.batch.base import BatchEnv
 from tminus.core.game import TERMINAL
 from tminus.games.three_two_one import game as ref
 from tminus.games.three_two_one import rules
+from tminus.games.three_two_one.actions import (
+    DECLARE_BLASTOFF,
+    DECLARE_COUNTDOWN,
+    DRAW_LEFT,
+    DRAW_PILE,
+    LEFT,
+    MAX_SET,
+    NUM_ACTIONS,
+    RIGHT,
+    discard_parts,
+)
 
 V = len(rules.VALUES)
 DECK = np.array(rules.DECK, dtype=np.int64)
 DECK_CARDS = np.repeat(np.arange(V), rules.DECK)  # the 110 cards by value
 TURN, DRAW, OVER = ref.TURN, ref.DRAW, ref.OVER
-LEFT, RIGHT = ref.LEFT, ref.RIGHT
 MAX_RUNS = rules.DECK_SIZE  # a pile never holds more runs than there are cards
 POINTS = np.array([0, *rules.POINTS_BY_RANK, 0], dtype=np.int64)  # by dense rank, capped
 # What a discard action is: value, copies and pile, by action id (0 beyond the discards).
-_DISCARDS = [ref.discard_parts(a) for a in range(ref.DRAW_LEFT)]
+_DISCARDS = [discard_parts(a) for a in range(DRAW_LEFT)]
 ACTION_VALUE = np.array([v for v, _, _ in _DISCARDS] + [0] * 5, dtype=np.int64)
 ACTION_COUNT = np.array([k for _, k, _ in _DISCARDS] + [0] * 5, dtype=np.int64)
 ACTION_PILE = np.array([p for _, _, p in _DISCARDS] + [0] * 5, dtype=np.int64)
-SCALE = 1 / ref.MAX_SET
+SCALE = 1 / MAX_SET
 # The observation's pile contents add ``SCALE`` once a card (the reference's sum, exactly).
 _sums = [0.0]
 for _ in range(rules.DECK_SIZE):
@@ -37,8 +47,9 @@ PILE_SHARE = np.array(_sums)
 HAND_SHARE = np.array([c * SCALE for c in range(rules.DECK_SIZE + 1)])
 
 
-class ThreeTwoOneBatch(BatchEnv):
+class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
     name = "three_two_one"
+    game_class = ref.ThreeTwoOneGame
 
     def _allocate(self) -> None:
         b, n = self.batch_size, self.num_players
@@ -233,20 +244,20 @@ class ThreeTwoOneBatch(BatchEnv):
 
     def _legal_mask(self) -> np.ndarray:
         b, games = self.batch_size, self._all
-        mask = np.zeros((b, ref.NUM_ACTIONS), dtype=bool)
+        mask = np.zeros((b, NUM_ACTIONS), dtype=bool)
         turn = self.phase == TURN
         largest, _, onto, countdown, blastoff = self._turn_options(games)
-        copies = np.arange(1, ref.MAX_SET + 1)
+        copies = np.arange(1, MAX_SET + 1)
         allowed = copies[None, None, :] <= largest.T[:, :, None]  # (b, value, copies)
         piles = np.stack([onto != ref.ONLY_RIGHT, onto != ref.ONLY_LEFT], axis=1)
         discards = allowed[:, :, :, None] & piles[:, None, None, :]
-        mask[:, : ref.DRAW_LEFT] = discards.reshape(b, -1) & turn[:, None]
-        mask[:, ref.DECLARE_COUNTDOWN] = countdown & turn
-        mask[:, ref.DECLARE_BLASTOFF] = blastoff & turn
+        mask[:, :DRAW_LEFT] = discards.reshape(b, -1) & turn[:, None]
+        mask[:, DECLARE_COUNTDOWN] = countdown & turn
+        mask[:, DECLARE_BLASTOFF] = blastoff & turn
         draw = self.phase == DRAW
         from_other, from_pile = self._draw_options(games)
-        mask[games, ref.DRAW_LEFT + (1 - self.discarded_on) % 2] = draw & from_other
-        mask[:, ref.DRAW_PILE] = draw & from_pile
+        mask[games, DRAW_LEFT + (1 - self.discarded_on) % 2] = draw & from_other
+        mask[:, DRAW_PILE] = draw & from_pile
         return mask
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
@@ -274,23 +285,21 @@ class ThreeTwoOneBatch(BatchEnv):
         before = (after - largest).ravel().take(np.minimum(value, V - 1) * len(games) + column)
         copies = card - before + 1
         pile = np.where(either, pile, np.where(onto == ref.ONLY_LEFT, LEFT, RIGHT))
-        discard = (value * ref.MAX_SET + copies - 1) * 2 + pile
-        declare = np.where(
-            (pick == discards) & countdown, ref.DECLARE_COUNTDOWN, ref.DECLARE_BLASTOFF
-        )
+        discard = (value * MAX_SET + copies - 1) * 2 + pile
+        declare = np.where((pick == discards) & countdown, DECLARE_COUNTDOWN, DECLARE_BLASTOFF)
         return np.where(pick < discards, discard, declare)
 
     def _sample_draw(self, games: np.ndarray, uniform: np.ndarray) -> np.ndarray:
         from_other, from_pile = self._draw_options(games)
         pick = (uniform * (from_other.astype(np.int64) + from_pile)).astype(np.int64)
-        other = ref.DRAW_LEFT + 1 - self.discarded_on[games]
-        return np.where((pick == 0) & from_other, other, ref.DRAW_PILE)
+        other = DRAW_LEFT + 1 - self.discarded_on[games]
+        return np.where((pick == 0) & from_other, other, DRAW_PILE)
 
     # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
         turn = active & (self.phase == TURN)
-        declaring = turn & (actions >= ref.DECLARE_COUNTDOWN)
+        declaring = turn & (actions >= DECLARE_COUNTDOWN)
         discarding = turn & ~declaring
         drawing = active & (self.phase == DRAW)
         if declaring.any():
@@ -333,11 +342,11 @@ class ThreeTwoOneBatch(BatchEnv):
     def _draw(self, games: np.ndarray, actions: np.ndarray) -> None:
         """ "Draw a card from the other discard pile -or- risk drawing from ... the draw pile"."""
         a = actions[games]
-        from_pile = a == ref.DRAW_PILE
+        from_pile = a == DRAW_PILE
         value = np.zeros(len(games), dtype=np.int64)
         taking = np.flatnonzero(~from_pile)
         if len(taking):
-            stack = games[taking] * 2 + a[taking] - ref.DRAW_LEFT
+            stack = games[taking] * 2 + a[taking] - DRAW_LEFT
             runs = self.run_count.ravel()
             top = stack * MAX_RUNS + runs[stack] - 1
             run = self.runs.ravel()[top].astype(np.int64)
@@ -431,8 +440,8 @@ class ThreeTwoOneBatch(BatchEnv):
         playing = (self.playing[games][:, None] >> seats & 1).astype(bool)
         totals = self.totals[games]
         is_declarer = seats[None, :] == declarer[:, None]
-        countdown = (action == ref.DECLARE_COUNTDOWN)[:, None]
-        blastoff = (action == ref.DECLARE_BLASTOFF)[:, None]
+        countdown = (action == DECLARE_COUNTDOWN)[:, None]
+        blastoff = (action == DECLARE_BLASTOFF)[:, None]
         # Blastoff: "the others are ranked among themselves".
         ranked = playing & ~(blastoff & is_declarer)
         points = POINTS[np.minimum(dense_ranks(totals, ranked), len(POINTS) - 1)]
