@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from tminus.agents.registry import make_agent
-from tminus.core.game import IllegalActionError
+from tminus.core.game import IllegalActionError, State
 from tminus.core.registry import load_game
 from tminus.interop.spaces import action_mask, observation_space, observe, resolve_chance
 
@@ -54,7 +54,7 @@ class TMinusEnv(gymnasium.Env):
         )
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
-        self.state = None
+        self.state: State | None = None  # the game in play, from reset() on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -65,26 +65,26 @@ class TMinusEnv(gymnasium.Env):
             for (s, spec), seed_ in zip(self.opponent_specs.items(), seeds[1:], strict=True)
         }
         self.state = self.game.new_initial_state()
-        self._play_others()
-        return observe(self.state, self.seat), self._info()
+        self._play_others(self.state)
+        return observe(self.state, self.seat), self._info(self.state)
 
     def step(self, action):
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("call reset() before step()")
         try:
-            self.state.apply_action(int(action))
+            state.apply_action(int(action))
         except (IllegalActionError, TypeError, ValueError) as error:
-            info = {**self._info(), "illegal_action": True, "error": str(error)}
-            return observe(self.state, self.seat), self.illegal_reward, False, False, info
-        self._play_others()
-        terminal = self.state.is_terminal()
-        capped = terminal and self.state.ended_by_turn_cap()
-        reward = float(self.state.returns()[self.seat]) if terminal else 0.0
-        return observe(self.state, self.seat), reward, terminal and not capped, capped, self._info()
+            info = {**self._info(state), "illegal_action": True, "error": str(error)}
+            return observe(state, self.seat), self.illegal_reward, False, False, info
+        self._play_others(state)
+        terminal = state.is_terminal()
+        capped = terminal and state.ended_by_turn_cap()
+        reward = float(state.returns()[self.seat]) if terminal else 0.0
+        return observe(state, self.seat), reward, terminal and not capped, capped, self._info(state)
 
-    def _play_others(self) -> None:
+    def _play_others(self, state: State) -> None:
         """Chance and the bots move until it is this seat's turn or the game is over."""
-        state = self.state
         while not state.is_terminal():
             resolve_chance(state, self._chance)
             player = state.current_player()
@@ -92,8 +92,8 @@ class TMinusEnv(gymnasium.Env):
                 break
             state.apply_action(self._opponents[player].step(state))
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.state, self.seat)}
+    def _info(self, state: State) -> dict[str, Any]:
+        return {"action_mask": action_mask(state, self.seat)}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -18,13 +18,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tminus.core.game import IllegalActionError
+from tminus.core.game import IllegalActionError, State
 from tminus.core.registry import load_game
 from tminus.interop.spaces import observation_space, observe, resolve_chance
 
 
 class TMinusAECEnv(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    agent_selection: str  # set by reset() and every step()
 
     def __init__(self, game: str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
@@ -39,7 +40,7 @@ class TMinusAECEnv(AECEnv):
         act_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self.state = None
+        self.state: State | None = None  # the game in play, from reset() on
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -57,30 +58,32 @@ class TMinusAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self._after_move()
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._after_move(self.state)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return observe(self.state, self._seat[agent])
+        return observe(self._started(), self._seat[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        state = self._started()
+        if action is None:  # (None is the action of an agent whose game is over)
+            raise ValueError(f"{agent}: the game goes on, None is not an action")
         try:
-            self.state.apply_action(int(action))
+            state.apply_action(int(action))
         except (IllegalActionError, TypeError) as error:
             raise ValueError(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
-        resolve_chance(self.state, self._rng)
-        self._after_move()
+        resolve_chance(state, self._rng)
+        self._after_move(state)
         self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
 
-    def _after_move(self) -> None:
-        state = self.state
+    def _after_move(self, state: State) -> None:
         if state.is_terminal():
             capped = state.ended_by_turn_cap()
             for agent, value in zip(self.agents, state.returns(), strict=True):
@@ -97,7 +100,14 @@ class TMinusAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return self.state.render(None)
+        return self._started().render(None)
+
+    def _started(self) -> State:
+        """The game in play (env() wraps this environment so as to refuse any call before
+        reset(); the raw environment says so here)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
 
     def close(self) -> None:
         pass

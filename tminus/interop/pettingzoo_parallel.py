@@ -61,7 +61,7 @@ class TMinusParallelEnv(ParallelEnv):
         rewards = {a: float(returns[self._seat[a]]) if ended else 0.0 for a in self.agents}
         terminations = dict.fromkeys(self.agents, ended and not capped)
         truncations = dict.fromkeys(self.agents, capped)
-        infos = {a: {} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         if ended:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

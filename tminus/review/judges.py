@@ -67,12 +67,16 @@ class ExactFourWayDuel:
 
     def __init__(self, game: Game) -> None:
         from tminus.agents.solvers.four_way import FourWaySolverAgent
+        from tminus.games.four_way.game import FourWayGame
 
-        if game.name != "four_way" or game.num_players != 2:
+        if not isinstance(game, FourWayGame) or game.num_players != 2:
             raise ValueError("the duel table judges 2-player 4-Way CountDown")
         self.solver = FourWaySolverAgent(game)
 
     def values(self, state: State, actions: Sequence[int], **_: Any) -> dict[int, list[float]]:
+        from tminus.games.four_way.game import FourWayState
+
+        assert isinstance(state, FourWayState)  # (a judge is asked about its own game)
         return {a: [self.solver.chance_to_win(state, a)] for a in actions}
 
 
@@ -86,17 +90,20 @@ class ExactSputnik:
     def __init__(self, game: Game, table: Any = None) -> None:
         from tminus.agents.solvers.sputnik_endgame import oracle_for
 
-        self.oracle = oracle_for(game, table)
-        if self.oracle is None:
+        oracle = oracle_for(game, table)
+        if oracle is None:
             raise ValueError(
                 "no exact Sputnik values for this game (2 players, radius 2 or a table)"
             )
+        self.oracle = oracle
 
     def values(
         self, state: State, actions: Sequence[int], **_: Any
     ) -> dict[int, list[float]] | None:
         from tminus.agents.solvers.sputnik_endgame import chance_to_win
+        from tminus.games.sputnik.game import SputnikState
 
+        assert isinstance(state, SputnikState)  # (a judge is asked about its own game)
         mover = state.current_player()
         values = {}
         for action in actions:
