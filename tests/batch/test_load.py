@@ -75,3 +75,28 @@ def test_loading_refuses_a_state_of_another_game_or_a_chance_node():
         batch.load([0], dealing)
     with pytest.raises(ValueError, match="games are 0 to 1"):
         batch.load([2], dealing)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 2}, {"players": 3, "rockets_per_player": 2}, {"players": 4, "teams": True},
+     {"players": 2, "radius": 2}],
+)  # fmt: skip
+def test_a_loaded_sputnik_row_is_the_reference_position_and_plays_on_alike(params):
+    game = tminus.load_game("sputnik", **params)
+    positions = list(decisions_along_a_random_game(game, seed=len(params)))
+    batch = tb.make("sputnik", batch_size=len(positions), seed=1, **params)
+    batch.load(np.arange(len(positions)), positions)
+    assert_rows_are(batch, range(len(positions)), positions)
+    # Sputnik draws no chance after the lot: every row plays on as its reference does, here
+    # with each row's last legal move, a few turns (bases' help and eliminations included).
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        actions = np.zeros(len(positions), dtype=np.int64)
+        for row, state in enumerate(positions):
+            if not state.is_terminal():
+                legal = state.legal_actions()
+                actions[row] = legal[int(rng.integers(len(legal)))]
+                state.apply_action(int(actions[row]))
+        batch.step(actions)
+        assert_rows_are(batch, range(len(positions)), positions)

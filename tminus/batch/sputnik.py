@@ -22,7 +22,8 @@ from tminus.batch.bits import (
     words_for,
 )
 from tminus.core.game import TERMINAL
-from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE, SputnikGame
+from tminus.games.sputnik.game import LOT, MOVE, OVER, REMOVE, SputnikGame, SputnikState
+from tminus.games.sputnik.rules import BASE, GALAXY, NOBODY, OUT
 
 
 class SputnikBatch(BatchEnv[SputnikGame]):
@@ -134,6 +135,29 @@ class SputnikBatch(BatchEnv[SputnikGame]):
         seat = self.rng.integers(0, self.num_players, size=count)
         self._record(games, seat)
         self._start_turns(games, seat)
+
+    # -- a position of the reference engine, into rows (a review's playouts start there) ---
+    def _load(self, games: np.ndarray, states: list[SputnikState]) -> None:
+        for game, state in zip(games.tolist(), states, strict=True):
+            board, at = state._board, state._at
+            row = np.array([game])
+            sets = [
+                sum(1 << c for c, content in enumerate(board) if content == GALAXY),
+                sum(1 << c for c, rocket in enumerate(at) if rocket != NOBODY),
+                sum(1 << c for c, content in enumerate(board) if content >= BASE),
+            ]
+            table = CellTable(self.cells, sets)
+            self.galaxy.put(row, table.constant(0, 1))
+            self.occupied.put(row, table.constant(1, 1))
+            self.bases.put(row, table.constant(2, 1))
+            self.pos[game] = [self.out if c == OUT else c for c in state._pos]
+            self.base[game] = [self.out if c == OUT else c for c in state._base]
+            self.unmoved[game] = sum(1 << r for r, fresh in enumerate(state._unmoved) if fresh)
+            self.alive[game] = sum(1 << r for r, c in enumerate(state._pos) if c != OUT)
+            self.phase[game] = state._phase
+            self.player[game] = max(state._player, 0)  # (a finished game's: unused)
+            self.turns[game] = state._turns
+            self.winner[game] = state._winner
 
     # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:

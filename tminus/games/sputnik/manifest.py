@@ -38,4 +38,5 @@ MANIFEST = GameManifest(
         "jax": "tminus.batch.jax_sputnik:SputnikJax",
     },
     batch_agents={"greedy": "tminus.batch.greedy:SputnikBatchGreedy"},
+    batch_rollout="greedy",  # (the review's playouts: the greedy bot, as on the reference engine)
 )
