@@ -56,6 +56,7 @@ from tminus.server.protocol import (
     Rematch,
     Rename,
     Resign,
+    SeatKey,
     Start,
     Switch,
     TakeBack,
@@ -68,6 +69,7 @@ from tminus.server.service import GameError, GameService, Table, catalog, is_sea
 from tminus.server.storage import (
     DEFAULT_URL,
     FINISHED,
+    ChatLine,
     Store,
     StoreError,
     hold_sqlite,
@@ -221,6 +223,8 @@ class Connection:
                     item = self.queue.popleft()
                     if item is STATE:
                         self.state_queued = False
+                        if self.table is None:  # (its attach failed after a change was queued)
+                            raise LookupError("no game to show")  # (closed below)
                         text = self.hub.render(self.table, self.seat, self.sent)
                         self.sent = self.table.move_number
                     else:
@@ -250,7 +254,7 @@ class Hub:
         service.listen(self.changed)
         service.listen_chat(self.said)
 
-    def said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+    def said(self, table: Table, lines: list[ChatLine]) -> None:
         message = {"type": "chat", "messages": lines}
         for connection in self.connections.get(table.id, ()):
             connection.push(message)
@@ -315,7 +319,9 @@ class Hub:
 
     def detach(self, connection: Connection) -> None:
         table = connection.table
-        sockets = self.connections.get(table.id) if table else None
+        if table is None:  # (never attached)
+            return
+        sockets = self.connections.get(table.id)
         if sockets and connection in sockets:
             sockets.discard(connection)
             if not sockets:
@@ -800,10 +806,13 @@ def create_app(
         if not isinstance(message, Hello):
             raise GameError("bad_request", "the first message must be a hello")
         table = await service.get(game_id, current=False)  # (watched below: made current)
-        held = {}
+        held: dict[int, str] = {}
         if message.seat is not None:
-            for key in [message, *message.seats]:
-                held[service.authorize(table, key.seat, key.token)] = key.token
+            keys: list[Hello | SeatKey] = [message, *message.seats]
+            for key in keys:
+                seat = service.authorize(table, key.seat, key.token)
+                assert key.token is not None  # (authorize refuses a token that is not a str)
+                held[seat] = key.token
         elif message.seats:
             raise GameError("bad_request", "a hot-seat hello names its first seat too")
         refusal = await hub.attach(connection, table)
@@ -829,6 +838,8 @@ def create_app(
             raise GameError("bad_request", "already said hello")
         if connection.seat is None:
             raise GameError("forbidden", "spectators watch; they do not play")
+        # (Its hello attached the socket to the game, and authorized the seat's token.)
+        assert connection.table is not None and connection.token is not None
         table = await service.get(connection.table.id)
         if isinstance(message, Switch):
             return switch(connection, table, message.seat)
@@ -929,6 +940,8 @@ def create_app(
         """The seat a message speaks for, with its token: the one the socket plays now, or
         (hot-seat) another its hello named."""
         if seat is None:
+            # (handle refused spectators; a seat's token was authorized in its hello)
+            assert connection.seat is not None and connection.token is not None
             return connection.seat, connection.token
         if seat not in connection.held:
             raise GameError("forbidden", "this device does not hold that seat (not in its hello)")
@@ -968,7 +981,8 @@ def create_app(
         return FileResponse(str(WEB / "favicon.svg"), media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
-    app.openapi = lambda: openapi_schema(app)
+    # FastAPI's documented way to change the schema (a method replaced on the instance).
+    app.openapi = lambda: openapi_schema(app)  # type: ignore[method-assign]
     return app
 
 
@@ -976,8 +990,9 @@ def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     methods: set[str] = set()
     for route in app.routes:
         match, _ = route.matches(request.scope)
-        if match != Match.NONE and getattr(route, "methods", None):
-            methods |= route.methods
+        route_methods: set[str] | None = getattr(route, "methods", None)  # (HTTP routes only)
+        if match != Match.NONE and route_methods:
+            methods |= route_methods
     return sorted(methods)
 
 

@@ -32,10 +32,12 @@ import sys
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
-from tminus.agents.base import estimate_of
+from tminus.agents.base import Agent, estimate_of
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
 from tminus.server.limits import BOT_LEASE, BUDGET
@@ -71,7 +73,7 @@ class OutOfTime(Exception):
 
 
 # -- in the worker process -----------------------------------------------------------------
-_games: OrderedDict[tuple[str, int], tuple[State, Any]] = OrderedDict()
+_games: OrderedDict[tuple[str, int], tuple[State, Agent]] = OrderedDict()
 
 
 def _out_of_time(_signum, _frame) -> None:
@@ -82,12 +84,14 @@ def think(turn: Turn, budget: float) -> tuple[int, float | None] | None:
     """The bot's action and its estimate of its chance to win (``estimate_of``), or None
     if it spent its CPU budget (runs in a worker process)."""
     key = (turn.game_id, turn.seat)
-    state, agent = _games.pop(key, (None, None))
-    known = state.history() if state is not None else None
-    if known is None or list(turn.history[: len(known)]) != known:
+    cached = _games.pop(key, None)
+    known = cached[0].history() if cached is not None else []
+    if cached is None or list(turn.history[: len(known)]) != known:
         game = turn.game(**turn.params)
         state, agent = game.new_initial_state(), make_agent(turn.spec, game, seed=turn.seed)
         known = []
+    else:
+        state, agent = cached
     for action in turn.history[len(known) :]:
         state.apply_action(action)
     _games[key] = (state, agent)
@@ -114,6 +118,7 @@ def serve_turns(connection) -> None:
             turn, budget = connection.recv()
         except EOFError:
             return
+        answer: tuple[str, tuple[int, float | None] | str | None]  # (kind, what think says)
         try:
             answer = ("action", think(turn, budget))
         except Exception as error:
@@ -145,8 +150,9 @@ class Lane:
     PIPE_ROOM = 48 * 1024  # (a Linux pipe holds 64 KiB)
 
     def __init__(self) -> None:
-        self.process = None
-        self.connection = None
+        # The worker and the pipe to it: both set (``start``), or both None (``stop``).
+        self.process: BaseProcess | None = None
+        self.connection: Connection | None = None
         self.waiting: deque[tuple[asyncio.Future, int]] = deque()  # (answer, bytes sent)
         self.queued = 0  # bytes of the turns not answered yet
         self.freed = asyncio.Event()
@@ -182,6 +188,7 @@ class Lane:
         except Exception as error:  # no worker could be started: this turn fails
             answer.set_exception(BrokenWorker(f"no worker could be started: {error}"))
             return answer, ahead
+        assert self.connection is not None  # (start made the worker and its pipe)
         try:
             self.connection.send_bytes(data)
         except OSError as error:
@@ -193,6 +200,7 @@ class Lane:
         return answer, ahead
 
     def _answered(self) -> None:
+        assert self.connection is not None  # (the pipe is read only between start and stop)
         try:
             kind, value = self.connection.recv()
         except (EOFError, OSError):
@@ -212,6 +220,7 @@ class Lane:
         if self.process is None:
             return
         process, connection = self.process, self.connection
+        assert connection is not None  # (set together with the process, in start)
         self.process = self.connection = None
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(connection.fileno())
@@ -426,6 +435,8 @@ class BotPlayer:
                 if table.bot_to_move() != seat:
                     continue
                 entry = table.record.seats[seat]
+                # (bot_to_move: a bot's seat, and every bot's seat is made with its spec)
+                assert entry.bot is not None
                 seed = bot_seed(table.record.seed, seat)
                 turn = Turn(
                     game_id, type(table.game), dict(table.game.params),

@@ -116,7 +116,8 @@ def verify_export(export: dict[str, Any]) -> Verification:
     state = game.new_initial_state()
     actors: list[int] = []  # who made each standing action (-1: chance)
     for index, entry in enumerate(export.get("actions", [])):
-        action = entry.get("action") if isinstance(entry, dict) else None
+        # (Anything the export says: apply_action refuses what is not an integer.)
+        action: Any = entry.get("action") if isinstance(entry, dict) else None
         if state.is_terminal():
             result.problems.append(f"action {index}: the game was already over")
             break

@@ -20,11 +20,26 @@ import itertools
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from tminus.server.storage import StoreError, channel, is_shared, listen_dsn, own_notice
 
 log = logging.getLogger("tminus.server.fanout")
 RECONNECT = (0.1, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts to listen again
+
+Notified = Callable[[Any, int, str, str], None]  # (connection, pid, channel, payload)
+
+
+class ListenConnection(Protocol):
+    """What is used here of an asyncpg connection (asyncpg has no type hints)."""
+
+    def add_termination_listener(self, callback: Callable[[Any], None]) -> None: ...
+
+    async def add_listener(self, channel: str, callback: Notified) -> None: ...
+
+    async def remove_listener(self, channel: str, callback: Notified) -> None: ...
+
+    async def close(self, *, timeout: float | None = None) -> None: ...
 
 
 class Listener:
@@ -56,7 +71,7 @@ class PostgresListener(Listener):
         self.origin = origin  # this process's store: what it published, it knows already
         self.wanted: Counter[str] = Counter()  # game id -> how many follow it here
         self.listening: set[str] = set()
-        self.connection = None
+        self.connection: ListenConnection | None = None
         self.lock = asyncio.Lock()  # one command at a time on the connection
         self.heard: Callable[[str, str], None] = lambda _game_id, _payload: None
         self.caught_up: Callable[[set[str]], Awaitable[None]] | None = None
@@ -133,6 +148,8 @@ class PostgresListener(Listener):
                 async with self.lock:
                     await self._connect()
                     for game_id in list(self.wanted):
+                        if self.connection is None:  # (lost again meanwhile: try again)
+                            raise StoreError("the connection was lost again")
                         await self.connection.add_listener(channel(game_id), self._notified)
                         self.listening.add(game_id)
                 break

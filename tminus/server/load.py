@@ -253,7 +253,8 @@ def descends(pid: int, ancestor: int) -> bool:
     return False
 
 
-def percentile(values: list[float], q: float) -> float | None:
+def percentile(values: list[float], q: int) -> float | None:
+    """The ``q``-th percentile (1 to 99) of ``values``."""
     if not values:
         return None
     if len(values) == 1:

@@ -57,6 +57,7 @@ from tminus.server.storage import (
     PERSON,
     PLAYING,
     WAITING,
+    ChatLine,
     ClaimLost,
     Refusal,
     Save,
@@ -105,6 +106,8 @@ def put_names(text: str, names: list[str]) -> str:
 class GameError(Exception):
     """A refused request: nothing changed. ``code`` is for programs, the message for people."""
 
+    problem: str | None  # (set on a "broken" error only: see ``broken_error``)
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
@@ -129,7 +132,7 @@ def player_counts(cls) -> list[int]:
 
 def is_search(spec: str | None) -> bool:
     """A bot that searches (and so costs real CPU per move)."""
-    return bool(spec) and spec.split(":")[0] in ("mcts", "ismcts", "alphabeta", "solver")
+    return bool(spec and spec.split(":")[0] in ("mcts", "ismcts", "alphabeta", "solver"))
 
 
 def title_of(game_name: str) -> str:
@@ -201,7 +204,7 @@ class Table:
     copy: int = field(default_factory=itertools.count().__next__)
     news: deque[str] = field(default_factory=deque)  # heard from other processes, in order
     hearing: asyncio.Task | None = None  # applies the news, one at a time
-    chat: list[dict[str, Any]] | None = None  # the last lines of table talk (None: not read)
+    chat: list[ChatLine] | None = None  # the last lines of table talk (None: not read)
     taken: int = 0  # rows of the log that do not stand: moves taken back and take-backs
 
     @property
@@ -264,7 +267,7 @@ class GameService:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.pins: Counter[str] = Counter()
         self.listeners: list[Callable[[Table], None]] = []
-        self.chat_listeners: list[Callable[[Table, list[dict[str, Any]]], None]] = []
+        self.chat_listeners: list[Callable[[Table, list[ChatLine]], None]] = []
         self.absent_listeners: list[Callable[[str], None]] = []
         self.loading: Counter[str] = Counter()  # games being read from the store, how often
         self.missed: set[str] = set()  # games that changed while being read
@@ -274,11 +277,11 @@ class GameService:
         """``listener(table)`` is called after each committed change of a game."""
         self.listeners.append(listener)
 
-    def listen_chat(self, listener: Callable[[Table, list[dict[str, Any]]], None]) -> None:
+    def listen_chat(self, listener: Callable[[Table, list[ChatLine]], None]) -> None:
         """``listener(table, lines)`` is called with each new line of a game's table talk."""
         self.chat_listeners.append(listener)
 
-    def _said(self, table: Table, lines: list[dict[str, Any]]) -> None:
+    def _said(self, table: Table, lines: list[ChatLine]) -> None:
         if table.chat is not None:
             known = {line["index"] for line in table.chat}
             table.chat.extend(line for line in lines if line["index"] not in known)
@@ -668,14 +671,15 @@ class GameService:
         summaries = [self.summary(t) for t in kept.values()] + [self._summary(r) for r in stored]
         return sorted(summaries, key=lambda s: s["created"], reverse=True)
 
-    async def resume(self) -> tuple[list[Table], dict[str, str]]:
+    async def resume(self) -> tuple[list[Table], dict[str, str | None]]:
         """After a restart: rebuild each game in play, each on its own, and finish its chance.
 
         A game whose log no longer replays is marked broken with the reason; the others
         resume. Waiting and finished games stay in the store until someone asks for them.
         Returns the resumed tables and {game id: problem} of those found broken.
         """
-        resumed, broken = [], {}
+        resumed: list[Table] = []
+        broken: dict[str, str | None] = {}  # (the problem as stored: None if none was kept)
         for game_id in await self._store(self.store.ids((PLAYING,))):
             try:
                 table = await self.get(game_id)
@@ -940,12 +944,13 @@ class GameService:
                 if not waiting_for(table, request):
                     draft = self._draft(table)
                     self._apply(table, draft, TAKE_BACK)
-                save = draft and self._save_of(table, draft)
+                save = self._save_of(table, draft) if draft is not None else None
                 work = partial(store_ask, self.store.origin, table.id, request, save)
                 request = await self._claim(table, self.store.transaction(work))
             except Refusal as refusal:
                 raise GameError(refusal.code, refusal.message) from None
             move = last_standing(reversed(table.log))
+            assert move is not None  # (ask() found the asker's own move standing, under the lock)
             self._settled(table, request, draft)
         names = self.names(table)
         await self.tell(table, None, asked_words(names[seat], said(move, move.seen[-1], names)))
@@ -1013,11 +1018,14 @@ class GameService:
     def _rematch_record(self, table: Table, seat: int) -> StoredGame:
         old = table.record
         n = len(old.seats)
-        seats = [None] * n
+        moved_seats: dict[int, Seat] = {}
         for entry in old.seats:
             moved = rematch_seat(entry.seat, n)
             joined = entry.kind == BOT or entry.seat == seat
-            seats[moved] = Seat(moved, entry.kind, entry.bot, entry.token_hash, entry.name, joined)
+            moved_seats[moved] = Seat(
+                moved, entry.kind, entry.bot, entry.token_hash, entry.name, joined
+            )
+        seats = [moved_seats[place] for place in range(n)]  # (a rotation: every place filled)
         seed = new_seed()
         return StoredGame(
             id=secrets.token_hex(8), game=old.game, params=dict(old.params),
@@ -1043,7 +1051,7 @@ class GameService:
         line = await self._store(self.store.say(table.id, seat, words))
         self._said(table, [line])
 
-    async def chat_history(self, table: Table) -> list[dict[str, Any]]:
+    async def chat_history(self, table: Table) -> list[ChatLine]:
         """The last lines of a game's table talk (read from the store once)."""
         if table.chat is None:
             table.chat = await self._store(self.store.chat(table.id, CHAT_KEPT))
@@ -1426,6 +1434,7 @@ def take_back_view(table: Table, viewer: int, names: list[str]) -> dict[str, Any
     if request is None:
         return None
     move = last_standing(reversed(table.log))
+    assert move is not None  # (a request is open only while the asker's move stands)
     return {
         "seat": request["seat"],
         "index": move.index,

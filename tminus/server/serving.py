@@ -43,7 +43,9 @@ class PipelinedUpgrade(HttpToolsProtocol):
         rest = self.received[head_end + 4 :] if self.received.startswith(b"GET ") else b""
         self.received = b""
         if head_end >= 0 and rest:
-            self.transport.get_protocol().data_received(rest)
+            protocol = self.transport.get_protocol()  # (now the WebSocket's)
+            assert isinstance(protocol, asyncio.Protocol)  # (uvicorn's protocols all are)
+            protocol.data_received(rest)
 
 
 class PipelinedMessages(WebSocketsSansIOProtocol):
@@ -80,8 +82,9 @@ class GuardedHttp(PipelinedUpgrade):
         self.timer = self.loop.call_later(self.request_timeout, self._too_slow)
 
     def _disarm(self) -> None:
-        if getattr(self, "timer", None) is not None:
-            self.timer.cancel()
+        timer: asyncio.TimerHandle | None = getattr(self, "timer", None)
+        if timer is not None:
+            timer.cancel()
             self.timer = None
 
     def _too_slow(self) -> None:
@@ -109,10 +112,11 @@ class GuardedHttp(PipelinedUpgrade):
         super().connection_lost(exc)
 
     def _forget(self) -> None:
-        if getattr(self, "address", None) is not None:
-            self.open_by_address[self.address] -= 1
-            if self.open_by_address[self.address] <= 0:
-                del self.open_by_address[self.address]
+        address: str | None = getattr(self, "address", None)
+        if address is not None:
+            self.open_by_address[address] -= 1
+            if self.open_by_address[address] <= 0:
+                del self.open_by_address[address]
             self.address = None
 
 

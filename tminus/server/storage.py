@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from filelock import FileLock, Timeout
 from sqlalchemy import (
@@ -252,6 +252,15 @@ def own_notice(origin: str, payload: str) -> bool:
     return payload.startswith(f'{{"by":"{origin}",')
 
 
+class ChatLine(TypedDict):
+    """A line of table talk as it is told (``Store.say``, ``Store.chat``)."""
+
+    index: int
+    seat: int | None  # None: the table's own notice
+    text: str
+    at: str  # ISO 8601
+
+
 @dataclass
 class Seat:
     seat: int
@@ -376,7 +385,9 @@ def hold_sqlite(url: str) -> None:
 
 def release_sqlite(url: str) -> None:
     path = sqlite_path(url)
-    held = _held.get(path.resolve()) if path is not None else None
+    if path is None:
+        return
+    held = _held.get(path.resolve())
     if held is not None:
         held[1] -= 1
         if held[1] <= 0:
@@ -450,6 +461,8 @@ class Store:
 
     async def _run(self, work, *, write: bool = True):
         """One transaction; database errors become StoreError, a lost claim ClaimLost."""
+        # (Both engines are made by ``open``, which must come first.)
+        assert self.engine is not None and self.reader is not None, "Store.open() first"
         try:
             context = self.engine.begin() if write else self.reader.connect()
             async with context as connection:
@@ -684,26 +697,28 @@ class Store:
 
         return await self._run(work)
 
-    async def say(self, game_id: str, seat: int | None, words: str) -> dict[str, Any]:
+    async def say(self, game_id: str, seat: int | None, words: str) -> ChatLine:
         """Add a line to the game's table talk (its place claimed under the game's row lock)
         and tell the other processes: the line as stored."""
 
-        async def work(connection) -> dict[str, Any]:
+        async def work(connection) -> ChatLine:
             await connection.execute(
                 select(GameRow.id).where(GameRow.id == game_id).with_for_update()
             )
             last = await connection.scalar(
                 select(func.max(ChatRow.index)).where(ChatRow.game_id == game_id)
             )
-            line = {"index": (last or 0) + 1, "seat": seat, "text": words, "at": now()}
-            await connection.execute(insert(ChatRow).values(game_id=game_id, **line))
-            line["at"] = line["at"].isoformat()
+            index, at = (last or 0) + 1, now()
+            await connection.execute(
+                insert(ChatRow).values(game_id=game_id, index=index, seat=seat, text=words, at=at)
+            )
+            line: ChatLine = {"index": index, "seat": seat, "text": words, "at": at.isoformat()}
             await notify(connection, [(game_id, said_by(self.origin, {"chat": [line]}))])
             return line
 
         return await self._run(work)
 
-    async def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+    async def chat(self, game_id: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` lines of a game's table talk, oldest first."""
         query = (
             select(ChatRow.index, ChatRow.seat, ChatRow.text, ChatRow.at)
@@ -712,7 +727,7 @@ class Store:
             .limit(limit)
         )
 
-        async def work(connection) -> list[dict[str, Any]]:
+        async def work(connection) -> list[ChatLine]:
             rows = (await connection.execute(query)).all()
             return [
                 {"index": index, "seat": seat, "text": words, "at": at.isoformat()}
@@ -846,14 +861,14 @@ class Store:
         statement = dialect(BotLease).values(
             game_id=game_id, holder=holder, expires=db_clock() + seconds
         )
-        statement = statement.on_conflict_do_update(
+        upsert = statement.on_conflict_do_update(
             index_elements=[BotLease.game_id],
             set_={"holder": holder, "expires": statement.excluded.expires},
             where=(BotLease.holder == holder) | (BotLease.expires < db_clock()),
         ).returning(BotLease.holder)
 
         async def work(connection) -> bool:
-            return (await connection.execute(statement)).first() is not None
+            return (await connection.execute(upsert)).first() is not None
 
         try:
             return await self._run(work)

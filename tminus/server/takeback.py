@@ -15,7 +15,7 @@ in ``tminus.server.undo``. Plain Python: ``tminus verify`` reads take-backs with
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from tminus.core.game import Game, State
 
@@ -30,7 +30,10 @@ class Entry(Protocol):
     action: int
 
 
-def last_standing(entries_backwards: Iterable[Entry]) -> Entry | None:
+E = TypeVar("E", bound=Entry)  # (the caller gets back its own kind of entry)
+
+
+def last_standing(entries_backwards: Iterable[E]) -> E | None:
     """The last standing entry of a log given from its end (None: nothing stands)."""
     popped = 0
     for entry in entries_backwards:

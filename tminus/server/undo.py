@@ -157,10 +157,11 @@ async def store_ask(
 
 
 async def store_answer(
-    origin: str, game_id: str, seat: int, at: int, accept: bool, save: Save, connection
+    origin: str, game_id: str, seat: int, at: int, accept: bool, save: Save | None, connection
 ) -> tuple[dict[str, Any], bool]:
     """Store ``seat``'s answer to the request open at ``at``; the last yes writes ``save``
-    (the take-back row) too. (The request as stored, whether the move was taken back.)"""
+    (the take-back row; None with a refusal) too. (The request as stored, whether the move
+    was taken back.)"""
     request = await stored_request(connection, game_id, at)
     if not request or request["at"] != at or request["answer"] != ASKED:
         raise Refusal("bad_state", "no take-back is asked for now (it was answered already)")
