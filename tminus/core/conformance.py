@@ -93,7 +93,7 @@ def _check_one_game(game: Game, seed: int, deep_checks: int, report: Conformance
     report.max_length = max(report.max_length, step)
 
 
-def _check_node(game: Game, state: State, where: str) -> None:
+def _check_node(game: Game, state: State[Game], where: str) -> None:
     player = state.current_player()
     if not (player in (CHANCE, TERMINAL) or 0 <= player < game.num_players):
         raise ConformanceError(f"{where}: current_player() is {player!r}")
@@ -126,7 +126,7 @@ def _check_node(game: Game, state: State, where: str) -> None:
         raise ConformanceError(f"{where}: legal actions outside [0, num_distinct_actions): {legal}")
 
 
-def _check_chance_stream(state: State, where: str) -> None:
+def _check_chance_stream(state: State[Game], where: str) -> None:
     """A stream of luck is named by plain values (its ``repr`` seeds the stream's numbers,
     so it must read the same in every process: no objects, no sets), the same in a clone."""
     stream = state.chance_stream()
@@ -161,7 +161,7 @@ def _check_chance_outcomes(game: Game, outcomes: list[tuple[int, float]], where:
         raise ConformanceError(f"{where}: chance probabilities sum to {total}, not 1")
 
 
-def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None:
+def _check_returns(game: Game, state: State[Game], where: str, terminal: bool) -> None:
     returns = state.returns()
     if len(returns) != game.num_players:
         raise ConformanceError(f"{where}: returns() has {len(returns)} entries")
@@ -182,7 +182,7 @@ def _check_returns(game: Game, state: State, where: str, terminal: bool) -> None
 
 
 def _check_placings(
-    game: Game, state: State, where: str, terminal: bool, winners: list[int]
+    game: Game, state: State[Game], where: str, terminal: bool, winners: list[int]
 ) -> None:
     """At the end every seat that takes part has a place and the winners are exactly the
     seats placed first (the end screen shows these places); before it, none."""
@@ -203,7 +203,7 @@ def _check_placings(
         raise ConformanceError(f"{where}: nobody won, yet placings() are {places}")
 
 
-def _check_rounds(game: Game, state: State, before: int, where: str) -> None:
+def _check_rounds(game: Game, state: State[Game], before: int, where: str) -> None:
     """Rounds are scored one at a time, and a scored round's results fit the game's scale."""
     rounds = state.rounds_finished()
     if rounds and not game.game_type.rounds:
@@ -218,13 +218,13 @@ def _check_rounds(game: Game, state: State, before: int, where: str) -> None:
             raise ConformanceError(f"{where}: round_returns() {returns} do not fit the game")
 
 
-def _snapshot(state: State) -> tuple:
+def _snapshot(state: State[Game]) -> tuple[str, list[int], int, list[int]]:
     return (str(state), state.history(), state.current_player(), state.legal_actions())
 
 
 def _deep_check(
     game: Game,
-    state: State,
+    state: State[Game],
     where: str,
     rng: random.Random,
     np_rng: np.random.Generator,
@@ -242,7 +242,7 @@ def _deep_check(
         _check_chance_strings_hide_what_observations_hide(game, state, where)
 
 
-def _view(game: Game, state: State) -> tuple:
+def _view(game: Game, state: State[Game]) -> tuple[object, ...]:
     """All that a seat, a spectator or a program can ask of a state, history aside."""
     seats = range(game.num_players)
     return (
@@ -257,7 +257,9 @@ def _view(game: Game, state: State) -> tuple:
     )
 
 
-def _check_position_round_trip(game: Game, state: State, where: str, rng: random.Random) -> None:
+def _check_position_round_trip(
+    game: Game, state: State[Game], where: str, rng: random.Random
+) -> None:
     """``game.set_up(state.position_dict())`` is the same position with the same future (one
     move on, both agree), its position reads back the same, and a bad field is refused."""
     before = _snapshot(state)
@@ -293,7 +295,7 @@ def _check_position_round_trip(game: Game, state: State, where: str, rng: random
         raise ConformanceError(f"{where}: setting up a position changed the state it came from")
 
 
-def _check_action_structs(state: State, where: str) -> None:
+def _check_action_structs(state: State[Game], where: str) -> None:
     """Every possible action has a JSON-safe struct of its own that maps back to it."""
     possible = [a for a, _ in state.chance_outcomes()] or state.legal_actions()
     seen: dict[str, int] = {}
@@ -316,7 +318,7 @@ def _check_action_structs(state: State, where: str) -> None:
             raise ConformanceError(f"{where}: struct_to_action does not give back {action}")
 
 
-def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> None:
+def _check_illegal_actions_rejected(game: Game, state: State[Game], where: str) -> None:
     if state.is_chance_node():
         legal = {a for a, _ in state.chance_outcomes()}
         space = game.max_chance_outcomes
@@ -337,7 +339,7 @@ def _check_illegal_actions_rejected(game: Game, state: State, where: str) -> Non
             raise ConformanceError(f"{where}: rejecting illegal action {action} changed the state")
 
 
-def _check_clone_independence(state: State, where: str, rng: random.Random) -> None:
+def _check_clone_independence(state: State[Game], where: str, rng: random.Random) -> None:
     if state.is_terminal():
         return
     before = _snapshot(state)
@@ -361,7 +363,7 @@ def _check_clone_independence(state: State, where: str, rng: random.Random) -> N
         raise ConformanceError(f"{where}: apply_legal_action and apply_action disagree")
 
 
-def _check_replay(game: Game, state: State, where: str) -> None:
+def _check_replay(game: Game, state: State[Game], where: str) -> None:
     replayed = game.new_initial_state()
     for action in state.history():
         replayed.apply_action(action)
@@ -377,7 +379,7 @@ def _check_replay(game: Game, state: State, where: str) -> None:
 
 def _check_observations(
     game: Game,
-    state: State,
+    state: State[Game],
     where: str,
     np_rng: np.random.Generator,
     tensor_shape: tuple[int, ...],
@@ -412,7 +414,9 @@ def _check_observations(
                 raise ConformanceError(f"{where}: resample_hidden changed whose turn it is")
 
 
-def _check_chance_strings_hide_what_observations_hide(game: Game, state: State, where: str) -> None:
+def _check_chance_strings_hide_what_observations_hide(
+    game: Game, state: State[Game], where: str
+) -> None:
     """A log must not tell a seat which outcome happened when its observation cannot.
 
     Two chance outcomes that lead to different states but leave a seat's observation the

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -87,10 +87,10 @@ class Game:
     def __init__(self, **params: Any) -> None:
         self.params = validate_params(self.name, self.parameters, params)
 
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[Game]:
         raise NotImplementedError
 
-    def set_up(self, position: Mapping[str, Any]) -> State:
+    def set_up(self, position: Mapping[str, Any]) -> State[Game]:
         """A state at ``position`` (a dict of the state's ``position_fields``; the fields left
         out are those of the initial state): for tests, puzzles and analysis. A bad field:
         ValueError naming it."""
@@ -118,10 +118,12 @@ class Game:
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return self.new_initial_state().observation_tensor(0).shape
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self  # a game never changes once made; its states share it
 
-    def __reduce__(self):
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[[str, dict[str, Any]], Game], tuple[str, dict[str, Any]]]:
         # Pickled as its name and parameters: rebuilt through the registry.
         from tminus.core.registry import load_game_from
 
@@ -134,7 +136,9 @@ class Game:
 
 # The game a state belongs to: a game's state class names its game class
 # (``class SputnikState(TurnState[SputnikGame])``) so that ``state.game`` has that type.
-G = TypeVar("G", bound=Game)
+# Covariant, so that a Sputnik state is a ``State[Game]``: what code for every game takes
+# (a state never gets another game once made).
+G = TypeVar("G", bound=Game, covariant=True)
 
 
 class State(Generic[G]):
@@ -438,10 +442,10 @@ class State(Generic[G]):
     def clone(self) -> Self:
         raise NotImplementedError
 
-    def __deepcopy__(self, memo: dict) -> Self:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self.clone()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], State[Game]], tuple[dict[str, Any]]]:
         # Pickled as the save file (game, parameters, history) and rebuilt by replay.
         from tminus.core.serialize import state_from_dict, state_to_dict
 

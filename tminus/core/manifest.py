@@ -124,7 +124,7 @@ class GameManifest:
             raise ValueError(f"{self.name} manifest: levels is a Levels record")
 
     def _check_path(
-        self, key: str, path: Any, shape: re.Pattern = _OBJECT, said: str = "module:name"
+        self, key: str, path: Any, shape: re.Pattern[str] = _OBJECT, said: str = "module:name"
     ) -> None:
         ok = isinstance(path, str) and (shape.fullmatch(path) or _OBJECT.fullmatch(path))
         if not ok:

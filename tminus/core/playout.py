@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from tminus.core.game import State
+from tminus.core.game import Game, State
 
 
 def sample_chance(outcomes: list[tuple[int, float]], u: float) -> int:
@@ -18,14 +18,14 @@ def sample_chance(outcomes: list[tuple[int, float]], u: float) -> int:
     return outcomes[-1][0]  # rounding left u a hair above the total
 
 
-def possible_actions(state: State) -> list[int]:
+def possible_actions(state: State[Game]) -> list[int]:
     """What can happen now: the chance outcomes at a chance node, else the legal moves."""
     if state.is_chance_node():
         return [action for action, _ in state.chance_outcomes()]
     return state.legal_actions()
 
 
-def random_playout(state: State, rng: random.Random) -> int:
+def random_playout(state: State[Game], rng: random.Random) -> int:
     """Play ``state`` to the end with uniformly random moves; return the actions applied."""
     steps = 0
     pick = rng.random
@@ -53,7 +53,7 @@ class ChanceStreams:
         self.seed = seed
         self.streams: dict[Hashable, random.Random] = {None: random.Random(seed)}
 
-    def draw(self, state: State) -> int:
+    def draw(self, state: State[Game]) -> int:
         """The chance outcome of ``state`` (a chance node), from its stream's next number."""
         key = state.chance_stream()
         stream = self.streams.get(key)

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tminus.core.game import State
+from tminus.core.game import Game, State
 from tminus.core.registry import load_game
 
 FORMAT = "tminus-state"
 VERSION = 1
 
 
-def state_to_dict(state: State) -> dict[str, Any]:
+def state_to_dict(state: State[Game]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -28,7 +28,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
     }
 
 
-def state_from_dict(data: dict[str, Any]) -> State:
+def state_from_dict(data: dict[str, Any]) -> State[Game]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a saved T-minus state (expected format {FORMAT!r})")
     if data.get("version") != VERSION:
@@ -54,11 +54,11 @@ def state_from_dict(data: dict[str, Any]) -> State:
     return state
 
 
-def save_state(state: State) -> str:
+def save_state(state: State[Game]) -> str:
     return json.dumps(state_to_dict(state))
 
 
-def load_state(text: str) -> State:
+def load_state(text: str) -> State[Game]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -23,7 +23,7 @@ class DataModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def entry_name(data: Any, loc: tuple) -> str:
+def entry_name(data: Any, loc: tuple[int | str, ...]) -> str:
     """'photo_cards[2] 'Astronauts'.value' from pydantic's ('photo_cards', 2, 'value')."""
     out, node = "", cast(Any, data)
     for part in loc:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, TypeVar
 from rich.markup import escape
 
 if TYPE_CHECKING:
-    from tminus.core.game import State
+    from tminus.core.game import Game, State
 
-S = TypeVar("S", bound="State")
+S = TypeVar("S", bound="State[Game]")
 
 # A player's move said both ways: (its button, its log line).
 Said = tuple[str, str]
@@ -26,7 +26,7 @@ NUMBER_WORDS = (
 )  # fmt: skip
 
 
-def check_names(state: State, names: Sequence[str]) -> None:
+def check_names(state: State[Game], names: Sequence[str]) -> None:
     """One name per seat, each a string: anything else is a clear error."""
     n = state.game.num_players
     if isinstance(names, str) or len(names) < n:
@@ -36,20 +36,20 @@ def check_names(state: State, names: Sequence[str]) -> None:
             raise ValueError(f"a name is a string, not {name!r}")
 
 
-def check_viewer(state: State, viewer: int | None) -> None:
+def check_viewer(state: State[Game], viewer: int | None) -> None:
     """A viewer is a seat of the game, or None for a spectator."""
     if viewer is not None:
         state.check_seat(viewer)
 
 
-def check_decision(state: State, action: int) -> None:
+def check_decision(state: State[Game], action: int) -> None:
     """``move_label`` is asked only where a player decides, of an action in range."""
     if state.current_player() < 0:
         raise ValueError(f"no move to label: nobody decides here (action {action})")
     check_action(state, action)
 
 
-def check_action(state: State, action: int) -> None:
+def check_action(state: State[Game], action: int) -> None:
     size = state.game.num_distinct_actions
     if isinstance(action, bool) or not 0 <= action < size:
         raise ValueError(f"no {state.game.title} action {action!r}: actions are 0 to {size - 1}")
@@ -78,7 +78,7 @@ def cards_of(value: int, count: int) -> str:
     return a_number(value) if count == 1 else f"{count_word(count)} {value}s"
 
 
-def ending(after: State, names: Sequence[str]) -> str:
+def ending(after: State[Game], names: Sequence[str]) -> str:
     """What the game's end says, once ``after`` is over: "Alice wins", or a draw."""
     if after.ended_by_turn_cap():
         return "the turn limit ends the game in a draw"
@@ -102,7 +102,7 @@ def applied(state: S, action: int) -> S:
     return after
 
 
-def seat_labels(state: State, seat: int | None, names: Sequence[str] | None) -> list[str]:
+def seat_labels(state: State[Game], seat: int | None, names: Sequence[str] | None) -> list[str]:
     """What a board drawn for a terminal calls each seat (plain text: escape it for Rich):
     the names given, or without names "you" and "seat N" as programs number them."""
     n = state.game.num_players
@@ -112,7 +112,7 @@ def seat_labels(state: State, seat: int | None, names: Sequence[str] | None) -> 
     return list(names[:n])
 
 
-def piece_marks(state: State, names: Sequence[str] | None) -> list[str]:
+def piece_marks(state: State[Game], names: Sequence[str] | None) -> list[str]:
     """How a board marks each seat's piece: players are numbered from 1 for people (with
     names), from 0 as programs number seats (without)."""
     first = 0 if names is None else 1

@@ -60,7 +60,7 @@ def check_words(
     return steps
 
 
-def check_labels(state: State, legal: list[int], names: Sequence[str], where: str) -> None:
+def check_labels(state: State[Game], legal: list[int], names: Sequence[str], where: str) -> None:
     labels = [state.move_label(a, names) for a in legal]
     for action, label in zip(legal, labels, strict=True):
         plain(label, f"{where}: the label of {state.action_to_string(action)!r}")
@@ -69,7 +69,7 @@ def check_labels(state: State, legal: list[int], names: Sequence[str], where: st
         raise WordsError(f"{where}: two moves share a label: {twins}")
 
 
-def check_line(state: State, action: int, names: Sequence[str], where: str) -> None:
+def check_line(state: State[Game], action: int, names: Sequence[str], where: str) -> None:
     what = f"{where}: the line of {state.action_to_string(action)!r}"
     actor = state.current_player()
     viewers = [None, *range(state.game.num_players)]
@@ -99,7 +99,7 @@ def plain(text: str, what: str) -> None:
 
 
 def check_line_hides(
-    state: State, action: int, names: Sequence[str], rng: np.random.Generator, where: str
+    state: State[Game], action: int, names: Sequence[str], rng: np.random.Generator, where: str
 ) -> None:
     """The line a seat reads is the same in a world where what it cannot see differs."""
     for viewer in range(state.game.num_players):
@@ -115,7 +115,7 @@ def check_line_hides(
 
 
 def check_chance_lines_hide_what_observations_hide(
-    state: State, names: Sequence[str], where: str
+    state: State[Game], names: Sequence[str], where: str
 ) -> None:
     """Outcomes that leave a viewer's observation the same read the same to it (unless they
     lead to the very same state), a spectator's as well."""

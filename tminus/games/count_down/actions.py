@@ -8,6 +8,8 @@ allows), one copy of the menu per seat the offer is made to, so that
 
 from __future__ import annotations
 
+from typing import Any
+
 from tminus.games.count_down.data import BoardData
 
 # Fixed moves.
@@ -154,7 +156,7 @@ class ActionSpace:
             return "sell Saturn V"
         raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
 
-    def struct(self, action: int, money_verb: str = "bid") -> dict:
+    def struct(self, action: int, money_verb: str = "bid") -> dict[str, Any]:
         """A player action as data (``name``'s fields): cards by name, seats as seats."""
         b = self.board
         if 0 <= action < FIXED:
@@ -182,7 +184,7 @@ class ActionSpace:
             return {"kind": "sell Saturn V"}
         raise ValueError(f"no Count Down action {action}; actions are 0 to {self.size - 1}")
 
-    def template_struct(self, seat: int, template: tuple[int, int, int]) -> dict:
+    def template_struct(self, seat: int, template: tuple[int, int, int]) -> dict[str, Any]:
         """An offer as data: what the proposer gives and gets ({"photo"|"part"|"money": x})."""
         kind, a, c = template
         photos, parts = self.board.photo_names, self.board.part_names

@@ -11,7 +11,7 @@ import tomllib
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -150,7 +150,9 @@ class BoardSpec(DataModel):
         return self
 
 
-def _check_square(i: int, square: SquareSpec, photos: dict, parts: set) -> None:
+def _check_square(
+    i: int, square: SquareSpec, photos: dict[str, PhotoSpec], parts: set[str]
+) -> None:
     where = f"track[{i}] ({square.kind})"
     if square.kind in ("ramp", "forbidden") and square.centre is None:
         raise ValueError(f"{where}: needs a centre")
@@ -163,7 +165,12 @@ def _check_square(i: int, square: SquareSpec, photos: dict, parts: set) -> None:
 
 
 def _check_surprise(
-    i: int, card: SurpriseSpec, photos: dict, parts: set, track: list, step: int
+    i: int,
+    card: SurpriseSpec,
+    photos: dict[str, PhotoSpec],
+    parts: set[str],
+    track: list[SquareSpec],
+    step: int,
 ) -> None:
     where = f"surprise_cards[{i}] {card.name!r}"
     if card.amount % step:
@@ -261,7 +268,7 @@ class BoardData:
         self.max_value = max(self.photo_values)
 
 
-def parse_board(data: dict, source: str = "<board>") -> BoardData:
+def parse_board(data: dict[str, Any], source: str = "<board>") -> BoardData:
     """Validate a board given as a dict (parsed TOML); ValueError naming entry and problem."""
     return BoardData(validated(BoardSpec, data, f"Count Down board {source}"), source)
 

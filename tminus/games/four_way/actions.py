@@ -9,6 +9,7 @@ Chance outcome ids:    roll-off: 0-5 = one die showing 1-6
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from tminus.games.four_way import rules
 
@@ -24,7 +25,7 @@ SCORE_PAIRS = list(combinations(range(1, 7), 2))  # 15 pairs of different faces
 SCORE_MASKS = [rules.key_bit(a) | rules.key_bit(b) for a, b in SCORE_PAIRS]
 
 
-def move_to_struct(action: int) -> dict:
+def move_to_struct(action: int) -> dict[str, Any]:
     """A player's move as data: which keys it flips, whom it attacks."""
     if FLIP <= action < SCORE_KEYS:
         return {"kind": "flip", "keys": [action - FLIP + 1]}

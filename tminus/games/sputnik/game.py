@@ -78,7 +78,7 @@ class SputnikGame(Game):
         self.num_rockets = n * k
         self.rocket_owner = [j % n for j in range(self.num_rockets)]
         self._cell_planes: list[np.ndarray | None] = [None] * n
-        self.rockets_of = [[s + n * i for i in range(k)] for s in range(n)]
+        self.rockets_of: list[list[int]] = [[s + n * i for i in range(k)] for s in range(n)]
         # A side is what wins: a player, or with teams the pair on opposite corners.
         self.side_of_seat = [s % 2 if self.teams else s for s in range(n)]
         self.side_of_rocket = [self.side_of_seat[s] for s in self.rocket_owner]
@@ -414,7 +414,7 @@ class SputnikState(TurnState[SputnikGame]):
         """Rockets that have left the game, in order."""
         return list(self._out)
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[int, int, bytes, tuple[int, ...], tuple[bool, ...]]:
         """A hashable key of the position (for transposition tables): not the history."""
         return (
             self._phase,

@@ -29,7 +29,7 @@ def actions_in(mask: int, tables: list[list[tuple[int, ...]]]) -> list[int]:
     return actions
 
 
-class NeighbourActions(dict):
+class NeighbourActions(dict[int, tuple[int, ...]]):
     """``self[mask]``: ``offset + cell`` for the cells of ``mask``, ascending, as a tuple.
 
     A memo for masks within one cell's neighbours: a cell's six neighbours have at most 64

@@ -9,6 +9,8 @@ Chance outcome ids:   0-10   a card of that value, from the (unordered) draw pil
 
 from __future__ import annotations
 
+from typing import Any
+
 from tminus.games.three_two_one.rules import VALUES
 
 MAX_SET = 12  # at most 12 cards of one value can be in a hand (there are 12 fives)
@@ -33,7 +35,7 @@ def discard_parts(action: int) -> tuple[int, int, int]:
     return value, count + 1, pile
 
 
-def move_to_struct(action: int) -> dict:
+def move_to_struct(action: int) -> dict[str, Any]:
     """A player's move as data: the cards discarded and where, where a card is drawn from."""
     if 0 <= action < DRAW_LEFT:
         value, count, pile = discard_parts(action)
