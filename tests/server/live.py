@@ -208,7 +208,7 @@ class Client:
                 message = self.receive(max(0.01, deadline - time.monotonic()))
             except TimeoutError:
                 recent = [m for m in self.messages[-8:] if m.get("type") != "state"]
-                raise AssertionError(f"not heard in {timeout} s; last other messages: {recent}")
+                raise AssertionError(f"not heard in {timeout} s; last others: {recent}") from None
             if predicate(message):
                 return message
 

@@ -1,13 +1,12 @@
 """Issue 16: two real `tminus serve` processes on one real PostgreSQL serve the same games.
 
-Each test makes a database of its own next to the test database (tests/parts.py finds it;
-scripts/test-parts.sh starts one) and drops it afterwards; without one the tests are skipped.
+Each test makes a database of its own (the ``database`` fixture, tests/server/conftest.py);
+without PostgreSQL the tests are skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 
 import pytest
@@ -20,29 +19,6 @@ URL = database_for_tests()
 pytestmark = pytest.mark.skipif(not URL, reason=NO_DATABASE)
 PERSON = {"kind": "person"}
 LEASE = "2"  # seconds: a dead process's bots are taken over quickly
-
-
-async def _admin(sql: str) -> None:
-    import asyncpg
-
-    url = make_url(URL).set(drivername="postgresql")
-    connection = await asyncpg.connect(url.render_as_string(hide_password=False))
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
-
-
-@pytest.fixture
-def database():
-    """A fresh database on the test server: its URL."""
-    name = f"tminus_scale_{secrets.token_hex(4)}"
-    try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    except Exception as error:  # e.g. a role that may not create databases
-        pytest.skip(f"cannot create a database next to TMINUS_TEST_DATABASE_URL: {error}")
-    yield make_url(URL).set(database=name).render_as_string(hide_password=False)
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture

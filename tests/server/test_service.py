@@ -280,6 +280,7 @@ async def test_a_database_from_before_estimates_is_brought_up_to_date(service, t
     await service.store.close()
     with sqlite3.connect(tmp_path / "games.db") as db:  # as an older T-minus made it
         db.execute("ALTER TABLE actions DROP COLUMN estimate")
+        db.execute("DROP TABLE alembic_version")  # (made before migrations)
     again = await new_service(tmp_path / "games.db")
     table = await again.get(table.id)
     assert all(entry.estimate is None for entry in table.log)

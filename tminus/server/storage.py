@@ -50,7 +50,6 @@ from sqlalchemy import (
     exists,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -65,6 +64,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import FunctionElement
 
 from tminus.server.limits import BUSY_TIMEOUT
+from tminus.server.migrate import migrate
 
 log = logging.getLogger("tminus.server.storage")
 
@@ -442,8 +442,7 @@ class Store:
             async with self.engine.begin() as connection:
                 if is_shared(self.url):  # processes starting together make the tables once
                     await connection.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK)))
-                await connection.run_sync(Base.metadata.create_all)
-                await connection.run_sync(upgrade_schema)
+                await connection.run_sync(migrate, Base.metadata)
         except DBAPIError as error:
             await self.engine.dispose()
             hint = " (is it a T-minus database? move it away or restore a backup)" * bool(path)
@@ -1034,50 +1033,3 @@ def stored_game(
         paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
         take_back=row["take_back"], hints=bool(row["hints"]),
     )  # fmt: skip
-
-
-def upgrade_schema(connection) -> None:
-    """Bring a database made by an older T-minus up to date: new columns, tokens hashed."""
-    columns = {c["name"] for c in inspect(connection).get_columns("games")}
-    if "rules_version" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN rules_version INTEGER DEFAULT 1"))
-    if "problem" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
-    if "listed" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN listed BOOLEAN DEFAULT FALSE"))
-    if "rematch" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN rematch VARCHAR(32)"))
-    if "paused" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN paused BOOLEAN DEFAULT FALSE"))
-    if "to_move" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN to_move INTEGER"))
-    if "draw_rule" not in columns:  # games made before there were rules drew by rule 1
-        connection.execute(text("ALTER TABLE games ADD COLUMN draw_rule INTEGER DEFAULT 1"))
-    if "undo" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN undo BOOLEAN DEFAULT FALSE"))
-    if "take_back" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN take_back JSON"))
-    if "hints" not in columns:
-        connection.execute(text("ALTER TABLE games ADD COLUMN hints BOOLEAN DEFAULT FALSE"))
-    action_columns = {c["name"] for c in inspect(connection).get_columns("actions")}
-    if "note" not in action_columns:
-        connection.execute(text("ALTER TABLE actions ADD COLUMN note TEXT"))
-    if "estimate" not in action_columns:
-        connection.execute(text("ALTER TABLE actions ADD COLUMN estimate FLOAT"))
-    seat_columns = {c["name"] for c in inspect(connection).get_columns("seats")}
-    if "seen" not in seat_columns:
-        connection.execute(text("ALTER TABLE seats ADD COLUMN seen FLOAT"))
-    if "votes" not in seat_columns:
-        connection.execute(text("ALTER TABLE seats ADD COLUMN votes JSON"))
-    if "token_hash" not in seat_columns:
-        connection.execute(text("ALTER TABLE seats ADD COLUMN token_hash VARCHAR(64)"))
-    if "token" in seat_columns:  # plain tokens of old files: keep only their hashes
-        rows = connection.execute(
-            text("SELECT game_id, seat, token FROM seats WHERE token IS NOT NULL")
-        )
-        for game_id, seat, token in rows.all():
-            connection.execute(
-                text("UPDATE seats SET token_hash = :h, token = NULL "
-                     "WHERE game_id = :g AND seat = :s"),
-                {"h": token_hash(token), "g": game_id, "s": seat},
-            )  # fmt: skip

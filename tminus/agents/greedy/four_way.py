@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 from tminus.games.four_way import rules
-from tminus.games.four_way.game import (
-    ATTACK,
-    FLIP,
-    PASS,
-    SCORE_KEYS,
-    SCORE_PAIRS,
-    FourWayGame,
-    FourWayState,
-)
+from tminus.games.four_way.actions import ATTACK, FLIP, PASS, SCORE_KEYS, SCORE_PAIRS
+from tminus.games.four_way.game import FourWayGame, FourWayState
 
 
 def chance_to_get(junior: bool) -> dict[int, float]:

@@ -13,14 +13,14 @@ import numpy as np
 
 from tminus.core.game import State
 from tminus.games.three_two_one import rules
-from tminus.games.three_two_one.game import (
+from tminus.games.three_two_one.actions import (
     DECLARE_BLASTOFF,
     DECLARE_COUNTDOWN,
     DRAW_LEFT,
     DRAW_PILE,
-    ThreeTwoOneGame,
     discard_parts,
 )
+from tminus.games.three_two_one.game import ThreeTwoOneGame
 
 SAMPLES = 32  # worlds drawn to judge a Countdown!
 DECLARE_WHEN_SAFE = 0.55  # declare when nobody is lower in at least this share of worlds

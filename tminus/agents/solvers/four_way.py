@@ -17,18 +17,8 @@ from functools import cache
 import numpy as np
 
 from tminus.core.progress import Steps, step_of
-from tminus.games.four_way.game import (
-    ATTACK,
-    DICE,
-    DICE_OUTCOMES,
-    PASS,
-    RESET,
-    SCORE_KEYS,
-    SCORE_MASKS,
-    FourWayGame,
-    FourWayState,
-    moves_for_roll,
-)
+from tminus.games.four_way.actions import ATTACK, DICE, PASS, RESET, SCORE_KEYS, SCORE_MASKS
+from tminus.games.four_way.game import DICE_OUTCOMES, FourWayGame, FourWayState, moves_for_roll
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
 MASKS = 1 << 10

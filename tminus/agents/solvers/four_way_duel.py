@@ -32,7 +32,8 @@ import numpy as np
 from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.four_way import MASKS, ROLL_PROBABILITIES, option_masks, solo_moves
 from tminus.core.progress import Step, Steps, step_of
-from tminus.games.four_way.game import ATTACK, ELEVEN_ROLL, FourWayGame, moves_for_roll
+from tminus.games.four_way.actions import ATTACK
+from tminus.games.four_way.game import ELEVEN_ROLL, FourWayGame, moves_for_roll
 from tminus.games.four_way.rules import ALL_KEYS_UP
 
 ROLLS = len(ROLL_PROBABILITIES)
