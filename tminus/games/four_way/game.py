@@ -14,19 +14,19 @@ from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.four_way import rules, words
-
-# Re-exported (``X as X``): the bots and tests import the action ids from the game module.
-from tminus.games.four_way.actions import ATTACK as ATTACK
-from tminus.games.four_way.actions import DICE as DICE
-from tminus.games.four_way.actions import FLIP as FLIP
-from tminus.games.four_way.actions import NUM_ACTIONS as NUM_ACTIONS
-from tminus.games.four_way.actions import PASS as PASS
-from tminus.games.four_way.actions import RESET as RESET
-from tminus.games.four_way.actions import SCORE_KEYS as SCORE_KEYS
-from tminus.games.four_way.actions import SCORE_MASKS as SCORE_MASKS
-from tminus.games.four_way.actions import SCORE_PAIRS as SCORE_PAIRS
-from tminus.games.four_way.actions import move_to_string as move_to_string
-from tminus.games.four_way.actions import move_to_struct as move_to_struct
+from tminus.games.four_way.actions import (
+    ATTACK,
+    DICE,
+    FLIP,
+    NUM_ACTIONS,
+    PASS,
+    RESET,
+    SCORE_KEYS,
+    SCORE_MASKS,
+    SCORE_PAIRS,
+    move_to_string,
+    move_to_struct,
+)
 from tminus.games.four_way.render import render
 from tminus.games.four_way.rules import ALL_KEYS_UP, DOUBLE_SIX, ELEVEN
 from tminus.games.phrasing import check_viewer

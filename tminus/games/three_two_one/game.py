@@ -14,21 +14,21 @@ from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.core.positions import check_counts, check_each_in, check_in, check_length
 from tminus.games.three_two_one import rules, words
-
-# Re-exported (``X as X``): the bots and tests import the action ids from the game module.
-from tminus.games.three_two_one.actions import DECLARE_BLASTOFF as DECLARE_BLASTOFF
-from tminus.games.three_two_one.actions import DECLARE_COUNTDOWN as DECLARE_COUNTDOWN
-from tminus.games.three_two_one.actions import DRAW_LEFT as DRAW_LEFT
-from tminus.games.three_two_one.actions import DRAW_PILE as DRAW_PILE
-from tminus.games.three_two_one.actions import LEFT as LEFT
-from tminus.games.three_two_one.actions import MAX_SET as MAX_SET
-from tminus.games.three_two_one.actions import NUM_ACTIONS as NUM_ACTIONS
-from tminus.games.three_two_one.actions import PILE_NAMES as PILE_NAMES
-from tminus.games.three_two_one.actions import RIGHT as RIGHT
-from tminus.games.three_two_one.actions import discard_action as discard_action
-from tminus.games.three_two_one.actions import discard_parts as discard_parts
-from tminus.games.three_two_one.actions import move_to_string as move_to_string
-from tminus.games.three_two_one.actions import move_to_struct as move_to_struct
+from tminus.games.three_two_one.actions import (
+    DECLARE_BLASTOFF,
+    DECLARE_COUNTDOWN,
+    DRAW_LEFT,
+    DRAW_PILE,
+    LEFT,
+    MAX_SET,
+    NUM_ACTIONS,
+    PILE_NAMES,
+    RIGHT,
+    discard_action,
+    discard_parts,
+    move_to_string,
+    move_to_struct,
+)
 from tminus.games.three_two_one.render import render
 from tminus.games.three_two_one.rules import BLASTOFF, COUNTDOWN, DECK, VALUES
 
