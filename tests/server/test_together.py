@@ -343,9 +343,7 @@ def test_a_seat_goes_to_a_bot_only_after_its_person_has_been_away_long_enough(tm
 
 
 def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path):
-    import time
-
-    with app_client(tmp_path / "games.db", away_after=0.3) as client:
+    with app_client(tmp_path / "games.db", away_after=60) as client:
         game = create(client, [PERSON, PERSON, PERSON], players=3)
         start(client, game)
         path = f"/ws/games/{game['id']}"
@@ -353,7 +351,8 @@ def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path
             seated(client, ada, game, 0)
             seated(client, bea, game, 1)
             ada.receive_json()  # Bea arrived
-            time.sleep(0.8)  # over twice away_after: only the renewals keep Bea here
+            service(client).store.clock.advance(3600)  # an hour later:
+            renew_presence(client)  # the presence chore's round marks Bea here again
             ada.send_json({"type": "bot", "seat": 1, "bot": "greedy"})
             refused = ada.receive_json()
             assert refused["code"] == "bad_state" and "still here" in refused["message"]
@@ -361,14 +360,17 @@ def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path
             until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
 
 
+def renew_presence(client) -> None:
+    """What the chore "renewing who is here" does each round, done now."""
+    call(client, service(client).renew_seen, client.app.state.hub.present())
+
+
 def test_a_game_whose_people_all_left_is_paused_until_one_comes_back(tmp_path):
-    with app_client(tmp_path / "games.db", away_after=0.3) as client:  # (renewed every 0.1 s)
+    with app_client(tmp_path / "games.db") as client:
         paused_until_one_comes_back(client)
 
 
 def paused_until_one_comes_back(client):
-    import time
-
     game = create(client, [PERSON, GREEDY])
     present = create(client, [PERSON, GREEDY])
     waiting = create(client, [PERSON, PERSON])
@@ -379,7 +381,8 @@ def paused_until_one_comes_back(client):
     with client.websocket_connect(f"/ws/games/{present['id']}") as here:
         seated(client, here, present, 0)
         assert call(client, service(client).pause_abandoned, 3600.0) == []  # she just left
-        time.sleep(0.8)
+        store.clock.advance(0.8)
+        renew_presence(client)  # (the person of ``present`` is here)
         assert call(client, service(client).pause_abandoned, 0.5) == [game["id"]]
     assert client.get(f"/api/games/{game['id']}").json()["paused"] is True
     assert client.get(f"/api/games/{waiting['id']}").json()["paused"] is False

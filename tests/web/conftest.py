@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -36,6 +38,17 @@ if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 
+class LiveApp(str):
+    """A live app's address, with the app: ``run`` awaits a coroutine on its loop (a chore's
+    round made now), ``app.state.service.store.clock`` is the time it reads."""
+
+    app: Any
+    loop: asyncio.AbstractEventLoop
+
+    def run(self, work: Any, *args: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(work(*args), self.loop).result(timeout=30)
+
+
 @contextlib.contextmanager
 def live_app(db, **limits):
     """The app on a free loopback port (``limits``: its Limits), yielding its address."""
@@ -45,17 +58,22 @@ def live_app(db, **limits):
     port = free_port()
     app = create_app(f"sqlite:///{db}", bot_delay=0.02, limits=Limits(**limits))
     instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=instance.run, daemon=True)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(instance.serve(),))
+    thread.daemon = True
     thread.start()
     deadline = time.monotonic() + 20
     while not instance.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
+    live = LiveApp(f"http://127.0.0.1:{port}")
+    live.app, live.loop = app, loop
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield live
     finally:
         instance.should_exit = True
         thread.join(timeout=10)
+        loop.close()
 
 
 @pytest.fixture(scope="module")

@@ -340,17 +340,32 @@ def test_the_others_let_a_bot_play_for_a_person_who_left(tmp_path, new_page):
 
 
 def test_a_game_whose_people_all_left_pauses_and_goes_on_when_one_is_back(tmp_path, new_page):
-    with live_app(tmp_path / "games.db", pause_after=1.0) as url:
+    with live_app(tmp_path / "games.db", pause_after=600) as url:
+        service, hub = url.app.state.service, url.app.state.hub
         game = create_game(url, "four_way", {"players": 2}, ["person:Ada", "bot:greedy"])
         summary = f"{url}/api/games/{game['id']}"
         ada = seat_page(url, new_page, game["invites"][0])
         ada.wait_for_selector("#status.playing")
-        time.sleep(1.5)  # longer than --pause-after, with Ada's page open: not paused
+        # Longer than --pause-after, with Ada's page open: the chores' rounds, made now (the
+        # presence renewed, the abandoned games paused), pause nothing.
+        service.store.clock.advance(900)
+        url.run(lambda: service.renew_seen(hub.present()))
+        assert url.run(service.pause_abandoned, 600) == []
         assert httpx.get(summary).json()["paused"] is False
-        ada.close()
         eve = new_page()
         eve.goto(url + game["spectate"])
-        eve.wait_for_selector("#banner.paused")  # (a second or so after Ada left)
+        ada.close()
+
+        async def here() -> list:
+            return hub.present()
+
+        deadline = time.monotonic() + 10
+        while (game["id"], 0) in url.run(here):  # (until the server has seen her go)
+            assert time.monotonic() < deadline, "Ada's socket is still open"
+            time.sleep(0.02)
+        service.store.clock.advance(900)
+        assert url.run(service.pause_abandoned, 600) == [game["id"]]
+        eve.wait_for_selector("#banner.paused")
         assert "Paused" in eve.inner_text("#banner")
         assert serious_accessibility_problems(eve) == []
         assert httpx.get(summary).json()["paused"] is True

@@ -59,10 +59,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql.expression import FunctionElement
 
+from tminus.server.clock import Clock
 from tminus.server.limits import BUSY_TIMEOUT
 from tminus.server.migrate import migrate
 
@@ -191,23 +190,6 @@ class BotLease(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     holder: Mapped[str] = mapped_column(String(64))
     expires: Mapped[float] = mapped_column(Float, index=True)
-
-
-class db_clock(FunctionElement):
-    """The database's clock in seconds since 1970: one clock for every process."""
-
-    type = Float()
-    inherit_cache = True
-
-
-@compiles(db_clock, "postgresql")
-def _postgresql_clock(_element, _compiler, **_kw) -> str:
-    return "extract(epoch from clock_timestamp())"
-
-
-@compiles(db_clock, "sqlite")
-def _sqlite_clock(_element, _compiler, **_kw) -> str:
-    return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
 def channel(game_id: str) -> str:
@@ -413,9 +395,12 @@ def unavailable(error: DBAPIError, url: str) -> StoreError:
 class Store:
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 
-    def __init__(self, url: str = DEFAULT_URL, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self, url: str = DEFAULT_URL, busy_timeout: float = BUSY_TIMEOUT, clock: Clock | None = None
+    ) -> None:
         self.url = url
         self.busy_timeout = busy_timeout
+        self.clock = clock or Clock()  # (the database's: one for every process)
         self.engine: AsyncEngine | None = None
         self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
         self.pending: list = []  # saves waiting for the next group commit
@@ -564,7 +549,7 @@ class Store:
     async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[list[Any]]:
         """A person took their seat (and perhaps named it). Returns every seat's ``seat_news``
         as stored now, other processes' joins included, and tells the others."""
-        values: dict[str, Any] = {"joined": True, "seen": db_clock()}
+        values: dict[str, Any] = {"joined": True, "seen": self.clock.now()}
         if name:
             values["name"] = name
 
@@ -597,7 +582,7 @@ class Store:
         other processes."""
 
         async def work(connection) -> list[str]:
-            recent = (await connection.scalar(select(db_clock()))) - seconds
+            recent = (await connection.scalar(select(self.clock.now()))) - seconds
             people = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON)
             here = exists().where(
                 SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
@@ -640,7 +625,7 @@ class Store:
                 await connection.execute(
                     update(SeatRow)
                     .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                    .values(seen=db_clock())
+                    .values(seen=self.clock.now())
                 )
                 if await self._unpause(connection, game_id):
                     resumed.add(game_id)
@@ -662,7 +647,7 @@ class Store:
             )
             if status != PLAYING:
                 raise Refusal("bad_state", "a seat is given to a bot only while the game is on")
-            clock = await connection.scalar(select(db_clock()))
+            clock = await connection.scalar(select(self.clock.now()))
             seats = await connection.execute(select(SeatRow).where(SeatRow.game_id == game_id))
             rows = {row["seat"]: row for row in seats.mappings()}
             recent = clock - away
@@ -858,12 +843,12 @@ class Store:
         it, ``holder`` does, or its holder let it expire. Whether ``holder`` has it now."""
         dialect = postgresql_insert if is_shared(self.url) else sqlite_insert
         statement = dialect(BotLease).values(
-            game_id=game_id, holder=holder, expires=db_clock() + seconds
+            game_id=game_id, holder=holder, expires=self.clock.now() + seconds
         )
         upsert = statement.on_conflict_do_update(
             index_elements=[BotLease.game_id],
             set_={"holder": holder, "expires": statement.excluded.expires},
-            where=(BotLease.holder == holder) | (BotLease.expires < db_clock()),
+            where=(BotLease.holder == holder) | (BotLease.expires < self.clock.now()),
         ).returning(BotLease.holder)
 
         async def work(connection) -> bool:
@@ -882,7 +867,7 @@ class Store:
             renewed = await connection.execute(
                 update(BotLease)
                 .where(BotLease.holder == holder, BotLease.game_id.in_(list(game_ids)))
-                .values(expires=db_clock() + seconds)
+                .values(expires=self.clock.now() + seconds)
                 .returning(BotLease.game_id)
             )
             return set(renewed.scalars())
@@ -905,7 +890,7 @@ class Store:
     async def unleased(self, limit: int) -> list[str]:
         """Games in play with bots whose lease nobody holds (never taken, or expired)."""
         bots = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == BOT)
-        held = exists().where(BotLease.game_id == GameRow.id, BotLease.expires >= db_clock())
+        held = exists().where(BotLease.game_id == GameRow.id, BotLease.expires >= self.clock.now())
         query = (
             select(GameRow.id)
             .where(GameRow.status == PLAYING, ~GameRow.paused, bots, ~held)
