@@ -31,6 +31,7 @@ from tminus.server.takeback import TAKE_BACK, play_row
 
 from .secret_game import WORDS, SecretGame
 
+HINT_WORLDS = SAMPLES  # worlds a hint is played out in here: its first round only
 MAX_MOVES = 400
 CHAT_AT = {2: "good luck", 9: "<b>nice</b>", 20: "well played"}  # move: a line of table talk
 # From these moves on, the first move that may be taken back is asked about by its player;
@@ -49,8 +50,9 @@ def registered():
 @pytest.fixture
 def client(tmp_path, registered):
     # Moves as fast as the test can make them: no rate limit per socket.
-    # Hints sampled until precise, not for a time: what they say is reproducible here.
-    limits = Limits(messages_per_second=0, hint_budget=None)
+    # Hints sampled in a fixed number of worlds, not for a time: what they say is
+    # reproducible here (and a few worlds show what a hint tells as well as many).
+    limits = Limits(messages_per_second=0, hint_budget=None, hint_worlds=HINT_WORLDS)
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", 0, limits)
     with TestClient(app) as client:
         yield client
@@ -155,7 +157,9 @@ def check_hint(state, seat, message):
     """The hint reads nothing ``seat`` cannot see: a world that seat cannot tell from this
     one (other hands, the deck's order redrawn) gets the same hint."""
     imagined = state.resample_hidden(seat, np.random.default_rng(11))
-    found = compared_to_best(imagined, seat, samples=SAMPLES, seed=len(state.history()))
+    found = compared_to_best(
+        imagined, seat, samples=SAMPLES, seed=len(state.history()), max_samples=HINT_WORLDS
+    )
     best, value, _ = found[0]
     assert message["action"] == best and message["chance"] == value.mean
     assert message["equal"] == about_equal(found) and message["worlds"] == value.count

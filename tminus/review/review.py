@@ -12,7 +12,7 @@ import numpy as np
 from tminus.core.game import Game, State
 from tminus.review.grading import SIGNIFICANT, grade
 from tminus.review.judges import Estimate, Judge, judge_for
-from tminus.review.playouts import FIRST_ROUND, PRECISION, Playouts, Sampling
+from tminus.review.playouts import FIRST_ROUND, MAX_SAMPLES, PRECISION, Playouts, Sampling
 
 
 @dataclass(frozen=True)
@@ -201,11 +201,14 @@ def judges_for(
     viewer: int | None,
     table: Any = None,
     precision: float | None = PRECISION,
+    max_samples: int = MAX_SAMPLES,
 ) -> list[Judge]:
     """The exact judge first where there is one, then playouts (``precision=None``:
-    exactly ``samples`` a move)."""
+    exactly ``samples`` a move; else at most ``max_samples`` worlds a decision)."""
     exact = judge_for(game, table)
-    playouts = Playouts(game, samples=samples, seed=seed, seat=viewer, precision=precision)
+    playouts = Playouts(
+        game, samples=samples, seed=seed, seat=viewer, precision=precision, max_samples=max_samples
+    )
     return [exact, playouts] if exact is not None else [playouts]
 
 
@@ -283,14 +286,16 @@ def compared_to_best(
     seed: int = 0,
     table: Any = None,
     budget: float | None = None,
+    max_samples: int = MAX_SAMPLES,
 ) -> list[tuple[int, Estimate, Estimate]]:
     """The hint's evidence: ``seat``'s moves still in the race, best first, each with its
-    value and its shortfall from the best (paired on the same worlds: the best's own is 0)."""
+    value and its shortfall from the best (paired on the same worlds: the best's own is 0),
+    sampled for ``budget`` seconds at most and in ``max_samples`` worlds at most."""
     state.check_seat(seat)
     if state.current_player() != seat:
         raise ValueError(f"seat {seat} is not to move")
     legal = state.legal_actions()
-    judges = judges_for(state.game, samples, seed, seat, table)
+    judges = judges_for(state.game, samples, seed, seat, table, max_samples=max_samples)
     deadline = time.monotonic() + budget if budget is not None else None
     found, _ = first_verdict(judges, state, legal, deadline=deadline)
     kept = sorted(finalists(found), key=lambda a: (-float(np.mean(found[a])), a))

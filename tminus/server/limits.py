@@ -43,6 +43,7 @@ class Limits:
     review_samples: int = 8
     # Seconds a hint samples at most (None: until precise, however long: reproducible).
     hint_budget: float | None = 2.5
+    hint_worlds: int = 8192  # worlds a hint is played out in at most (review.playouts.MAX_SAMPLES)
     busy_timeout: float = BUSY_TIMEOUT  # seconds a write waits for a locked SQLite file
     bot_lease: float = BOT_LEASE  # seconds before another process may take a game's bots
     waiting_expiry: float = 86_400.0  # seconds a game waits for its players, then expires

@@ -28,7 +28,7 @@ from typing import Any
 
 from tminus.core.game import Game
 from tminus.review import MoveReview, Review, review_game
-from tminus.review.playouts import Z95
+from tminus.review.playouts import MAX_SAMPLES, Z95
 from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
 
@@ -86,6 +86,7 @@ def hint_of(
     seat: int,
     samples: int,
     budget: float | None = HINT_BUDGET,
+    max_samples: int = MAX_SAMPLES,
 ) -> dict[str, Any]:
     """In the hints process: ``seat``'s best move now and its chance to win after it,
     judged from ``seat``'s information only (``compared_to_best``: playouts start from deals
@@ -98,7 +99,9 @@ def hint_of(
     state = game(**params).new_initial_state()
     for action in history:
         state.apply_action(action)
-    found = compared_to_best(state, seat, samples=samples, seed=len(history), budget=budget)
+    found = compared_to_best(
+        state, seat, samples=samples, seed=len(history), budget=budget, max_samples=max_samples
+    )
     best, value, _ = found[0]
     equal = about_equal(found)
     return {
@@ -125,10 +128,12 @@ class Reviews:
         at_once: int = 4,
         keep: int = KEEP,
         hint_budget: float | None = HINT_BUDGET,
+        hint_worlds: int = MAX_SAMPLES,
     ) -> None:
         self.samples = samples
         self.budget: float | None = REVIEW_BUDGET  # a review's sampling, at most
         self.hint_budget = hint_budget  # (None: sampled until precise, however long)
+        self.hint_worlds = hint_worlds  # (worlds a hint is played out in at most)
         self.at_once = at_once
         self.keep = keep
         self.done: OrderedDict[str, Review] = OrderedDict()
@@ -212,7 +217,7 @@ class Reviews:
             self.check_hint_room()
             seat = position[2]
             job = self._submit("hints", hint_of, game, dict(params), list(history), seat,
-                               self.samples, self.hint_budget)  # fmt: skip
+                               self.samples, self.hint_budget, self.hint_worlds)  # fmt: skip
             self.hints[position] = job
             while len(self.hints) > 4 * KEEP:
                 self.hints.popitem(last=False)
