@@ -57,13 +57,16 @@ def test_the_solution_satisfies_the_equations_of_the_engines_moves(junior):
 def test_a_random_player_takes_each_legal_move_of_the_engine_alike(junior):
     # The random side's equations average the engine's legal moves (the pass, eleven's
     # attack); the perfect side's take the best of them, against the random side's values.
-    randoms, perfects = duel.duel_values(junior, duel.RANDOM, duel.PERFECT, tolerance=1e-7)
+    # (Solved to 1e-6 a sweep, the equations hold to 1e-5; a move that the engine offers and
+    # the solver does not, or the reverse, changes a value by its roll's chance, 1/36 or
+    # more, times what the move is worth: far more, unless the two moves are worth the same.)
+    randoms, perfects = duel.duel_values(junior, duel.RANDOM, duel.PERFECT, tolerance=1e-6)
     for mine, theirs in POSITIONS:
         assert randoms[mine, theirs] == pytest.approx(
-            engine_value(randoms, junior, mine, theirs, mean, perfects), abs=1e-6
+            engine_value(randoms, junior, mine, theirs, mean, perfects), abs=1e-5
         )
         assert perfects[mine, theirs] == pytest.approx(
-            engine_value(perfects, junior, mine, theirs, max, randoms), abs=1e-6
+            engine_value(perfects, junior, mine, theirs, max, randoms), abs=1e-5
         )
     assert perfects[0, 0] > 0.5 > randoms[0, 0]
 

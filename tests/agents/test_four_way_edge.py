@@ -11,7 +11,6 @@ from tminus.agents.solvers.four_way_edge import (
     edge_over_greedy,
     greedy_continuation_value,
 )
-from tminus.games.four_way.game import FourWayGame
 
 
 def test_a_move_is_worth_the_chance_to_win_after_it_with_both_greedy():
@@ -32,9 +31,9 @@ def test_greedy_has_no_edge_over_itself():
 
 @pytest.mark.parametrize("variant", ["adult", "junior"])
 def test_the_perfect_players_edge_is_the_exact_best_reply(variant):
-    game = FourWayGame(players=2, variant=variant)
-    greedy = duel.greedy_policy(game)
-    exact = duel.either_starts(game.junior, duel.PERFECT, greedy, duel.TABLE_TOLERANCE) - 0.5
+    # The best reply's exact chance against greedy (duel.either_starts, kept on disk by the
+    # duel table once worked out: ``tminus solve four_way``).
+    exact = duel.duel_row(variant)["best_vs_greedy"] - 0.5
     edge = edge_over_greedy("solver", games=1000, seed=4, variant=variant)
     assert edge.differing_moves > 100
     # Counting wins over 1,000 games has a standard error of 0.016; this is 20 times tighter.
@@ -43,9 +42,7 @@ def test_the_perfect_players_edge_is_the_exact_best_reply(variant):
 
 
 def test_against_the_solver_the_sum_is_greedys_exact_loss():
-    game = FourWayGame(players=2)
-    greedy = duel.greedy_policy(game)
-    exact = duel.either_starts(False, greedy, duel.PERFECT, duel.TABLE_TOLERANCE) - 0.5
+    exact = 0.5 - duel.duel_row("adult")["best_vs_greedy"]  # greedy's side of the same duel
     edge = edge_over("greedy", "solver", games=400, seed=5)
     assert edge.baseline == "solver" and edge.differing_moves > 50
     assert edge.mean < 0 and edge.mean == pytest.approx(exact, abs=3 * edge.standard_error)
