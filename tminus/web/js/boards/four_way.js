@@ -39,9 +39,55 @@ const PIPS = {
   ],
 };
 
-// The two layouts: the board's width, the dice tray, a row of keys per player.
-const WIDE = { width: 814, top: 138, tray: 110, die: 64, nameChars: 13 };
-const NARROW = { width: 400, top: 132, tray: 112, die: 54, nameChars: 22 };
+// The board at its two sizes, 814 units wide or 400 on a phone: each piece is drawn by one
+// function, its geometry read from the layout in use (points: [x, y]).
+const WIDE_KEYS = { w: 50, h: 74, gap: 8, perRow: 10, rowGap: 0, left: 214, y: 6 };
+const LAYOUTS = {
+  wide: {
+    width: 814,
+    // the dice tray
+    top: 138,
+    tray: 110,
+    die: 64,
+    rollOff: "Roll-off: highest die starts",
+    winnerChars: 30,
+    mover: { chars: 16, y: 102 },
+    hint: { beside: true, verb: "click" }, // (the dice's hint, beside them)
+    // a row per player: the panel, the name, the keys up, the attack button, the keys
+    margin: 10,
+    gap: 12,
+    rx: 14,
+    name: { at: [36, 36], chars: 13 },
+    count: { at: [58, 60], anchor: null, of: " of 10 keys up" },
+    attack: { x: 22, y: 66, width: 160, height: 30 }, // (under the rival's name)
+    keys: { mine: WIDE_KEYS, rival: WIDE_KEYS },
+    height: { mine: 112, rival: 112, attacked: 112 },
+  },
+  narrow: {
+    width: 400,
+    top: 132,
+    tray: 112,
+    die: 54,
+    rollOff: "Roll-off: highest starts",
+    winnerChars: 16,
+    mover: { chars: 9, y: 96 },
+    hint: { beside: false, verb: "tap" }, // (under them, in place of whose move it is)
+    margin: 6,
+    gap: 8,
+    rx: 12,
+    name: { at: [28, 28], chars: 22 },
+    count: { at: [380, 28], anchor: "end", of: "/10 up" },
+    // (54 units: 47 px on a 360-px phone, where the board is drawn at 0.875)
+    attack: { x: 20, y: 80, width: 360, height: 54 }, // (under the rival's keys)
+    keys: {
+      // a key down (0.86 of it) stays 44 px tall on a 360-px phone
+      mine: { w: 64, h: 64, gap: 9, perRow: 5, rowGap: 10, left: null, y: 44 }, // (null: centred)
+      rival: { w: 31, h: 28, gap: 4.5, perRow: 10, rowGap: 0, left: null, y: 42 },
+    },
+    // mine: two rows of keys (44 + 2 × 64 + 10) and 22 under them
+    height: { mine: 204, rival: 82, attacked: 144 },
+  },
+};
 
 // Which legal move a click on key k of my own row makes (a single flip first, else a pair),
 // read from each move's struct: {kind: "flip", keys}, {kind: "attack", seat}, reset, pass.
@@ -82,14 +128,12 @@ function seatOrder(n, me) {
 function header(obs, ctx, moves, L) {
   const g = svg("g", { class: "dice-area" });
   const cx = L.width / 2;
-  const narrow = L === NARROW;
   g.append(
     svg("rect", { x: 10, y: 10, width: L.width - 20, height: L.tray, rx: 16, class: "tray" }),
   );
   if (obs.phase === "roll-off") {
     const rolls = obs.roll_off.rolls;
-    const caption = narrow ? "Roll-off: highest starts" : "Roll-off: highest die starts";
-    g.append(svg("text", { x: cx, y: 36, class: "caption", "text-anchor": "middle" }, caption));
+    g.append(svg("text", { x: cx, y: 36, class: "caption", "text-anchor": "middle" }, L.rollOff));
     const n = obs.roll_off.contenders.length;
     const step = Math.min(80, (L.width - 40) / n);
     obs.roll_off.contenders.forEach((s, i) => {
@@ -109,7 +153,7 @@ function header(obs, ctx, moves, L) {
     const name = obs.winner !== null ? seatName(ctx.seats, obs.winner) : null;
     const text =
       name !== null
-        ? `${short(name, narrow ? 16 : 30)} flipped all ten keys!`
+        ? `${short(name, L.winnerChars)} flipped all ten keys!`
         : "Draw: the turn limit was reached";
     g.append(svg("text", { x: cx, y: 72, class: "caption", "text-anchor": "middle" }, text));
     return g;
@@ -134,34 +178,31 @@ function header(obs, ctx, moves, L) {
     );
   }
   if (moves.dice) {
+    const verb = L.hint.verb;
     const words =
       moves.dice.struct.kind === "reset"
-        ? "Double six: tap the dice to reset"
-        : "No key: tap the dice to pass";
+        ? `Double six: ${verb} the dice to reset`
+        : `No key: ${verb} the dice to pass`;
     clickable(
       dieGroup,
       moves.dice,
       ctx.onMove,
       `${moves.dice.label || moves.dice.text} (the dice)`,
     );
-    if (narrow)
-      g.append(
-        svg("text", { x: cx, y: L.tray + 2, class: "hint", "text-anchor": "middle" }, words),
-      );
-    else
-      g.append(
-        svg("text", { x: cx + hitW / 2 + 16, y: 72, class: "hint" }, words.replace("tap", "click")),
-      );
+    const [x, y, anchor] = L.hint.beside
+      ? [cx + hitW / 2 + 16, 72, null]
+      : [cx, L.tray + 2, "middle"];
+    g.append(svg("text", { x, y, class: "hint", "text-anchor": anchor }, words));
   }
   g.append(dieGroup);
   // (No turn counter: the engine's count includes the roll-off's rolls and serves only its
   // safety cap, which is no rule a player needs.)
-  if (obs.phase === "move" && !ctx.ended && !(narrow && moves.dice)) {
+  if (obs.phase === "move" && !ctx.ended && (L.hint.beside || !moves.dice)) {
     const mover =
       obs.current_player === ctx.seat
         ? "Your move"
-        : `${short(seatName(ctx.seats, obs.current_player), narrow ? 9 : 16)} to move`;
-    g.append(svg("text", { x: 26, y: narrow ? 96 : 102, class: "small" }, mover));
+        : `${short(seatName(ctx.seats, obs.current_player), L.mover.chars)} to move`;
+    g.append(svg("text", { x: 26, y: L.mover.y, class: "small" }, mover));
   }
   if (dice && dice[0] + dice[1] === 11)
     g.append(svg("text", { x: 26, y: 68, class: "eleven" }, "Eleven!"));
@@ -218,18 +259,17 @@ function playKey(node, k, move, ctx) {
   );
 }
 
-function nameLine(obs, ctx, seat, x, y, L) {
-  const mine = seat === ctx.seat;
+function nameLine(ctx, seat, { at: [x, y], chars }) {
   const g = svg("g", { class: "who" });
   g.append(svg("circle", { cx: x, cy: y - 6, r: 13, class: `seat-dot seat-${seat}` }));
   const name = seatName(ctx.seats, seat);
   g.append(
     svg("text", { x, y: y - 1, class: "seat-number", "text-anchor": "middle" }, initial(name)),
   );
-  const label = svg("text", { x: x + 22, y, class: "name" }, short(name, L.nameChars));
+  const label = svg("text", { x: x + 22, y, class: "name" }, short(name, chars));
   label.append(svg("title", {}, name));
   g.append(label);
-  return { g, mine };
+  return g;
 }
 
 // The button sits in the rival's row, under their name, so it shows only the words; its
@@ -246,15 +286,13 @@ function attackButton(attack, ctx, x, y, width, height) {
   return clickable(button, attack, ctx.onMove, `${words} — ${attack.label || attack.text}`);
 }
 
-// -- the wide layout: a row of ten keys per player -------------------------------------------
-const ROW_H = 112,
-  KEY_W = 50,
-  KEY_H = 74,
-  GAP = 8,
-  LEFT = 214;
+// -- a player's row: name, keys up, their keys, and the attack on them when open -------------
+function rowHeight(seat, ctx, moves, L) {
+  if (seat === ctx.seat) return L.height.mine;
+  return moves.attacks[seat] ? L.height.attacked : L.height.rival;
+}
 
-function wideRow(obs, ctx, seat, y, moves) {
-  const L = WIDE;
+function row(obs, ctx, seat, y, moves, L) {
   const mine = seat === ctx.seat;
   const up = new Set(obs.keys[seat]);
   const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
@@ -263,22 +301,39 @@ function wideRow(obs, ctx, seat, y, moves) {
     "data-seat": seat,
     transform: `translate(0,${y})`,
   });
+  const height = rowHeight(seat, ctx, moves, L) - L.gap;
   g.append(
-    svg("rect", { x: 10, y: 0, width: L.width - 20, height: ROW_H - 12, rx: 14, class: "side-bg" }),
+    svg("rect", {
+      x: L.margin,
+      y: 0,
+      width: L.width - 2 * L.margin,
+      height,
+      rx: L.rx,
+      class: "side-bg",
+    }),
   );
-  g.append(nameLine(obs, ctx, seat, 36, 36, L).g);
+  g.append(nameLine(ctx, seat, L.name));
   g.append(
     svg(
       "text",
-      { x: 58, y: 60, class: "small" },
-      `${mine ? "you · " : ""}${up.size} of 10 keys up`,
+      { x: L.count.at[0], y: L.count.at[1], class: "small", "text-anchor": L.count.anchor },
+      `${mine ? "you · " : ""}${up.size}${L.count.of}`,
     ),
   );
   const attack = moves.attacks[seat];
-  if (attack) g.append(attackButton(attack, ctx, 22, 66, 160, 30));
+  if (attack) {
+    const A = L.attack;
+    g.append(attackButton(attack, ctx, A.x, A.y, A.width, A.height));
+  }
   const changed = changedKeys(obs, ctx, seat);
+  const K = mine ? L.keys.mine : L.keys.rival;
+  const left = K.left ?? (L.width - (K.perRow * K.w + (K.perRow - 1) * K.gap)) / 2;
   for (let k = 1; k <= 10; k++) {
-    const node = key(k, up.has(k), KEY_W, KEY_H, LEFT + (k - 1) * (KEY_W + GAP), 6, changed.has(k));
+    const col = (k - 1) % K.perRow,
+      line = Math.floor((k - 1) / K.perRow);
+    const x = left + col * (K.w + K.gap),
+      ky = K.y + line * (K.h + K.rowGap);
+    const node = key(k, up.has(k), K.w, K.h, x, ky, changed.has(k));
     const move = mine ? moves.byKey[k] : null;
     if (move) playKey(node, k, move, ctx);
     g.append(node);
@@ -286,79 +341,12 @@ function wideRow(obs, ctx, seat, y, moves) {
   return g;
 }
 
-// -- the narrow layout: your keys in two rows of five, the rivals' as strips -----------------
-const BIG_W = 64,
-  BIG_H = 64, // a key down (0.86 of it) stays 44 px tall on a 360-px phone
-  BIG_GAP = 9,
-  MINI_W = 31,
-  MINI_H = 28,
-  MINI_GAP = 4.5;
-
-function narrowRow(obs, ctx, seat, y, moves) {
-  const L = NARROW;
-  const mine = seat === ctx.seat;
-  const up = new Set(obs.keys[seat]);
-  const mover = obs.phase === "move" && obs.current_player === seat && !ctx.ended;
-  const attack = moves.attacks[seat];
-  const height = narrowHeight(seat, ctx, moves);
-  const g = svg("g", {
-    class: `side ${mine ? "mine" : ""} ${mover ? "mover" : ""} ${obs.winner === seat ? "winner" : ""}`,
-    "data-seat": seat,
-    transform: `translate(0,${y})`,
-  });
-  g.append(
-    svg("rect", { x: 6, y: 0, width: L.width - 12, height: height - 8, rx: 12, class: "side-bg" }),
-  );
-  g.append(nameLine(obs, ctx, seat, 28, 28, L).g);
-  g.append(
-    svg(
-      "text",
-      { x: L.width - 20, y: 28, class: "small", "text-anchor": "end" },
-      `${mine ? "you · " : ""}${up.size}/10 up`,
-    ),
-  );
-  const changed = changedKeys(obs, ctx, seat);
-  if (mine) {
-    const left = (L.width - (5 * BIG_W + 4 * BIG_GAP)) / 2;
-    for (let k = 1; k <= 10; k++) {
-      const row = k <= 5 ? 0 : 1,
-        col = (k - 1) % 5;
-      const node = key(
-        k,
-        up.has(k),
-        BIG_W,
-        BIG_H,
-        left + col * (BIG_W + BIG_GAP),
-        44 + row * (BIG_H + 10),
-        changed.has(k),
-      );
-      const move = moves.byKey[k];
-      if (move) playKey(node, k, move, ctx);
-      g.append(node);
-    }
-  } else {
-    const left = (L.width - (10 * MINI_W + 9 * MINI_GAP)) / 2;
-    for (let k = 1; k <= 10; k++)
-      g.append(
-        key(k, up.has(k), MINI_W, MINI_H, left + (k - 1) * (MINI_W + MINI_GAP), 42, changed.has(k)),
-      );
-    // (54 units: 47 px on a 360-px phone, where the board is drawn at 0.875)
-    if (attack) g.append(attackButton(attack, ctx, 20, 80, L.width - 40, 54));
-  }
-  return g;
-}
-
-function narrowHeight(seat, ctx, moves) {
-  if (seat === ctx.seat) return 44 + 2 * BIG_H + 10 + 22;
-  return moves.attacks[seat] ? 144 : 82;
-}
-
 export default {
   name: "four_way",
   render(obs, ctx) {
     const n = obs.players;
     const moves = movesByKey(ctx.legal || []);
-    const L = ctx.narrow ? NARROW : WIDE;
+    const L = ctx.narrow ? LAYOUTS.narrow : LAYOUTS.wide;
     const root = svg("svg", {
       class: `four-way ${ctx.narrow ? "narrow" : "wide"}`,
       role: "group",
@@ -367,13 +355,8 @@ export default {
     root.append(header(obs, ctx, moves, L));
     let y = L.top;
     for (const seat of seatOrder(n, ctx.seat)) {
-      if (ctx.narrow) {
-        root.append(narrowRow(obs, ctx, seat, y, moves));
-        y += narrowHeight(seat, ctx, moves);
-      } else {
-        root.append(wideRow(obs, ctx, seat, y, moves));
-        y += ROW_H;
-      }
+      root.append(row(obs, ctx, seat, y, moves, L));
+      y += rowHeight(seat, ctx, moves, L);
     }
     root.setAttribute("viewBox", `0 0 ${L.width} ${y}`);
     return root;

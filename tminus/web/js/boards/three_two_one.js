@@ -12,8 +12,145 @@ const CARD_W = 66,
   CARD_H = 96,
   MINI_W = 26,
   MINI_H = 36;
-let W = 1000; // the table's width: 1000 wide, 420 on a phone
 const PILES = ["left", "right"];
+const DECLARES = [
+  ["countdown", "Countdown!"],
+  ["blastoff", "Blastoff!"],
+];
+
+// The table at its two sizes: 1000 units wide, or 420 on a phone. Each piece is drawn by one
+// function, its geometry read from the layout in use (points are [x, y] in the piece).
+const LAYOUTS = {
+  wide: {
+    width: 1000,
+    margin: 10, // the panels' inset from the table's edges
+    // the room left under each piece, top to bottom
+    gaps: { header: 12, others: 12, table: 12, offers: 12, hand: 12, reveal: 12 },
+    header: {
+      height: 50,
+      rx: 14,
+      round: [30, 42],
+      firstTo: "· first to win 3 rounds",
+      status: { at: [970, 42], anchor: "end", chars: Infinity },
+    },
+    // the others in one row of panels
+    others: { perRow: Infinity, maxWidth: 300, gap: 10 },
+    opponent: {
+      height: 156,
+      rx: 14,
+      badge: [22, 24],
+      name: { at: [40, 29], room: 50, charWidth: 9 },
+      standing: [40, 48],
+      sitsOut: 90,
+      backs: { w: 40, h: 58, y: 60, step: 18, room: 32, left: null }, // (null: centred)
+      count: { dx: -4, y: 64 },
+      // the cards they were seen to take: a line of their own, under the backs
+      known: { label: [16, 144], x: 56, y: 127, w: 16, h: 22, step: 18, most: 10 },
+    },
+    table: { height: 232, rx: 20, pileY: 50, spread: 260, underBeside: true },
+    // one row on the felt's lower edge
+    offers: { top: 190, perRow: null, width: 118, height: 30, rx: 15, textY: 20, chars: 14 },
+    hand: {
+      rx: 16,
+      badge: [34, 28],
+      name: { at: [54, 34], chars: 20 },
+      total: { at: [970, 34], anchor: "end" },
+      // a column right of the cards, reached after them
+      declare: { at: [790, 66], step: [0, 66], width: 180, first: false },
+      cards: fannedCards,
+      hint: { x: 30, bottom: 18 },
+      hints: {
+        pick: "Click a card to pick it (the 2nd card of a group picks two), then a pile.",
+        picked: "Now click a pile, or one of the discards above.",
+        draw: "Now draw: click the draw pile, or take the top card of the other discard pile.",
+      },
+    },
+    reveal: {
+      rx: 16,
+      caption: [30, 32],
+      revealed: " revealed",
+      nobody: "nobody declared (nothing left to draw)",
+      declarerChars: Infinity,
+      rowTop: 48,
+      rowHeight: 44,
+      badge: [40, 18],
+      name: { at: [60, 23], chars: 16 },
+      cards: { x: 230, y: 0, w: MINI_W, h: MINI_H, pad: 4, room: 560 },
+      total: [830, 23],
+      points: [960, 24],
+    },
+  },
+  narrow: {
+    width: 420,
+    margin: 6,
+    gaps: { header: 8, others: 12, table: 8, offers: 12, hand: 10, reveal: 6 },
+    header: {
+      height: 66,
+      rx: 12,
+      round: [20, 32],
+      firstTo: "· first to win 3",
+      status: { at: [20, 58], anchor: "start", chars: 40 },
+    },
+    // the others two to a row
+    others: { perRow: 2, maxWidth: Infinity, gap: 8 },
+    opponent: {
+      height: 104,
+      rx: 12,
+      badge: [20, 22],
+      name: { at: [38, 27], room: 44, charWidth: 10.5, title: true }, // (cut short: whole in its title)
+      standing: [12, 96],
+      sitsOut: 66,
+      backs: { w: 26, h: 38, y: 40, step: 12, room: 40, left: 12 },
+      count: { dx: 14, y: 59 },
+      // the cards they were seen to take: after the count, as many as fit
+      known: { label: null, x: null, y: 46, w: 14, h: 20, step: 15, most: null },
+    },
+    // the piles in thirds of the felt: (420 - 12) / 3 + CARD_W / 2 from the middle
+    table: { height: 214, rx: 16, pileY: 44, spread: 169, underBeside: false },
+    // rows of three big buttons, under the table
+    offers: {
+      top: 222,
+      perRow: 3,
+      width: (420 - 12 - 16) / 3,
+      height: 50,
+      rx: 14,
+      textY: 31,
+      chars: 13,
+    },
+    hand: {
+      rx: 14,
+      badge: [24, 24],
+      name: { at: [44, 29], chars: 18 },
+      total: { at: [20, 48], anchor: "start" },
+      // a row above the cards, reached before them
+      declare: { at: [12, 60], step: [204, 0], width: 192, first: true },
+      // one card per number with its count: too little room for fans of them
+      cards: countedCards,
+      hint: { x: 14, bottom: 12 },
+      hints: {
+        pick: "Tap a number to pick it (again: one more), then a pile.",
+        picked: "Now tap a pile, or a discard below it.",
+        draw: "Now draw: tap the draw pile or the other discard pile.",
+      },
+    },
+    reveal: {
+      rx: 14,
+      caption: [18, 28],
+      revealed: "",
+      nobody: "nobody declared",
+      declarerChars: 14,
+      rowTop: 44,
+      rowHeight: 58,
+      badge: [24, 10],
+      name: { at: [42, 15], chars: 18 },
+      cards: { x: 20, y: 22, w: MINI_W * 0.8, h: MINI_H * 0.8, pad: 3, room: 380 },
+      total: [350, 15],
+      points: [402, 16],
+    },
+  },
+};
+let L = LAYOUTS.wide, // the layout in use, and its width
+  W = L.width;
 
 // What you have picked from your hand (a number and how many); kept across redraws while the
 // same moves are legal.
@@ -144,7 +281,7 @@ function text(x, y, content, cls, anchor = "start") {
   return svg("text", { x, y, class: cls, "text-anchor": anchor }, content);
 }
 
-function seatBadge(x, y, seat, ctx) {
+function seatBadge([x, y], seat, ctx) {
   return svg(
     "g",
     { transform: `translate(${x},${y})`, "aria-hidden": "true" },
@@ -155,6 +292,11 @@ function seatBadge(x, y, seat, ctx) {
       initial(seatName(ctx.seats, seat)),
     ),
   );
+}
+
+// A panel's background, across the table at its margin.
+function panel(height, rx, cls = "panel-bg") {
+  return svg("rect", { x: L.margin, y: 0, width: W - 2 * L.margin, height, rx, class: cls });
 }
 
 // What the last move changed: the pile a card was discarded on (its top is new), the piles
@@ -206,19 +348,28 @@ function statusText(obs, ctx) {
 }
 
 function header(obs, ctx) {
+  const H = L.header;
   const g = svg("g", { class: "ttt-header" });
-  g.append(svg("rect", { x: 10, y: 10, width: W - 20, height: 50, rx: 14, class: "tray" }));
-  const rounds = obs.players <= 3 ? "· first to win 3 rounds" : `of ${obs.rounds}`;
   g.append(
-    text(30, 42, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"),
+    svg("rect", {
+      x: L.margin,
+      y: L.margin,
+      width: W - 2 * L.margin,
+      height: H.height,
+      rx: H.rx,
+      class: "tray",
+    }),
+  );
+  const rounds = obs.players <= 3 ? H.firstTo : `of ${obs.rounds}`;
+  g.append(
+    text(...H.round, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"),
   );
   g.append(
     text(
-      W - 30,
-      42,
-      statusText(obs, ctx),
+      ...H.status.at,
+      short(statusText(obs, ctx), H.status.chars),
       obs.phase === "over" ? "caption win" : "status-text",
-      "end",
+      H.status.anchor,
     ),
   );
   return g;
@@ -226,21 +377,26 @@ function header(obs, ctx) {
 
 // -- the others: card backs, standing, the cards they were seen to take -----------------------
 function others(obs, ctx, y) {
+  const O = L.others;
   const n = obs.players;
   const seats = [];
   const base = ctx.seat === null ? 0 : ctx.seat + 1;
   for (let i = 0; i < n; i++) if ((base + i) % n !== ctx.seat) seats.push((base + i) % n);
   const g = svg("g", { class: "others" });
-  const gap = 10,
-    width = Math.min(300, (W - 20 - gap * (seats.length - 1)) / seats.length);
-  const left = (W - (width * seats.length + gap * (seats.length - 1))) / 2;
-  seats.forEach((seat, i) =>
-    g.append(opponent(obs, ctx, seat, left + i * (width + gap), y, width)),
-  );
+  const perRow = Math.min(O.perRow, seats.length);
+  const width = Math.min(O.maxWidth, (W - 2 * L.margin - O.gap * (perRow - 1)) / perRow);
+  const left = (W - (width * perRow + O.gap * (perRow - 1))) / 2;
+  const rowHeight = L.opponent.height + O.gap;
+  seats.forEach((seat, i) => {
+    const x = left + (i % perRow) * (width + O.gap);
+    g.append(opponent(obs, ctx, seat, x, y + Math.floor(i / perRow) * rowHeight, width));
+  });
+  g.height = Math.ceil(seats.length / perRow) * rowHeight - O.gap;
   return g;
 }
 
 function opponent(obs, ctx, seat, x, y, width) {
+  const P = L.opponent;
   const playing = obs.playing.includes(seat);
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
@@ -249,49 +405,56 @@ function opponent(obs, ctx, seat, x, y, width) {
     "data-seat": seat,
     transform: `translate(${x},${y})`,
   });
-  g.append(svg("rect", { width, height: 156, rx: 14, class: "panel-bg" }));
-  g.append(seatBadge(22, 24, seat, ctx));
-  g.append(text(40, 29, short(seatName(ctx.seats, seat), Math.floor((width - 50) / 9)), "name"));
-  g.append(text(40, 48, standing(obs, seat), "small"));
+  g.append(svg("rect", { width, height: P.height, rx: P.rx, class: "panel-bg" }));
+  g.append(seatBadge(P.badge, seat, ctx));
+  const fullName = seatName(ctx.seats, seat);
+  const chars = Math.floor((width - P.name.room) / P.name.charWidth);
+  const name = text(...P.name.at, short(fullName, chars), "name");
+  if (P.name.title) name.append(svg("title", {}, fullName));
+  g.append(name);
+  g.append(text(...P.standing, standing(obs, seat), "small"));
   const size = obs.hand_sizes[seat];
   if (!playing) {
-    g.append(text(width / 2, 90, "sits out this round", "small", "middle"));
+    g.append(text(width / 2, P.sitsOut, "sits out this round", "small", "middle"));
     return g;
   }
-  // The backs, fanned to fit the panel.
-  const bw = 40,
-    bh = 58;
-  const step = size > 1 ? Math.min(18, (width - 32 - bw) / (size - 1)) : 0;
-  const fan = bw + step * Math.max(0, size - 1);
-  const start = (width - fan) / 2;
-  for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, 60, bw, bh));
+  // The backs, fanned to fit the panel, and how many.
+  const B = P.backs;
+  const step = size > 1 ? Math.min(B.step, (width - B.room - B.w) / (size - 1)) : 0;
+  const fan = B.w + step * Math.max(0, size - 1);
+  const start = B.left ?? (width - fan) / 2;
+  for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, B.y, B.w, B.h));
+  const countX = start + fan + P.count.dx;
   g.append(
     svg(
       "g",
-      { class: "count-badge", transform: `translate(${start + fan - 4},${64})` },
+      { class: "count-badge", transform: `translate(${countX},${P.count.y})` },
       svg("circle", { r: 13 }),
       text(0, 5, String(size), "count", "middle"),
     ),
   );
   const known = obs.known_cards[seat];
   if (known.length) {
-    g.append(text(16, 144, "took:", "small"));
-    known.slice(0, 10).forEach((v, i) => g.append(cardFace(56 + i * 18, 127, v, 16, 22)));
+    const K = P.known;
+    const kx = K.x ?? countX + 20;
+    const most = K.most ?? Math.max(0, Math.floor((width - kx - 6) / K.step));
+    if (K.label) g.append(text(...K.label, "took:", "small"));
+    known.slice(0, most).forEach((v, i) => g.append(cardFace(kx + i * K.step, K.y, v, K.w, K.h)));
   }
   return g;
 }
 
 // -- the middle: left pile, draw pile, right pile ------------------------------------------------
 function table(obs, ctx, moves, y) {
+  const T = L.table;
   const g = svg("g", { class: "middle", transform: `translate(0,${y})` });
-  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 232, rx: 20, class: "felt" }));
+  g.append(panel(T.height, T.rx, "felt"));
   const centre = W / 2;
-  g.append(drawPile(obs, ctx, moves, centre - CARD_W / 2, 50));
-  PILES.forEach((name, i) =>
-    g.append(
-      discardPile(obs, ctx, moves, name, i, i === 0 ? centre - 260 : centre + 260 - CARD_W, 50),
-    ),
-  );
+  g.append(drawPile(obs, ctx, moves, centre - CARD_W / 2, T.pileY));
+  PILES.forEach((name, i) => {
+    const x = i === 0 ? centre - T.spread : centre + T.spread - CARD_W;
+    g.append(discardPile(obs, ctx, moves, name, i, x, T.pileY));
+  });
   return g;
 }
 
@@ -371,35 +534,32 @@ function discardPile(obs, ctx, moves, name, index, x, y) {
       "middle",
     ),
   );
-  // The cards just under the top, for the record: the pile is public.
+  // The cards just under the top, for the record: the pile is public. Wide, they fan out
+  // beside the pile, away from the draw pile; a phone has no room beside it: a row under it.
   const under = pile.slice(-6, -1).reverse();
-  if (W < 1000) {
-    // a phone: the cards below in a row under the pile
+  if (!L.table.underBeside) {
     under.forEach((v, i) =>
       g.append(cardFace(x - 16 + i * 20, y + CARD_H + 40, v, 18, 25, { class: "card face under" })),
     );
-    return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
+  } else {
+    under.forEach((v, i) => {
+      const ux = index === 0 ? x - 44 - i * 22 : x + CARD_W + 22 + i * 22;
+      g.append(
+        cardFace(ux, y + 30, v, 20, 28, { class: "card face under", opacity: 1 - i * 0.15 }),
+      );
+    });
+    if (under.length)
+      g.append(
+        text(
+          index === 0 ? x - 34 : x + CARD_W + 32,
+          y + 20,
+          "below:",
+          "tiny",
+          index === 0 ? "end" : "start",
+        ),
+      );
   }
-  const side = index === 0 ? -1 : 1;
-  under.forEach((v, i) => {
-    const ux = index === 0 ? x - 44 - i * 22 : x + CARD_W + 22 + i * 22;
-    g.append(cardFace(ux, y + 30, v, 20, 28, { class: "card face under", opacity: 1 - i * 0.15 }));
-  });
-  if (under.length)
-    g.append(
-      text(
-        index === 0 ? x - 34 : x + CARD_W + 32,
-        y + 20,
-        "below:",
-        "tiny",
-        side < 0 ? "end" : "start",
-      ),
-    );
-  return pileMoves(g, obs, ctx, moves, name, x, y, pile, area);
-}
-
-// A draw from this pile, or the picked cards discarded onto it.
-function pileMoves(g, obs, ctx, moves, name, x, y, pile, area) {
+  // A draw from this pile, or the picked cards discarded onto it.
   const draw = moves.draws[name];
   const discard =
     pick.value !== null &&
@@ -421,39 +581,104 @@ function pileMoves(g, obs, ctx, moves, name, x, y, pile, area) {
   return g;
 }
 
+// The discards of the picked number, as buttons: wide, a strip on the felt's lower edge; on a
+// phone, rows under the table.
+function offers(obs, ctx, moves, y) {
+  const byCount = pick.value !== null ? moves.discards[pick.value] : null;
+  if (!byCount) return null;
+  const O = L.offers;
+  const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
+  const options = [];
+  for (const count of Object.keys(byCount)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    for (const pile of PILES)
+      if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
+  }
+  const gap = 8,
+    perRow = O.perRow ?? options.length,
+    left = (W - (perRow * (O.width + gap) - gap)) / 2;
+  options.forEach((o, i) => {
+    const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
+    const b = svg(
+      "g",
+      {
+        class: `offer ${o.count === pick.count ? "chosen" : ""}`,
+        transform: `translate(${left + (i % perRow) * (O.width + gap)},${Math.floor(i / perRow) * (O.height + gap)})`,
+      },
+      svg("rect", { width: O.width, height: O.height, rx: O.rx }),
+      text(O.width / 2, O.textY, short(label, O.chars), "offer-text", "middle"),
+    );
+    g.append(playMove(b, o.move, ctx, null, cover(0, 0, O.width, O.height, O.rx)));
+  });
+  g.height = Math.ceil(options.length / perRow) * (O.height + gap) - gap;
+  return g;
+}
+
 // -- your hand ----------------------------------------------------------------------------------
 function myHand(obs, ctx, moves, y) {
+  const H = L.hand;
   const seat = ctx.seat;
   const hand = obs.hand || [];
   const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
   const winner = obs.winners && obs.winners.includes(seat);
+  const inTurn = obs.phase === "turn" && mover && !ctx.replay;
   const g = svg("g", {
     class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`,
     "data-seat": seat,
     transform: `translate(0,${y})`,
   });
-  g.append(svg("rect", { x: 10, y: 0, width: W - 20, height: 230, rx: 16, class: "panel-bg" }));
-  g.append(seatBadge(34, 28, seat, ctx));
+  const background = panel(0, H.rx); // (its height once the cards are laid out)
+  g.append(background);
+  g.append(seatBadge(H.badge, seat, ctx));
   const total = hand.reduce((a, b) => a + b, 0);
-  g.append(text(54, 34, `${short(seatName(ctx.seats, seat), 20)} (you)`, "name"));
+  g.append(text(...H.name.at, `${short(seatName(ctx.seats, seat), H.name.chars)} (you)`, "name"));
   g.append(
     text(
-      W - 30,
-      34,
+      ...H.total.at,
       `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`,
       "small",
-      "end",
+      H.total.anchor,
     ),
   );
-
-  // Groups of equal cards, side by side, each fanned; sized to fit.
+  // Groups of equal cards, in the hand's order.
   const groups = [];
   for (const v of hand) {
     if (groups.length && groups[groups.length - 1].value === v) groups[groups.length - 1].count++;
     else groups.push({ value: v, count: 1 });
   }
-  const declareWidth = Object.keys(moves.declare).length ? 190 : 0;
-  const room = W - 60 - declareWidth;
+  // Countdown! and Blastoff!, when open; the keyboard reaches them in reading order.
+  const declares = DECLARES.filter(([word]) => moves.declare[word]);
+  const declare = () =>
+    declares.forEach(([word, label], i) => {
+      const D = H.declare;
+      const at = [D.at[0] + i * D.step[0], D.at[1] + i * D.step[1]];
+      const button = svg(
+        "g",
+        { class: `declare ${word}`, transform: `translate(${at[0]},${at[1]})` },
+        svg("rect", { width: D.width, height: 52, rx: 26 }),
+        text(D.width / 2, 33, label, "declare-text", "middle"),
+      );
+      g.append(playMove(button, moves.declare[word], ctx, `${label} (end the round)`));
+    });
+  if (H.declare.first) declare();
+  const { height, middle } = H.cards(g, groups, moves, inTurn, declares.length > 0);
+  if (!hand.length) g.append(text(W / 2, middle, "no cards yet", "small", "middle"));
+  let hint = "";
+  if (inTurn) hint = pick.value === null ? H.hints.pick : H.hints.picked;
+  else if (mover && obs.phase === "draw" && !ctx.replay) hint = H.hints.draw;
+  if (hint) g.append(text(H.hint.x, height - H.hint.bottom, hint, "hint"));
+  if (!H.declare.first) declare();
+  background.setAttribute("height", height);
+  g.height = height;
+  return g;
+}
+
+// Wide: each group fanned, side by side, sized to fit left of the declarations; a click on
+// the second card of a group picks two. ``playable``: my turn to pick. Returns the panel's
+// height and where "no cards yet" goes.
+function fannedCards(g, groups, moves, playable, declaring) {
+  const room = W - 60 - (declaring ? L.hand.declare.width + 10 : 0);
   const fresh = [...current.marks.newCards];
   let step = 24,
     gap = 16;
@@ -465,9 +690,8 @@ function myHand(obs, ctx, moves, y) {
     gap = Math.max(6, gap - 1);
   }
   let x = 30 + (room - widthOf()) / 2;
-  const inTurn = obs.phase === "turn" && mover && !ctx.replay;
   for (const group of groups) {
-    const most = inTurn ? moves.most[group.value] || 0 : 0;
+    const most = playable ? moves.most[group.value] || 0 : 0;
     const gg = svg("g", {
       class: `group ${pick.value === group.value ? "picked" : ""}`,
       "data-value": group.value,
@@ -502,301 +726,16 @@ function myHand(obs, ctx, moves, y) {
     g.append(gg);
     x += CARD_W + (group.count - 1) * step + gap;
   }
-  if (!hand.length) g.append(text(W / 2, 130, "no cards yet", "small", "middle"));
-  if (groups.length) {
-    let hint = "";
-    if (inTurn)
-      hint =
-        pick.value === null
-          ? "Click a card to pick it (the 2nd card of a group picks two), then a pile."
-          : "Now click a pile, or one of the discards above.";
-    else if (mover && obs.phase === "draw" && !ctx.replay)
-      hint = "Now draw: click the draw pile, or take the top card of the other discard pile.";
-    g.append(text(30, 212, hint, "hint"));
-  }
-  // Countdown! and Blastoff!, when open.
-  let by = 66;
-  for (const [word, label] of [
-    ["countdown", "Countdown!"],
-    ["blastoff", "Blastoff!"],
-  ]) {
-    const move = moves.declare[word];
-    if (!move) continue;
-    const button = svg(
-      "g",
-      { class: `declare ${word}`, transform: `translate(${W - 210},${by})` },
-      svg("rect", { width: 180, height: 52, rx: 26 }),
-      text(90, 33, label, "declare-text", "middle"),
-    );
-    g.append(playMove(button, move, ctx, `${label} (end the round)`));
-    by += 66;
-  }
-  return g;
+  return { height: 230, middle: 130 };
 }
 
-// The discards of the picked number, as a strip of buttons between the piles and the hand.
-function offers(obs, ctx, moves, y) {
-  const byCount = pick.value !== null ? moves.discards[pick.value] : null;
-  if (!byCount) return null;
-  const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
-  const options = [];
-  for (const count of Object.keys(byCount)
-    .map(Number)
-    .sort((a, b) => a - b)) {
-    for (const pile of PILES)
-      if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
-  }
-  const bw = 118,
-    gap = 8;
-  let x = (W - (options.length * (bw + gap) - gap)) / 2;
-  for (const o of options) {
-    const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
-    const b = svg(
-      "g",
-      { class: `offer ${o.count === pick.count ? "chosen" : ""}`, transform: `translate(${x},0)` },
-      svg("rect", { width: bw, height: 30, rx: 15 }),
-      text(bw / 2, 20, short(label, 14), "offer-text", "middle"),
-    );
-    g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, 30, 15)));
-    x += bw + gap;
-  }
-  return g;
-}
-
-// -- the last round, revealed ---------------------------------------------------------------
-// A hand's total; the Blastoff! declarer discarded the whole hand, so there is none.
-function revealedTotal(last, seat) {
-  return last.totals[seat] === null ? "Blastoff!" : `total ${last.totals[seat]}`;
-}
-
-// The round revealed is marked as the last move when a declaration just ended it.
-function lastRoundClass() {
-  return `last-round ${current.marks.declared ? "last" : ""}`;
-}
-
-function lastRound(obs, ctx, y) {
-  const last = obs.last_round;
-  if (!last) return null;
-  const g = svg("g", { class: lastRoundClass(), transform: `translate(0,${y})` });
-  const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
-  g.append(
-    svg("rect", {
-      x: 10,
-      y: 0,
-      width: W - 20,
-      height: 48 + rows.length * 44,
-      rx: 16,
-      class: "panel-bg",
-    }),
-  );
-  const who =
-    last.declarer === null
-      ? "nobody declared (nothing left to draw)"
-      : `${last.declarer === ctx.seat ? "you" : seatName(ctx.seats, last.declarer)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
-  g.append(text(30, 32, `Round ${last.round} revealed: ${who}`, "caption small-caption"));
-  rows.forEach(([seat, hand], i) => {
-    const ry = 48 + i * 44;
-    const row = svg("g", {
-      class: `reveal ${last.declarer === seat ? "declarer" : ""}`,
-      "data-seat": seat,
-      transform: `translate(0,${ry})`,
-    });
-    row.append(seatBadge(40, 18, seat, ctx));
-    row.append(
-      text(
-        60,
-        23,
-        short(seatName(ctx.seats, seat), 16) + (seat === ctx.seat ? " (you)" : ""),
-        "small name-small",
-      ),
-    );
-    const step = Math.min(MINI_W + 4, 560 / Math.max(1, hand.length));
-    hand.forEach((v, j) => row.append(cardFace(230 + j * step, 0, v, MINI_W, MINI_H)));
-    row.append(text(W - 170, 23, revealedTotal(last, seat), "small", "end"));
-    const points = last.points[seat];
-    row.append(text(W - 40, 24, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
-    g.append(row);
-  });
-  return g;
-}
-
-// -- a phone: the same table, narrower --------------------------------------------------------
-function narrowHeader(obs, ctx) {
-  const g = svg("g", { class: "ttt-header" });
-  g.append(svg("rect", { x: 6, y: 6, width: W - 12, height: 66, rx: 12, class: "tray" }));
-  const rounds = obs.players <= 3 ? "· first to win 3" : `of ${obs.rounds}`;
-  g.append(
-    text(20, 32, `Round ${obs.round}${obs.extra_round ? " (extra)" : ""} ${rounds}`, "caption"),
-  );
-  g.append(
-    text(
-      20,
-      58,
-      short(statusText(obs, ctx), 40),
-      obs.phase === "over" ? "caption win" : "status-text",
-    ),
-  );
-  return g;
-}
-
-function narrowOthers(obs, ctx, y) {
-  const n = obs.players;
-  const seats = [];
-  const base = ctx.seat === null ? 0 : ctx.seat + 1;
-  for (let i = 0; i < n; i++) if ((base + i) % n !== ctx.seat) seats.push((base + i) % n);
-  const g = svg("g", { class: "others" });
-  const gap = 8,
-    perRow = seats.length === 1 ? 1 : 2;
-  const width = (W - 12 - gap * (perRow - 1)) / perRow;
-  seats.forEach((seat, i) => {
-    const x = 6 + (i % perRow) * (width + gap);
-    g.append(narrowOpponent(obs, ctx, seat, x, y + Math.floor(i / perRow) * 112, width));
-  });
-  return { g, height: Math.ceil(seats.length / perRow) * 112 };
-}
-
-function narrowOpponent(obs, ctx, seat, x, y, width) {
-  const playing = obs.playing.includes(seat);
-  const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
-  const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", {
-    class: `hand-panel opponent ${mover ? "mover" : ""} ${winner ? "winner" : ""} ${playing ? "" : "sitting-out"}`,
-    "data-seat": seat,
-    transform: `translate(${x},${y})`,
-  });
-  g.append(svg("rect", { width, height: 104, rx: 12, class: "panel-bg" }));
-  g.append(seatBadge(20, 22, seat, ctx));
-  const name = text(
-    38,
-    27,
-    short(seatName(ctx.seats, seat), Math.floor((width - 44) / 10.5)),
-    "name",
-  );
-  name.append(svg("title", {}, seatName(ctx.seats, seat)));
-  g.append(name);
-  g.append(text(12, 96, standing(obs, seat), "small"));
-  const size = obs.hand_sizes[seat];
-  if (!playing) {
-    g.append(text(width / 2, 66, "sits out this round", "small", "middle"));
-    return g;
-  }
-  const bw = 26,
-    bh = 38;
-  const step = size > 1 ? Math.min(12, (width - 40 - bw) / (size - 1)) : 0;
-  const fan = bw + step * Math.max(0, size - 1);
-  const start = 12;
-  for (let i = 0; i < size; i++) g.append(cardBack(start + i * step, 40, bw, bh));
-  g.append(
-    svg(
-      "g",
-      { class: "count-badge", transform: `translate(${start + fan + 14},${59})` },
-      svg("circle", { r: 13 }),
-      text(0, 5, String(size), "count", "middle"),
-    ),
-  );
-  const known = obs.known_cards[seat];
-  if (known.length) {
-    const kx = start + fan + 34;
-    known
-      .slice(0, Math.max(0, Math.floor((width - kx - 6) / 15)))
-      .forEach((v, i) => g.append(cardFace(kx + i * 15, 46, v, 14, 20)));
-  }
-  return g;
-}
-
-function narrowTable(obs, ctx, moves, y) {
-  const g = svg("g", { class: "middle", transform: `translate(0,${y})` });
-  g.append(svg("rect", { x: 6, y: 0, width: W - 12, height: 214, rx: 16, class: "felt" }));
-  const third = (W - 12) / 3;
-  const at = (i) => 6 + third * i + (third - CARD_W) / 2;
-  g.append(drawPile(obs, ctx, moves, at(1), 44));
-  PILES.forEach((name, i) =>
-    g.append(discardPile(obs, ctx, moves, name, i, at(i === 0 ? 0 : 2), 44)),
-  );
-  return g;
-}
-
-// The offered discards of the picked number, as rows of buttons.
-function narrowOffers(obs, ctx, moves, y) {
-  const byCount = pick.value !== null ? moves.discards[pick.value] : null;
-  if (!byCount) return null;
-  const g = svg("g", { class: "offers", transform: `translate(0,${y})` });
-  const options = [];
-  for (const count of Object.keys(byCount)
-    .map(Number)
-    .sort((a, b) => a - b)) {
-    for (const pile of PILES)
-      if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
-  }
-  const perRow = 3,
-    gap = 8,
-    bw = (W - 12 - gap * (perRow - 1)) / perRow,
-    bh = 50;
-  options.forEach((o, i) => {
-    const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
-    const b = svg(
-      "g",
-      {
-        class: `offer ${o.count === pick.count ? "chosen" : ""}`,
-        transform: `translate(${6 + (i % perRow) * (bw + gap)},${Math.floor(i / perRow) * (bh + gap)})`,
-      },
-      svg("rect", { width: bw, height: bh, rx: 14 }),
-      text(bw / 2, 31, short(label, 13), "offer-text", "middle"),
-    );
-    g.append(playMove(b, o.move, ctx, null, cover(0, 0, bw, bh, 14)));
-  });
-  g.height = Math.ceil(options.length / perRow) * (bh + gap);
-  return g;
-}
-
-// My hand: one card per number, its count on it; a tap picks one more of it (then none).
-function narrowHand(obs, ctx, moves, y) {
-  const seat = ctx.seat;
-  const hand = obs.hand || [];
-  const mover = obs.mover === seat && obs.phase !== "over" && !ctx.ended;
-  const winner = obs.winners && obs.winners.includes(seat);
-  const g = svg("g", {
-    class: `hand-panel mine ${mover ? "mover" : ""} ${winner ? "winner" : ""}`,
-    "data-seat": seat,
-    transform: `translate(0,${y})`,
-  });
-  const groups = [];
-  for (const v of hand) {
-    if (groups.length && groups[groups.length - 1].value === v) groups[groups.length - 1].count++;
-    else groups.push({ value: v, count: 1 });
-  }
+// A phone: one card per number, its count on it, five to a row under the declarations; a tap
+// picks one more of it (then none).
+function countedCards(g, groups, moves, playable, declaring) {
   const perRow = 5,
     gap = (W - 24 - perRow * CARD_W) / (perRow - 1);
   const rows = Math.max(1, Math.ceil(groups.length / perRow));
-  const declares = [
-    ["countdown", "Countdown!"],
-    ["blastoff", "Blastoff!"],
-  ].filter(([word]) => moves.declare[word]);
-  const top = 56 + (declares.length ? 66 : 0);
-  const height = top + rows * (CARD_H + 22) + 30;
-  g.append(svg("rect", { x: 6, y: 0, width: W - 12, height, rx: 14, class: "panel-bg" }));
-  g.append(seatBadge(24, 24, seat, ctx));
-  const total = hand.reduce((a, b) => a + b, 0);
-  g.append(text(44, 29, `${short(seatName(ctx.seats, seat), 18)} (you)`, "name"));
-  g.append(
-    text(
-      20,
-      48,
-      `hand total ${total}${total <= 5 ? " · Countdown! possible" : ""} · ${standing(obs, seat)}`,
-      "small",
-    ),
-  );
-  declares.forEach(([word, label], i) => {
-    const bw = (W - 36) / 2;
-    const button = svg(
-      "g",
-      { class: `declare ${word}`, transform: `translate(${12 + i * (bw + 12)},${60})` },
-      svg("rect", { width: bw, height: 52, rx: 26 }),
-      text(bw / 2, 33, label, "declare-text", "middle"),
-    );
-    g.append(playMove(button, moves.declare[word], ctx, `${label} (end the round)`));
-  });
-  const inTurn = obs.phase === "turn" && mover && !ctx.replay;
+  const top = 56 + (declaring ? 66 : 0);
   const fresh = [...current.marks.newCards];
   groups.forEach((group, i) => {
     const x = 12 + (i % perRow) * (CARD_W + gap);
@@ -811,9 +750,11 @@ function narrowHand(obs, ctx, moves, y) {
     }
     const badge =
       group.count > 1 || picked ? (picked ? `${picked} of ${group.count}` : `×${group.count}`) : "";
+    g.append(card);
     // The count sits on the card, drawn beside it (the label says it for screen readers).
-    const badgeNode = badge
-      ? svg(
+    if (badge)
+      g.append(
+        svg(
           "g",
           {
             class: `count-badge ${picked ? "picked" : ""}`,
@@ -822,11 +763,9 @@ function narrowHand(obs, ctx, moves, y) {
           },
           svg("rect", { x: -24, y: -10, width: 36, height: 20, rx: 10 }),
           text(-6, 5, badge, "count", "middle"),
-        )
-      : null;
-    g.append(card);
-    if (badgeNode) g.append(badgeNode);
-    const most = inTurn ? moves.most[group.value] || 0 : 0;
+        ),
+      );
+    const most = playable ? moves.most[group.value] || 0 : 0;
     if (most) {
       // The whole card is the target: a clear shape over it, named in words.
       const next = picked >= most ? 0 : picked + 1;
@@ -856,82 +795,59 @@ function narrowHand(obs, ctx, moves, y) {
       g.append(target);
     }
   });
-  if (!hand.length) g.append(text(W / 2, top + 50, "no cards yet", "small", "middle"));
-  let hint = "";
-  if (inTurn)
-    hint =
-      pick.value === null
-        ? "Tap a number to pick it (again: one more), then a pile."
-        : "Now tap a pile, or a discard below it.";
-  else if (mover && obs.phase === "draw" && !ctx.replay)
-    hint = "Now draw: tap the draw pile or the other discard pile.";
-  if (hint) g.append(text(14, height - 12, hint, "hint"));
-  g.height = height;
-  return g;
+  return { height: top + rows * (CARD_H + 22) + 30, middle: top + 50 };
 }
 
-function narrowLastRound(obs, ctx, y) {
+// -- the last round, revealed ---------------------------------------------------------------
+// A hand's total; the Blastoff! declarer discarded the whole hand, so there is none.
+function revealedTotal(last, seat) {
+  return last.totals[seat] === null ? "Blastoff!" : `total ${last.totals[seat]}`;
+}
+
+// The round revealed is marked as the last move when a declaration just ended it.
+function lastRoundClass() {
+  return `last-round ${current.marks.declared ? "last" : ""}`;
+}
+
+function lastRound(obs, ctx, y) {
   const last = obs.last_round;
   if (!last) return null;
+  const R = L.reveal;
   const g = svg("g", { class: lastRoundClass(), transform: `translate(0,${y})` });
   const rows = last.hands.map((h, s) => [s, h]).filter(([, h]) => h !== null);
-  const height = 44 + rows.length * 58;
-  g.append(svg("rect", { x: 6, y: 0, width: W - 12, height, rx: 14, class: "panel-bg" }));
+  const height = R.rowTop + rows.length * R.rowHeight;
+  g.append(panel(height, R.rx));
+  const declarer =
+    last.declarer === ctx.seat ? "you" : short(seatName(ctx.seats, last.declarer), R.declarerChars);
   const who =
     last.declarer === null
-      ? "nobody declared"
-      : `${last.declarer === ctx.seat ? "you" : short(seatName(ctx.seats, last.declarer), 14)} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
-  g.append(text(18, 28, `Round ${last.round}: ${who}`, "caption small-caption"));
+      ? R.nobody
+      : `${declarer} declared ${last.declaration === "countdown" ? "Countdown!" : "Blastoff!"}`;
+  g.append(text(...R.caption, `Round ${last.round}${R.revealed}: ${who}`, "caption small-caption"));
   rows.forEach(([seat, hand], i) => {
     const row = svg("g", {
       class: `reveal ${last.declarer === seat ? "declarer" : ""}`,
       "data-seat": seat,
-      transform: `translate(0,${44 + i * 58})`,
+      transform: `translate(0,${R.rowTop + i * R.rowHeight})`,
     });
-    row.append(seatBadge(24, 10, seat, ctx));
+    row.append(seatBadge(R.badge, seat, ctx));
     row.append(
       text(
-        42,
-        15,
-        short(seatName(ctx.seats, seat), 18) + (seat === ctx.seat ? " (you)" : ""),
+        ...R.name.at,
+        short(seatName(ctx.seats, seat), R.name.chars) + (seat === ctx.seat ? " (you)" : ""),
         "small name-small",
       ),
     );
-    row.append(text(W - 70, 15, revealedTotal(last, seat), "small", "end"));
+    const C = R.cards;
+    const step = Math.min(C.w + C.pad, C.room / Math.max(1, hand.length));
+    hand.forEach((v, j) => row.append(cardFace(C.x + j * step, C.y, v, C.w, C.h)));
+    row.append(text(...R.total, revealedTotal(last, seat), "small", "end"));
     const points = last.points[seat];
-    row.append(text(W - 18, 16, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
-    const step = Math.min(MINI_W * 0.8 + 3, (W - 40) / Math.max(1, hand.length));
-    hand.forEach((v, j) => row.append(cardFace(20 + j * step, 22, v, MINI_W * 0.8, MINI_H * 0.8)));
+    row.append(text(...R.points, `+${points}`, `points ${points >= 3 ? "won" : ""}`, "end"));
     g.append(row);
   });
   g.height = height;
   return g;
-}
-
-function renderNarrow(obs, ctx, moves, root) {
-  root.append(narrowHeader(obs, ctx));
-  let y = 80;
-  const others = narrowOthers(obs, ctx, y);
-  root.append(others.g);
-  y += others.height + 4;
-  root.append(narrowTable(obs, ctx, moves, y));
-  y += 222;
-  const strip = narrowOffers(obs, ctx, moves, y);
-  if (strip) {
-    root.append(strip);
-    y += strip.height + 4;
-  }
-  if (ctx.seat !== null && ctx.seat !== undefined) {
-    const hand = narrowHand(obs, ctx, moves, y);
-    root.append(hand);
-    y += hand.height + 10;
-  }
-  const reveal = narrowLastRound(obs, ctx, y);
-  if (reveal) {
-    root.append(reveal);
-    y += reveal.height + 6;
-  }
-  return y;
 }
 
 function redraw() {
@@ -949,33 +865,38 @@ function render(obs, ctx) {
     pick.count = 0;
     pick.key = key;
   }
-  W = ctx.narrow ? 420 : 1000;
+  L = ctx.narrow ? LAYOUTS.narrow : LAYOUTS.wide;
+  W = L.width;
   const root = svg("svg", {
     class: `three-two-one ${ctx.narrow ? "narrow" : "wide"}`,
     role: "group",
     "aria-label": "3-2-1 Countdown table",
   });
   current = { obs, ctx, root, marks: lastMove(obs, ctx.before) };
-  if (ctx.narrow) {
-    root.setAttribute("viewBox", `0 0 ${W} ${renderNarrow(obs, ctx, moves, root)}`);
-    return root;
-  }
+  // The pieces top to bottom, each followed by its gap.
+  const gaps = L.gaps;
   root.append(header(obs, ctx));
-  let y = 72;
-  root.append(others(obs, ctx, y));
-  y += 168;
+  let y = L.margin + L.header.height + gaps.header;
+  const seated = others(obs, ctx, y);
+  root.append(seated);
+  y += seated.height + gaps.others;
   root.append(table(obs, ctx, moves, y));
-  const strip = offers(obs, ctx, moves, y + 190);
-  y += 244;
-  if (strip) root.append(strip);
+  const stripY = y + L.offers.top;
+  const strip = offers(obs, ctx, moves, stripY);
+  y += L.table.height + gaps.table;
+  if (strip) {
+    root.append(strip);
+    y = Math.max(y, stripY + strip.height + gaps.offers);
+  }
   if (ctx.seat !== null && ctx.seat !== undefined) {
-    root.append(myHand(obs, ctx, moves, y));
-    y += 242;
+    const hand = myHand(obs, ctx, moves, y);
+    root.append(hand);
+    y += hand.height + gaps.hand;
   }
   const reveal = lastRound(obs, ctx, y);
   if (reveal) {
     root.append(reveal);
-    y += 60 + reveal.querySelectorAll(".reveal").length * 44;
+    y += reveal.height + gaps.reveal;
   }
   root.setAttribute("viewBox", `0 0 ${W} ${y}`);
   return root;
