@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from tminus.cli import app
 from tminus.core.playout import sample_chance
-from tminus.server import service as service_module
+from tminus.server import lifecycle
 from tminus.server.fairness import commitment, draw_chance, new_seed, verify_export
 
 from .helpers import create, join_all, new_service, play_out, seats, step
@@ -134,7 +134,7 @@ async def test_a_game_stored_before_draw_rules_is_upgraded_to_rule_1_and_verifie
     upgrade says so, the game goes on under rule 1, and its export verifies, also as an
     older export that did not name its rule."""
     path = tmp_path / "old.db"
-    monkeypatch.setattr(service_module, "DRAW_RULE", 1)  # a server from before rule 2
+    monkeypatch.setattr(lifecycle, "DRAW_RULE", 1)  # a server from before rule 2
     service = await new_service(path)
     table = await create(service, "four_way", {"players": 2}, seats("person", "greedy"))
     await join_all(service, table)
@@ -143,7 +143,7 @@ async def test_a_game_stored_before_draw_rules_is_upgraded_to_rule_1_and_verifie
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE games DROP COLUMN draw_rule")
         db.execute("DROP TABLE alembic_version")  # (made before migrations)
-    monkeypatch.setattr(service_module, "DRAW_RULE", 2)
+    monkeypatch.setattr(lifecycle, "DRAW_RULE", 2)
 
     service = await new_service(path)
     table = await service.get(table.id)

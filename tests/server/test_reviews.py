@@ -12,7 +12,7 @@ from tminus.agents.registry import make_agent
 from tminus.core.registry import load_game
 from tminus.review import Review, review_game
 from tminus.review.report import html_report
-from tminus.server.app import message_page
+from tminus.server.html import message_page
 from tminus.server.reviews import Reviews
 from tminus.sim.runner import play_game
 

@@ -15,6 +15,7 @@ from tminus.cli import app as cli
 from tminus.server import storage
 from tminus.server.bots import BotPlayer, Leases, Thought
 from tminus.server.fanout import Listener
+from tminus.server.pipeline import apply, draft_of
 from tminus.server.service import GameError
 from tminus.server.storage import (
     FINISHED,
@@ -53,9 +54,7 @@ class Deaf(Listener):
 async def two_copies(tmp_path, listener=None):
     """One game, and two services on one file (two processes) with a copy of it each."""
     here = await new_service(tmp_path / "games.db")
-    there = await new_service(tmp_path / "games.db")
-    if listener is not None:
-        there.listener = listener
+    there = await new_service(tmp_path / "games.db", listener=listener)
     table = await create(here, "four_way", {}, seats("person", "person"))
     await join_all(here, table)
     return here, there, table, await there.get(table.id)
@@ -206,7 +205,7 @@ async def test_a_change_heard_while_its_game_is_read_is_not_lost(tmp_path, notic
     gate.set()
     theirs = await reading
     assert theirs.state.history() == mine.state.history()
-    assert not there.missed and not there.loading
+    assert not there.replicator.missed and not there.replicator.loading
     await here.store.close()
     await there.store.close()
 
@@ -222,8 +221,7 @@ class FirstLegalPool:
 
 
 async def test_bots_answer_a_move_made_elsewhere_on_a_game_not_in_memory(tmp_path, notices):
-    here = await new_service(tmp_path / "games.db")
-    here.listener = Deaf()
+    here = await new_service(tmp_path / "games.db", listener=Deaf())
     there = await new_service(tmp_path / "games.db", cache_size=0)  # plays the bots
     mine = await create(here, "four_way", {}, seats("person", "random"))
     await join_all(here, mine)
@@ -258,7 +256,7 @@ async def test_no_move_is_stored_after_the_end(tmp_path):
     await here.resign(mine, 1 - seat, token(mine, 1 - seat))
     with pytest.raises(GameError) as info:
         # (Forcing the old copy's move through, as if it had not heard of the end.)
-        await there._commit(theirs, draft_with_move(there, theirs))
+        await there.pipeline.commit(theirs, draft_with_move(theirs))
     assert info.value.code == "stale"
     stored = await here.store.load(mine.id)
     assert stored.status == FINISHED and stored.actions == mine.state.history()
@@ -267,9 +265,9 @@ async def test_no_move_is_stored_after_the_end(tmp_path):
     await there.store.close()
 
 
-def draft_with_move(service, table):
-    draft = service._draft(table)
-    service._apply(table, draft, table.state.legal_actions()[0])
+def draft_with_move(table):
+    draft = draft_of(table)
+    apply(table, draft, table.state.legal_actions()[0])
     return draft
 
 
@@ -519,7 +517,7 @@ async def test_table_talk_missed_while_not_listening_is_read_back(tmp_path, noti
     here, there, table, copy = await two_copies(tmp_path)
     assert await there.chat_history(copy) == []  # read once: kept in memory from now on
     told: list[str] = []
-    there.chat_listeners.append(lambda _table, lines: told.extend(x["text"] for x in lines))
+    there.listen_chat(lambda _table, lines: told.extend(x["text"] for x in lines))
     for words in ("good luck", "have fun"):
         await here.say(table, 0, token(table, 0), words)  # (there does not hear of it)
     assert await there.chat_history(copy) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .test_scale_out import database, pytestmark, servers, sit, state_where  # noqa: F401
+from .test_scale_out import pytestmark, servers, sit, state_where  # noqa: F401
 
 PERSON = {"kind": "person"}
 

@@ -35,8 +35,8 @@ def notices(monkeypatch):
 
 async def two_copies(tmp_path, players: int = 2, listener=None):
     here = await new_service(tmp_path / "games.db")
-    there = await new_service(tmp_path / "games.db")
-    there.listener = listener or Deaf()  # (hears nothing: brought up to date when read)
+    # (Deaf: hears nothing, so it is brought up to date when read.)
+    there = await new_service(tmp_path / "games.db", listener=listener or Deaf())
     kinds = ["person"] * players
     mine = await a_game(here, kinds=kinds, params={"players": players})
     asker = await until_undoable(here, mine)

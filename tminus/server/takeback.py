@@ -23,7 +23,7 @@ TAKE_BACK = -1  # the action of a take-back row (no game has a negative action)
 
 
 class Entry(Protocol):
-    """A log row as the server keeps it (``service.LogEntry``)."""
+    """A log row as the server keeps it (``tables.LogEntry``)."""
 
     index: int
     actor: int

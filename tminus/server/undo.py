@@ -44,7 +44,7 @@ def default_undo(kinds) -> bool:
     return all(kind == PERSON for kind in kinds)
 
 
-# -- what a game in memory (``service.Table``) says ------------------------------------------
+# -- what a game in memory (``tables.Table``) says ------------------------------------------
 def open_request(table) -> dict[str, Any] | None:
     """The take-back asked for and not answered yet, if the game has not moved since."""
     request = table.record.take_back
