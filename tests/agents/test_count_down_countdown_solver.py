@@ -11,8 +11,10 @@ import pytest
 import tminus
 from tminus.agents.solvers.count_down import (
     ball_of_board,
+    ball_of_game,
     solve_board_countdown,
     solve_countdown,
+    solve_game_countdown,
     success_if_counting_from,
     uniform_ball,
 )
@@ -121,6 +123,29 @@ def test_the_board_file_sets_the_ball_the_target_the_rolls_and_the_last_start(tm
     ball = {10: Fraction(1, 4), 11: Fraction(1, 4), 12: Fraction(1, 2)}
     assert ball_of_board(board) == ball
     assert solve_board_countdown(board) == solve_countdown(ball, 45, 4, 2)
+
+
+def test_the_games_ball_weights_set_the_ball_of_its_countdown(tmp_path):
+    """Rules v3: the weights are a game parameter (``ball_weights``); the solver, and the
+    greedy player that follows it, use the ball of the game, not the board file's."""
+    from tminus.agents.greedy.count_down import CountDownGreedy
+
+    heavy = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2]
+    ball = {10: Fraction(1, 4), 11: Fraction(1, 4), 12: Fraction(1, 2)}
+    game = tminus.load_game("count_down", ball_weights=heavy)
+    assert ball_of_game(game) == ball
+    assert solve_game_countdown(game) == solve_countdown(ball)
+    assert CountDownGreedy(game).countdown == solve_countdown(ball)
+    assert ball_of_game(tminus.load_game("count_down")) == uniform_ball()
+    # Weights that are not whole numbers give exact fractions all the same.
+    halves = tminus.load_game("count_down", ball_weights=[0.5] * 6 + [1.5] * 6)
+    assert ball_of_game(halves) == {f: Fraction(1, 24) if f <= 6 else Fraction(1, 8) for f in BALL}
+    # The parameter outweighs the board file's weights.
+    default = files("tminus.games.count_down").joinpath("board.toml").read_text()
+    own = tmp_path / "own.toml"
+    own.write_text(default.replace("[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", str(heavy)))
+    chosen = tminus.load_game("count_down", board=str(own), ball_weights="uniform")
+    assert solve_game_countdown(chosen) == solve_countdown()
 
 
 def test_a_ball_that_does_not_add_up_is_refused():

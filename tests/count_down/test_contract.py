@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 import tminus
+import tminus.core.serialize
 from tests.count_down.helpers import ASTRONAUTS, arrive, legal_strings, play, started
 from tminus import IllegalActionError
 from tminus.core.conformance import check_conformance
 from tminus.core.registry import rules_text
+from tminus.games.count_down.actions import SELL_PART
 from tminus.games.count_down.data import load_board, parse_board
 
 
@@ -28,10 +30,58 @@ def test_conformance_in_whole_games_with_the_default_turn_cap(players):
     assert report.max_length > 1000
 
 
-def test_the_rules_version_says_the_meeting_changed():
+def test_the_rules_version_says_the_saturn_v_resale_changed():
     # Version 2: everyone met has a say, forced sales cannot be blocked, third players meet
     # a visitor in a forbidden zone, the Saturn V resells at cost, a strike hits the centre.
-    assert tminus.load_game("count_down").rules_version == 2
+    # Version 3: a Saturn V bought whole is sold whole to players too, partners are a team
+    # (declared), the ball's weights are a parameter.
+    assert tminus.load_game("count_down").rules_version == 3
+
+
+# A 2-player game to the Saturn V: Ann (1200) gets a free stage 2 on her way, Bob a free
+# capsule; Bob leaves the Saturn V, then Ann buys it whole where Bob stands.
+TO_THE_SATURN_V = [
+    "ball 12", "ball 11",  # Ann takes centre 1 with 1200, Bob centre 2 with 1100
+    "ball 12", "forward",  # Ann to Stage 2 (a free stage 2)
+    "ball 12", "forward",  # Bob to Capsule (a free capsule)
+    "ball 9", "decline",  # Ann to Return to Earth
+    "ball 2", "decline",  # Bob to the Saturn V
+    "ball 9", "buy Saturn V",  # Ann to the Saturn V: the meeting with Bob, Ann's say
+]  # fmt: skip
+# Under rules version 2 Ann could then offer Bob one part of the rocket she bought whole:
+# this was the action of "offer seat 1: stage 1 for 200" (and is still its number).
+V2_PART_OF_A_WHOLE_ROCKET = 813
+
+
+def saturn_v_history():
+    state = play(tminus.load_game("count_down", players=2).new_initial_state(), *TO_THE_SATURN_V)
+    assert state.phase() == "meeting" and state.current_player() == 0
+    return state
+
+
+def test_a_version_2_save_that_sold_a_part_of_a_whole_saturn_v_is_refused_clearly():
+    state = saturn_v_history()
+    space = state.game.space
+    part_sale = space.proposal(1, space.templates.index((SELL_PART, 0, 200)))
+    assert part_sale == V2_PART_OF_A_WHOLE_ROCKET  # the numbers of v2's moves stand
+    assert part_sale not in state.legal_actions()
+    saved = {**tminus.core.serialize.state_to_dict(state), "rules_version": 2}
+    saved["history"] = [*state.history(), part_sale]
+    at = len(state.history())
+    with pytest.raises(
+        ValueError,
+        match=rf"saved under rules version 2 of count_down, which are now version 3: "
+        rf"history\[{at}\] no longer replays",
+    ):
+        tminus.core.serialize.state_from_dict(saved)
+
+
+def test_a_version_2_save_that_kept_to_the_new_rulings_loads_as_it_was():
+    state = saturn_v_history()
+    play(state, "offer seat 1: stage 2 for 100", "refuse")  # a spare part: sold on its own
+    saved = {**tminus.core.serialize.state_to_dict(state), "rules_version": 2}
+    loaded = tminus.core.serialize.state_from_dict(saved)
+    assert loaded.history() == state.history() and str(loaded) == str(state)
 
 
 def test_parameters_are_checked():

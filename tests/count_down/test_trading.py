@@ -5,6 +5,8 @@ import pytest
 from tests.count_down.helpers import (
     ASTRONAUTS,
     FUNDING_100,
+    SATURN_V,
+    arrive,
     changed,
     conserved,
     give_part,
@@ -17,6 +19,7 @@ from tests.count_down.helpers import (
     play,
     set_money,
     started,
+    take_part,
     take_turn,
 )
 
@@ -299,3 +302,88 @@ def test_several_players_on_a_square_can_all_be_offered(players):
     state = give_photo(state, 1, "Radar")
     play(state, "ball 5", "decline")
     assert any(o.startswith("offer seat 1:") for o in legal_strings(state))
+
+
+# -- rules v3: "Rockets may be sold only at their original price" ---------------------------
+def whole_saturn_v_met():
+    """Ann (centre 1, 1200) buys a complete Saturn V for 500 where Bob (centre 2, 1100)
+    stands: the meeting opens with Ann's say, her rocket whole."""
+    state = place(started(), 1, SATURN_V)
+    return play(arrive(state, SATURN_V), "buy Saturn V")
+
+
+def rocket_offers(state):
+    return [o for o in legal_strings(state) if "Saturn V" in o or any(
+        part in o for part in ("stage", "capsule"))]  # fmt: skip
+
+
+def test_a_saturn_v_bought_whole_is_offered_whole_at_500_never_part_by_part():
+    state = whole_saturn_v_met()
+    assert state.current_player() == 0 and money(state, 1) == 700
+    # Not stage 1 for 200 + stage 2 for 100 + stage 3 for 100 + capsule for 300 = 700.
+    assert rocket_offers(state) == ["offer seat 1: Saturn V for 500"]
+    play(state, "done")
+    assert state.current_player() == 1
+    assert rocket_offers(state) == ["offer seat 0: 500 for Saturn V"]
+
+
+def test_a_saturn_v_sold_whole_to_a_player_changes_hands_at_500_and_stays_whole():
+    state = whole_saturn_v_met()
+    play(state, "offer seat 1: Saturn V for 500", "accept")
+    assert parts(state, 1) == {} and money(state, 1) == 700 + 500
+    assert parts(state, 2) == {"stage 1": 1, "stage 2": 1, "stage 3": 1, "capsule": 1}
+    assert money(state, 2) == 1100 - 500 and conserved(state)
+    centres = state.observation(0)["centres"]
+    assert centres[0]["saturn_v_bought"] == 0 and centres[1]["saturn_v_bought"] == 1
+
+
+def test_a_player_met_buys_a_saturn_v_whole_from_the_one_who_bought_it():
+    state = whole_saturn_v_met()
+    play(state, "done", "offer seat 0: 500 for Saturn V", "accept")
+    assert money(state, 1) == 700 + 500 and money(state, 2) == 1100 - 500
+    assert parts(state, 2) == {"stage 1": 1, "stage 2": 1, "stage 3": 1, "capsule": 1}
+    assert conserved(state)
+
+
+def test_no_saturn_v_offer_to_a_player_who_cannot_pay_500():
+    state = set_money(place(started(), 1, SATURN_V), 2, 490)
+    state = play(arrive(state, SATURN_V), "buy Saturn V")
+    # Nothing to propose either way: no part of the whole rocket is for sale.
+    assert state.observation(0)["mover"] == 1
+
+
+def test_a_spare_part_beside_a_whole_saturn_v_is_sold_on_its_own():
+    state = whole_saturn_v_met()
+    state = give_part(state, 1, "stage 1")  # a second stage 1, got free
+    assert rocket_offers(state) == [
+        "offer seat 1: stage 1 for 200", "offer seat 1: Saturn V for 500"
+    ]  # fmt: skip
+    play(state, "done")
+    assert rocket_offers(state) == [
+        "offer seat 0: 200 for stage 1", "demand stage 1 from seat 0",
+        "offer seat 0: 500 for Saturn V",
+    ]  # fmt: skip
+
+
+def test_a_saturn_v_that_lost_a_part_sells_its_parts_one_by_one():
+    state = whole_saturn_v_met()
+    state = take_part(state, 1, "capsule")  # say a sabotage sent the capsule back to stock
+    state = changed(state, saturn_sets=[0, 0, 0, 0])
+    assert rocket_offers(state) == [
+        "offer seat 1: stage 1 for 200", "offer seat 1: stage 2 for 100",
+        "offer seat 1: stage 3 for 100",
+    ]  # fmt: skip
+
+
+def test_parts_are_never_bartered_for_cards_or_other_parts():
+    """Parts change hands only for their fixed price in money: no offer gives a part for a
+    photo card or another part, or a photo card for a part."""
+    space = started().game.space
+    for seat in range(4):
+        for t, _ in enumerate(space.templates):
+            struct = space.struct(space.proposal(seat, t))
+            if struct["kind"] != "offer":
+                continue
+            sides = (struct["give"], struct["get"])
+            if any("part" in side or "rocket" in side for side in sides):
+                assert any(set(side) == {"money"} for side in sides), struct

@@ -55,6 +55,7 @@ def catalog() -> list[dict[str, Any]]:
                 "choices": list(p.choices) if p.choices is not None else None,
                 "minimum": p.minimum,
                 "maximum": p.maximum,
+                "local_only": p.local_only,  # a file on the server: not set from a browser
             }
             for key, p in cls.parameters.items()
         }

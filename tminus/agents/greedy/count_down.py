@@ -1,7 +1,7 @@
 """A Count Down player that tries to win: buys what its control card needs, builds its
 rocket, trades for what it lacks, sends agents against the leader and starts the
-countdown count when the exact solution of the COUNTDOWN says so
-(``tminus.agents.solvers.count_down``: on the default board, at 10 or more on the first
+countdown count when the exact solution of the COUNTDOWN for the game's ball says so
+(``tminus.agents.solvers.count_down``: with the uniform ball, at 10 or more on the first
 roll, 9 on the second, 8 on the third).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from tminus.agents.solvers.count_down import solve_board_countdown
+from tminus.agents.solvers.count_down import solve_game_countdown
 from tminus.games.count_down import phases, trading
 from tminus.games.count_down.actions import (
     ACCEPT,
@@ -19,6 +19,7 @@ from tminus.games.count_down.actions import (
     BUY,
     BUY_PART_FROM,
     BUY_SATURN,
+    BUY_SATURN_FROM,
     COUNT_DOWN,
     DECLINE,
     DEMAND,
@@ -31,6 +32,7 @@ from tminus.games.count_down.actions import (
     REFUSE,
     SELL,
     SELL_PART,
+    SELL_SATURN,
     SIT_OUT,
     SQUATS,
     START_COUNT,
@@ -58,7 +60,7 @@ class CountDownGreedy:
         self.game = game
         self.board = game.board
         self.space = game.space
-        self.countdown = solve_board_countdown(game.board)
+        self.countdown = solve_game_countdown(game)
 
     # -- what my centre needs ------------------------------------------------------------
     # The rules' own tests: a card of its control card it lacks; a card it does not need.
@@ -151,8 +153,10 @@ class CountDownGreedy:
             self.needs_photo(state, me, p) and self.spare_photo(state, other, p)
             for p in self.board.control[me]
         )
-        theirs = state.part_counts(other)
-        return photos or any(theirs[p] >= 2 for p in self.missing_parts(state, me))
+        # A duplicate part not in a Saturn V they hold whole (that one is sold only whole).
+        theirs, whole = state.part_counts(other), state.saturn_v_bought(other)
+        missing = self.missing_parts(state, me)
+        return photos or any(theirs[p] >= 2 and theirs[p] > whole for p in missing)
 
     def square_value(self, state: CountDownState, me: int, square: int) -> float:
         """What stopping there is worth to us; less where a player met would force us to
@@ -198,7 +202,7 @@ class CountDownGreedy:
     def saturn(self, state: CountDownState, me: int, legal: list[int]) -> int:
         missing = self.missing_parts(state, me)
         if BUY_SATURN in legal:
-            worth = sum(self.board.part_prices[p] for p in missing)
+            worth = self.parts_worth(missing)
             return BUY_SATURN if worth >= self.board.saturn_price else DECLINE
         spare = state.money(me) - self.reserve(state, me) // 2
         for action in legal:
@@ -245,7 +249,7 @@ class CountDownGreedy:
         best, best_score = DONE, 0.0
         propose, terms = space.propose, space.proposal_terms
         for action in legal[bisect_left(legal, propose) :]:  # (legal actions are sorted)
-            seat, template = terms[action - propose]
+            seat, template = terms[action]
             if seat not in theirs:
                 theirs[seat] = self.wants(state, state.centre_of(seat))
             score = self.proposal_score(mine, theirs[seat], template)
@@ -272,7 +276,13 @@ class CountDownGreedy:
             return 6.0
         if kind == SELL_PART and x in mine.duplicates:
             return 1.0 if x in theirs.missing else 0.0
-        return 0.0
+        if kind == BUY_SATURN_FROM:  # a whole rocket, whole: worth it if we lack enough
+            return 6.0 if self.parts_worth(mine.missing) >= y else 0.0
+        return 0.0  # (our own whole Saturn V we keep)
+
+    def parts_worth(self, parts: frozenset[int] | list[int]) -> int:
+        """What these parts cost one by one at the fixed prices."""
+        return sum(self.board.part_prices[p] for p in parts)
 
     def good_offer_to_me(self, state: CountDownState, me: int) -> bool:
         """Accept what gives us a card we need, or sells a spare at its value or more."""
@@ -289,7 +299,9 @@ class CountDownGreedy:
             return x in self.missing_parts(state, me)
         if kind == BUY_PART_FROM:  # they want our part x
             return state.part_counts(me)[x] >= 2
-        return False
+        if kind == SELL_SATURN:  # they give a whole Saturn V for our y
+            return self.parts_worth(self.missing_parts(state, me)) >= y
+        return False  # (our whole Saturn V we keep)
 
     # -- agents and auction --------------------------------------------------------------
     def target(self, state: CountDownState, me: int, legal: list[int]) -> int:

@@ -11,13 +11,16 @@ two) or waits; the fourth roll starts the count in any case. With exact fraction
     value(i)    = E[max(success(R), value(i + 1))]    i = 1, 2, 3
 so the optimal rule is to start on roll i when success(r) >= value(i + 1): a threshold.
 
-A board file may change the ball's weights, the target, the rolls counted and the latest
-start; ``solve_board_countdown`` solves the countdown of any board the same way (the Count
-Down greedy agent plays its solution).
+A board file may change the target, the rolls counted and the latest start, and the game
+parameter ``ball_weights`` the ball (by default the board file's weights: uniform on the
+default board); ``solve_game_countdown`` solves the countdown of any game the same way (the
+Count Down greedy agent plays its solution), ``solve_board_countdown`` that of a board
+with the board file's ball.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tminus.games.count_down.data import BoardData
+    from tminus.games.count_down.game import CountDownGame
 
 TARGET = 25
 FACES = range(1, 13)
@@ -37,10 +41,21 @@ def uniform_ball() -> dict[int, Fraction]:
 
 
 def ball_of_board(board: BoardData) -> dict[int, Fraction]:
-    """The board's ball as exact probabilities of the faces it can show."""
-    weights = board.spec.ball.weights
-    total = sum(weights)
-    return {face: Fraction(w, total) for face, w in enumerate(weights, 1) if w > 0}
+    """The board file's ball as exact probabilities of the faces it can show."""
+    return ball_of_weights(board.spec.ball.weights)
+
+
+def ball_of_game(game: CountDownGame) -> dict[int, Fraction]:
+    """The ball the game rolls (its ``ball_weights``) as exact probabilities."""
+    return ball_of_weights(game.ball_weights)
+
+
+def ball_of_weights(weights: Sequence[int | float]) -> dict[int, Fraction]:
+    """Relative weights of the faces 1-12 (numbers >= 0: a float is an exact fraction too)
+    as exact probabilities of the faces with a weight."""
+    exact = [Fraction(w) for w in weights]
+    total = sum(exact, Fraction(0))
+    return {face: w / total for face, w in enumerate(exact, 1) if w > 0}
 
 
 def success_if_counting_from(
@@ -95,8 +110,18 @@ def solve_countdown(
 
 def solve_board_countdown(board: BoardData) -> CountdownSolution:
     """The optimal rule for the countdown of a board: its ball, target, rolls, latest start."""
-    ball = tuple(sorted(ball_of_board(board).items()))
-    return _solve_cached(ball, board.countdown_target, board.countdown_rolls, board.latest_start)
+    return solve_countdown_of(ball_of_board(board), board)
+
+
+def solve_game_countdown(game: CountDownGame) -> CountdownSolution:
+    """The optimal rule for the countdown of a game: the ball it rolls (``ball_weights``),
+    its board's target, rolls and latest start."""
+    return solve_countdown_of(ball_of_game(game), game.board)
+
+
+def solve_countdown_of(ball: dict[int, Fraction], board: BoardData) -> CountdownSolution:
+    faces = tuple(sorted(ball.items()))
+    return _solve_cached(faces, board.countdown_target, board.countdown_rolls, board.latest_start)
 
 
 @lru_cache(maxsize=32)

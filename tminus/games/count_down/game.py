@@ -25,6 +25,7 @@ from tminus.core.params import Param
 from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.count_down import (
     auction,
+    ball,
     countdown,
     ledger,
     missions,
@@ -175,11 +176,16 @@ RECORD_FIELDS: dict[str, RecordField | StateField | CentreField] = {
 class CountDownGame(Game):
     name = "count_down"
     title = "Count Down"
-    game_type = GameType(information="imperfect", layout=True)
+    # With 6 players partners are a team (``allies``).
+    game_type = GameType(information="imperfect", layout=True, teams=True)
     # 2: everyone met has a say in a meeting; forced sales cannot be blocked; third players
     # in a forbidden zone meet the visitor; a Saturn V bought whole resells at its price;
     # "Strike at your centre" hits each partner of a team.
-    rules_version = 2
+    # 3: a Saturn V bought whole is sold whole, at its price, to a player as to the leader
+    # (its parts not one by one); partners are a declared team; the ball's weights are a
+    # parameter. Every action of version 2 keeps its number (see ``actions``): a game of
+    # version 2 replays unless it sold a part of a whole Saturn V, and is then refused.
+    rules_version = 3
     parameters = {
         "players": Param(4, "number of players", choices=(2, 3, 4, 5, 6)),
         "board": BoardParam(
@@ -187,6 +193,9 @@ class CountDownGame(Game):
         ),
         "arrest_max": Param(
             3, "the owner's roll at or below which an agent is arrested", minimum=0, maximum=12
+        ),
+        "ball_weights": ball.BallWeightsParam(
+            ball.BOARD, "the ball's weights for 1 to 12 (uniform on the default board)"
         ),
         "max_turns": Param(
             2000, "turns after which an unfinished game is a draw", minimum=1, maximum=10**6
@@ -208,7 +217,10 @@ class CountDownGame(Game):
         self.space = ActionSpace(board, n)
         self.num_distinct_actions = self.space.size
         self.max_chance_outcomes = max(12, len(board.surprises), len(board.agent_names))
-        self.ball_outcomes = frozenset(face for face, _ in board.ball)  # faces - 1
+        # Every roll of the ball (capital, moves, arrests, the countdown) rolls this ball.
+        self.ball_weights = ball.weights_of(self.params["ball_weights"], board)
+        self.ball = ball.chance_outcomes(self.ball_weights)
+        self.ball_outcomes = frozenset(face for face, _ in self.ball)  # faces - 1
         self.units = tuple(setup.units_for(n))  # shared by every state: never modified
         self.in_service = setup.centres_in_service(n)
         self.control_sets = tuple(frozenset(c) for c in board.control)
@@ -233,6 +245,14 @@ class CountDownGame(Game):
 
     def new_initial_state(self) -> CountDownState:
         return CountDownState(self)
+
+    def allies(self, seat: int) -> list[int]:
+        """The seats that win together with ``seat``: with 6 players its partner and itself
+        ("Two players are associated on each of the other three centres"), else itself."""
+        for unit in self.units:
+            if seat in unit:
+                return sorted(unit)
+        return [seat]  # the watching fifth seat plays with nobody
 
     def layout(self) -> dict[str, Any]:
         """The printed board, cards and prices: public, the same for every seat all game
@@ -336,7 +356,7 @@ class CountDownState(TurnState[CountDownGame]):
             return [(card, 1 / len(unseen)) for card in unseen]
         if phase == phases.AGENT_DRAW:
             return squares.agent_draw_outcomes(self)
-        return list(self.game.board.ball)
+        return list(self.game.ball)
 
     def chance_stream(self) -> tuple[int, int]:
         """Each seat's rolls of the ball for each purpose are a stream of their own, and

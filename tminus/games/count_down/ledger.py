@@ -62,6 +62,17 @@ def transfer(s: CountDownState, payer: int, payee: int, amount: int) -> None:
         s.holdings[payee].money += amount
 
 
+def move_saturn_v(s: CountDownState, giver: int, taker: int) -> None:
+    """A Saturn V bought whole changes hands whole (rules v3): one of each part, and the
+    taker holds it as a rocket bought whole, to be sold whole again."""
+    held, gets = s.holdings[giver], s.holdings[taker]
+    for part in range(4):
+        held.parts[part] -= 1
+        gets.parts[part] += 1
+    held.saturn_v -= 1
+    gets.saturn_v += 1
+
+
 def lose_part(s: CountDownState, centre: int, part: int) -> None:
     """A rocket part leaves a centre. A Saturn V bought complete that loses a part is no
     longer the rocket bought: its other parts count as single parts from then on."""

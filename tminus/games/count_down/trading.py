@@ -5,6 +5,11 @@ square, or one of the players must arrive in the "forbidden zone" of the player 
 they have a deal to propose." A meeting is a conversation (ruling): the mover has the say
 first, then each player met in turn order, each with at most 3 proposals. Offers come from
 a fixed menu (``actions.offer_templates``).
+
+"In all circumstances, rockets may be sold only at their original price" (rules v3): parts
+change hands only for their fixed price in money, never bartered for cards or other parts;
+a Saturn V bought whole for its flat price is sold whole, at that price, and its parts are
+not sold one by one while its owner holds it whole (``saturn_v`` of ``ledger.Holdings``).
 """
 
 from __future__ import annotations
@@ -19,14 +24,16 @@ from tminus.games.count_down.actions import (
     ASK_FOR,
     BUY,
     BUY_PART_FROM,
+    BUY_SATURN_FROM,
     DEMAND,
     DONE,
     SELL,
     SELL_PART,
+    SELL_SATURN,
     SWAP,
     OfferIds,
 )
-from tminus.games.count_down.ledger import lose_part, transfer
+from tminus.games.count_down.ledger import lose_part, move_saturn_v, transfer
 
 if TYPE_CHECKING:
     from tminus.games.count_down.game import CountDownState
@@ -216,18 +223,30 @@ def feasible_offers(s: CountDownState, a: int, b: int, ids: OfferIds) -> list[in
         row = ids.swaps[p]
         found += [row[q] for q in others if q != p]
     my_parts, their_parts = holder_a.parts, holder_b.parts
+    my_sets, their_sets = holder_a.saturn_v, holder_b.saturn_v
     prices = board.part_prices
-    for part in range(4):
-        if my_parts[part] and money_b >= prices[part]:
+    for part in range(4):  # single parts: those not in a Saturn V held whole
+        if my_parts[part] > my_sets and money_b >= prices[part]:
             found.append(ids.part_sells[part])
-        if their_parts[part] and money_a >= prices[part]:
+        if their_parts[part] > their_sets and money_a >= prices[part]:
             found.append(ids.part_buys[part])
-        if not my_parts[part] and their_parts[part] >= 2:
+        if not my_parts[part] and their_parts[part] >= 2 and their_parts[part] > their_sets:
             found.append(ids.demands[part])
     for p in board.control[a]:  # ask for p: a lacks it and b holds one it does not need
         if theirs[p] and not mine[p] and unneeded(s, b, p):
             found.append(ids.asks[p])
+    if my_sets and money_b >= board.saturn_price:
+        found.append(ids.saturn_sell)
+    if their_sets and money_a >= board.saturn_price:
+        found.append(ids.saturn_buy)
     return found
+
+
+def single_parts(s: CountDownState, centre: int, part: int) -> int:
+    """The copies of a part a centre may sell on their own: those not in a Saturn V it
+    holds whole ("its parts are not sold one by one while the owner holds it whole")."""
+    held = s.holdings[centre]
+    return held.parts[part] - held.saturn_v
 
 
 def unneeded(s: CountDownState, centre: int, photo: int) -> bool:
@@ -267,15 +286,19 @@ def feasible(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     if kind == SWAP:
         return giver.photos[x] > 0 and taker.photos[y] > 0
     if kind == SELL_PART:
-        return giver.parts[x] > 0 and taker.money >= y
+        return single_parts(s, a, x) > 0 and taker.money >= y
     if kind == BUY_PART_FROM:
-        return taker.parts[x] > 0 and giver.money >= y
+        return single_parts(s, b, x) > 0 and giver.money >= y
     if kind == ASK_FOR:
         # "if a player has a photo card they do not need, they are obliged to sell it to
         # the player who lacks it" (a buyer who cannot pay the value gets no sale)
         return needs(s, a, x) and unneeded(s, b, x)
-    # DEMAND: "the owner of the duplicate must sell it at the fixed price"
-    return not giver.parts[x] and taker.parts[x] >= 2
+    if kind == SELL_SATURN:
+        return giver.saturn_v > 0 and taker.money >= y
+    if kind == BUY_SATURN_FROM:
+        return taker.saturn_v > 0 and giver.money >= y
+    # DEMAND: "the owner of the duplicate must sell it at the fixed price" (a single part)
+    return not giver.parts[x] and taker.parts[x] >= 2 and single_parts(s, b, x) > 0
 
 
 def propose(s: CountDownState, action: int) -> None:
@@ -352,6 +375,12 @@ def exchange(s: CountDownState, a: int, b: int, template: tuple[int, int, int]) 
     elif kind == BUY_PART_FROM:
         lose_part(s, b, x)
         s.holdings[a].parts[x] += 1
+        transfer(s, a, b, y)
+    elif kind == SELL_SATURN:
+        move_saturn_v(s, a, b)
+        transfer(s, b, a, y)
+    elif kind == BUY_SATURN_FROM:
+        move_saturn_v(s, b, a)
         transfer(s, a, b, y)
 
 

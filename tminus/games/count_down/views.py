@@ -136,12 +136,21 @@ def observe(s: CountDownState, seat: int | None) -> dict[str, Any]:
             "rolls": s.countdown.rolls,
         },
         "winner": list(s.seating.seats_of[s._winner]) if s._winner >= 0 else None,
+        # Partners who play as one centre and win together (6 players), known from the start.
+        "teams": [list(team) for team in teams(s)],
     }
     if seat is not None:
         obs["seat"] = seat
         centre = s.seating.centre[seat]
         obs["centre"] = centre + 1 if centre >= 0 else None
     return obs
+
+
+def teams(s: CountDownState) -> list[tuple[int, ...]]:
+    """The teams of partners (``game.allies``), in centre order once the roll-off has
+    seated them: none unless 6 play."""
+    units = [unit for unit in s.game.units if len(unit) > 1]
+    return sorted(units, key=lambda unit: s.seating.centre[unit[0]] % 4)
 
 
 def tensor(s: CountDownState, seat: int) -> np.ndarray:
@@ -234,10 +243,14 @@ def render_state(
     to_move = f" · {escape(labels[s._player])} to play" if s._player >= 0 else ""
     lines = [
         f"[bold]Count Down[/] · turn {obs['turn']} · {obs['doing']}{to_move}",
+        *team_lines(s, labels),
         "track:",
         *track_lines(s, marks, width),
     ]
-    for who, at in enumerate(s.turn.pos):
+    # Partners' pieces next to each other.
+    in_teams = [seat for team in teams(s) for seat in team]
+    for who in in_teams + [w for w in range(s.game.num_players) if w not in in_teams]:
+        at = s.turn.pos[who]
         if at >= 0:
             piece = f"[bold {PIECE_COLOURS[who]}]{marks[who]}[/]"
             where = f"{at} {square_name(s.game.board, at)}"
@@ -253,6 +266,16 @@ def render_state(
     )
     lines += situation_lines(s, labels)
     return "\n".join(fit(lines, width))
+
+
+def team_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
+    """ "teams: Ann and Dan (centre 1) · Bob and Eve (centre 2) · ..." (6 players)."""
+    said = []
+    for team in teams(s):
+        centre = s.seating.centre[team[0]]
+        where = f" (centre {centre + 1})" if centre >= 0 else ""
+        said.append(escape(join([labels[seat] for seat in team])) + where)
+    return [f"teams: {' · '.join(said)}"] if said else []
 
 
 TRACK_COLUMNS = (4, 2, 1)  # the most that fit: a quarter, a half or all of the loop each
@@ -315,6 +338,11 @@ def situation_lines(s: CountDownState, labels: Sequence[str]) -> list[str]:
     COUNTDOWN under way."""
     board = s.game.board
     lines = []
+    if s._winner >= 0:  # a team's partners win together
+        players = join([labels[seat] for seat in s.seating.seats_of[s._winner]])
+        lines.append(f"[bold]won by centre {s._winner + 1}: {escape(players)}[/]")
+    elif s._phase == phases.OVER:
+        lines.append("[bold]a draw: the turn limit is reached[/]")
     if s._phase == phases.ROLL_OFF:
         units, roll_off = s.game.units, s.roll_off
         rolls = ", ".join(

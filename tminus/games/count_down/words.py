@@ -17,6 +17,7 @@ from tminus.games.count_down.actions import (
     ASK_FOR,
     BUY,
     BUY_SATURN,
+    BUY_SATURN_FROM,
     COUNT_DOWN,
     DECLINE,
     DEMAND,
@@ -25,8 +26,10 @@ from tminus.games.count_down.actions import (
     ONCE_MORE,
     PASS,
     REFUSE,
+    SATURN_V,
     SELL,
     SELL_PART,
+    SELL_SATURN,
     SIT_OUT,
     SQUATS,
     START_COUNT,
@@ -467,6 +470,10 @@ def terms(state: CountDownState, template: tuple[int, int, int]) -> str:
         return f"the {photos[a]} for the {photos[c]}"
     if kind == SELL_PART:
         return f"a {parts[a]} for {c}"
+    if kind == SELL_SATURN:
+        return f"the complete {SATURN_V} for {c}"
+    if kind == BUY_SATURN_FROM:
+        return f"{c} for the complete {SATURN_V}"
     return f"{c} for a {parts[a]}"  # BUY_PART_FROM
 
 

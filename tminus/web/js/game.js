@@ -850,8 +850,9 @@ function renderSeats() {
   const obs = currentObservation();
   const scores = board.scores ? board.scores(obs) : null;
   const places = view.status === "finished" ? placings(view.result, view.seats.length) : null;
+  const partners = partnersOf(obs);
   $("seats").replaceChildren(
-    ...view.seats.map((s) =>
+    ...seatsByTeam(view.seats, obs).map((s) =>
       el(
         "li",
         {
@@ -877,6 +878,9 @@ function renderSeats() {
           "span",
           { class: "seat-kind" },
           s.kind === "bot" ? `bot · ${botLevel(s.bot)}` : s.joined ? "person" : "invited",
+          partners[s.seat]
+            ? ` · with ${partners[s.seat].map((p) => seatName(view.seats, p)).join(" and ")}`
+            : "",
         ),
         scores ? el("span", { class: "score" }, scores[s.seat]) : null,
         places
@@ -886,6 +890,26 @@ function renderSeats() {
     ),
   );
   renderSeatActions();
+}
+
+// Partners who win together (a game's ``teams`` in its observation, e.g. Count Down with 6
+// players) are listed next to each other, each named "with" the others.
+function teamsOf(obs) {
+  return obs && Array.isArray(obs.teams) ? obs.teams : [];
+}
+
+function seatsByTeam(seats, obs) {
+  const inTeams = teamsOf(obs).flat();
+  const order = [...inTeams, ...seats.map((s) => s.seat).filter((s) => !inTeams.includes(s))];
+  return order.map((seat) => seats[seat]);
+}
+
+function partnersOf(obs) {
+  const partners = {};
+  for (const team of teamsOf(obs)) {
+    for (const seat of team) partners[seat] = team.filter((other) => other !== seat);
+  }
+  return partners;
 }
 
 function renderSeatActions() {

@@ -23,6 +23,7 @@ const PARAM_LABELS = {
   rockets_per_player: "Rockets each",
   teams: "Two teams",
   arrest_max: "Agents arrested on a roll of at most",
+  ball_weights: "Ball: weights of 1 to 12",
 };
 
 const CHOICE_WORDS = { true: "yes", false: "no", adult: "adult", junior: "junior" };
@@ -38,10 +39,10 @@ function paramLabel(name, p) {
   return PARAM_LABELS[name] || titleCase(p.help || name);
 }
 
-// A parameter people may set here: a string without choices names a file on the server
-// (Count Down's board), which the server refuses from the browser.
+// A parameter people may set here: not one that names a file on the server (Count Down's
+// board), which the server refuses from the browser.
 function offered(p) {
-  return !p.local_only && !(typeof p.default === "string" && !p.choices);
+  return !p.local_only;
 }
 
 function players(game) {
@@ -83,6 +84,16 @@ function renderParams() {
           el("option", { value: c, selected: c === p.default }, CHOICE_WORDS[c] || String(c)),
         ),
       );
+    } else if (typeof p.default === "string") {
+      // Free text the server reads (Count Down's ball weights: "1,1,2,..."); left empty,
+      // the game's default (a uniform ball).
+      input = el("input", {
+        name,
+        type: "text",
+        placeholder: "uniform",
+        spellcheck: "false",
+        "data-kind": "text",
+      });
     } else {
       input = el("input", {
         name,
@@ -159,6 +170,7 @@ function readForm() {
   const params = {};
   for (const input of document.querySelectorAll("#params select, #params input")) {
     const raw = input.value;
+    if (input.dataset.kind === "text" && !raw.trim()) continue; // the default
     params[input.name] =
       input.dataset.kind === "number"
         ? Number(raw)
