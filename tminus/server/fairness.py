@@ -19,7 +19,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tminus.core.game import IllegalActionError
+from tminus.core.game import Game, IllegalActionError
 from tminus.core.playout import sample_chance
 from tminus.core.registry import load_game
 from tminus.server.takeback import without_last
@@ -83,49 +83,80 @@ class Verification:
 def verify_export(export: dict[str, Any]) -> Verification:
     """Recompute the commitment and every chance outcome of an exported game."""
     result = Verification(ok=False)
-    if not isinstance(export, dict) or export.get("format") != EXPORT_FORMAT:
-        result.problems.append(f"not a T-minus game export (format {EXPORT_FORMAT!r})")
+    seed = revealed_seed(export, result)
+    game = game_of(export, result) if seed is not None else None
+    if seed is None or game is None:
         return result
-    seed = export.get("seed")
-    if not isinstance(seed, str):
-        result.problems.append("the seed is not revealed yet: the game is not over")
-        return result
-    try:
-        if commitment(seed) != export.get("commitment"):
-            result.problems.append("the seed does not match the commitment published at creation")
-    except ValueError:
-        result.problems.append("the seed is not hexadecimal")
-        return result
-    try:
-        game = load_game(export["game"], **export["params"])
-    except (KeyError, TypeError, ValueError) as error:
-        result.problems.append(f"cannot load the game: {error}")
-        return result
-    played = export.get("rules_version", game.rules_version)
-    if played != game.rules_version:
-        result.notes.append(
-            f"played under rules version {played}; checked under version {game.rules_version}, "
-            "the rules installed here"
-        )
     rule = export.get("draw_version", 1)  # (exports before rule 2 did not say: rule 1)
     if rule not in DRAW_RULES:
         result.problems.append(
             f"unknown draw rule {rule!r}; this T-minus knows {sorted(DRAW_RULES)}"
         )
         return result
+    replay_actions(game, export.get("actions", []), seed, rule, result)
+    if result.taken_back:
+        result.notes.append(
+            f"{result.taken_back} move(s) taken back by agreement; each chance outcome was "
+            "checked at its place among the actions that stand"
+        )
+    result.ok = not result.problems
+    return result
+
+
+def revealed_seed(export: Any, result: Verification) -> str | None:
+    """The export's seed, once it is shown to match the commitment (a problem noted
+    otherwise; None where nothing more can be checked)."""
+    if not isinstance(export, dict) or export.get("format") != EXPORT_FORMAT:
+        result.problems.append(f"not a T-minus game export (format {EXPORT_FORMAT!r})")
+        return None
+    seed = export.get("seed")
+    if not isinstance(seed, str):
+        result.problems.append("the seed is not revealed yet: the game is not over")
+        return None
+    try:
+        if commitment(seed) != export.get("commitment"):
+            result.problems.append("the seed does not match the commitment published at creation")
+    except ValueError:
+        result.problems.append("the seed is not hexadecimal")
+        return None
+    return seed
+
+
+def game_of(export: dict[str, Any], result: Verification) -> Game | None:
+    """The exported game under the rules installed here (noted if it was played under
+    others)."""
+    try:
+        game = load_game(export["game"], **export["params"])
+    except (KeyError, TypeError, ValueError) as error:
+        result.problems.append(f"cannot load the game: {error}")
+        return None
+    played = export.get("rules_version", game.rules_version)
+    if played != game.rules_version:
+        result.notes.append(
+            f"played under rules version {played}; checked under version {game.rules_version}, "
+            "the rules installed here"
+        )
+    return game
+
+
+def replay_actions(
+    game: Game, entries: list[Any], seed: str, rule: int, result: Verification
+) -> None:
+    """Replay the exported actions; each chance outcome must be the seed's, at its place
+    among the actions that stand (take-backs undo the last decision)."""
     state = game.new_initial_state()
     actors: list[int] = []  # who made each standing action (-1: chance)
-    for index, entry in enumerate(export.get("actions", [])):
+    for index, entry in enumerate(entries):
         # (Anything the export says: apply_action refuses what is not an integer.)
         action: Any = entry.get("action") if isinstance(entry, dict) else None
         if state.is_terminal():
             result.problems.append(f"action {index}: the game was already over")
-            break
+            return
         if isinstance(entry, dict) and entry.get("take_back"):
             problem = take_back_problem(entry.get("actor"), actors)
             if problem:
                 result.problems.append(f"action {index}: {problem}")
-                break
+                return
             state = without_last(game, state)
             actors.pop()
             result.taken_back += 1
@@ -138,7 +169,7 @@ def verify_export(export: dict[str, Any]) -> Verification:
                     f"action {index}: chance gave {action!r} but the seed gives {expected} "
                     f"({state.action_to_string(expected)})"
                 )
-                break
+                return
             result.chance_checked += 1
         else:
             result.moves_checked += 1
@@ -146,14 +177,7 @@ def verify_export(export: dict[str, Any]) -> Verification:
             state.apply_action(action)
         except IllegalActionError as error:
             result.problems.append(f"action {index}: {error}")
-            break
-    if result.taken_back:
-        result.notes.append(
-            f"{result.taken_back} move(s) taken back by agreement; each chance outcome was "
-            "checked at its place among the actions that stand"
-        )
-    result.ok = not result.problems
-    return result
+            return
 
 
 def take_back_problem(actor: Any, actors: list[int]) -> str | None:

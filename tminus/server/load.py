@@ -262,7 +262,7 @@ def percentile(values: list[float], q: int) -> float | None:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def main(argv: list[str] | None = None) -> dict:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (max 600)")
@@ -284,7 +284,41 @@ def main(argv: list[str] | None = None) -> dict:
         "--processes", type=int, default=1, help="server processes to start (PostgreSQL)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def start_servers(db: str, count: int) -> tuple[list[subprocess.Popen], list[str]]:
+    """``count`` server processes on ``db``, each up (all killed if one fails to start)."""
+    if count > 1 and db.startswith("sqlite"):
+        raise SystemExit("several processes need PostgreSQL: TMINUS_DATABASE_URL=postgresql://...")
+    processes: list[subprocess.Popen] = []
+    urls: list[str] = []
+    try:
+        for _ in range(count):
+            process, url = start_server(db)
+            processes.append(process)
+            urls.append(url)
+        for process, url in zip(processes, urls, strict=True):
+            wait_until_up(process, url)
+    except BaseException:
+        for process in processes:
+            process.kill()
+        raise
+    return processes, urls
+
+
+def stop_servers(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = arguments(argv)
     seconds = min(max(args.seconds, 0.5), 600.0)
     games = min(max(args.games, 1), 500)
     lineup = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -294,27 +328,10 @@ def main(argv: list[str] | None = None) -> dict:
         loopback_only(url)
     processes: list[subprocess.Popen] = []
     with tempfile.TemporaryDirectory() as tmp:
-        if given:
-            urls = given
-        else:
+        urls = given
+        if not given:
             db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-            count = max(1, args.processes)
-            if count > 1 and db.startswith("sqlite"):
-                raise SystemExit(
-                    "several processes need PostgreSQL: TMINUS_DATABASE_URL=postgresql://..."
-                )
-            urls = []
-            try:
-                for _ in range(count):
-                    process, url = start_server(db)
-                    processes.append(process)
-                    urls.append(url)
-                for process, url in zip(processes, urls, strict=True):
-                    wait_until_up(process, url)
-            except BaseException:
-                for process in processes:
-                    process.kill()
-                raise
+            processes, urls = start_servers(db, max(1, args.processes))
         cpu_before = [cpu_seconds(p.pid) for p in processes]
         client_before = time.process_time()
         load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -326,13 +343,7 @@ def main(argv: list[str] | None = None) -> dict:
             client_cpu = time.process_time() - client_before
             memory = [rss_mb(p.pid) for p in processes]
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            stop_servers(processes)
     figures = report(urls, tallies, games, server_cpu if processes else [], client_cpu)
     figures["load_average_before"] = load_before
     figures["server_rss_mb"] = (
