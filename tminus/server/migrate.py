@@ -1,5 +1,5 @@
 """The database's schema brought to the newest migration (Alembic; the migrations are in
-tminus/server/migrations/versions, one file per change of the tables in ``storage``).
+tminus/server/migrations/versions, one file per change of the tables in ``store_rows``).
 
 A new database gets the tables as the models describe them and is marked as at the newest
 migration (Alembic's cookbook: create_all, then stamp); tests/server/test_migrations.py

@@ -1,0 +1,115 @@
+"""The store's connection to its database: opened (tables made or migrated), one
+transaction per call (database errors turned into ``StoreError``/``ClaimLost``), closed.
+Every part of ``storage.Store`` runs its reads and writes through it."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, Self
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tminus.server.clock import Clock
+from tminus.server.limits import BUSY_TIMEOUT
+from tminus.server.migrate import migrate
+from tminus.server.store_engine import (
+    DEFAULT_URL,
+    is_shared,
+    make_engine,
+    private_file,
+    sqlite_path,
+    unavailable,
+)
+from tminus.server.store_rows import Base
+from tminus.server.store_values import ClaimLost, StoreError
+
+SCHEMA_LOCK = 7_355_608  # the advisory lock that lets one process at a time make the tables
+
+
+class StoreBase:
+    """Opens, closes and runs transactions; each method of a store is one. Call ``open``
+    first."""
+
+    def __init__(
+        self, url: str = DEFAULT_URL, busy_timeout: float = BUSY_TIMEOUT, clock: Clock | None = None
+    ) -> None:
+        self.url = url
+        self.busy_timeout = busy_timeout
+        self.clock = clock or Clock()  # (the database's: one for every process)
+        self.engine: AsyncEngine | None = None
+        self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
+        self.pending: list = []  # saves waiting for the next group commit
+        self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
+        self.writer: asyncio.Task | None = None
+
+    async def open(self) -> Self:
+        """Connect, create the tables (and the SQLite file, 0600) and bring old files up to date.
+
+        A damaged or foreign file raises StoreError with a sentence, not a traceback."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            private_file(path)
+        self.engine = make_engine(self.url, self.busy_timeout)
+        # A read of several statements (a game's row, seats and log) sees one moment of the
+        # database, not a change committed between two of them (SQLite's one connection
+        # does that already).
+        self.reader = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if is_shared(self.url)
+            else self.engine
+        )
+        try:
+            async with self.engine.begin() as connection:
+                if is_shared(self.url):  # processes starting together make the tables once
+                    await connection.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+                await connection.run_sync(migrate, Base.metadata)
+        except DBAPIError as error:
+            await self.engine.dispose()
+            hint = " (is it a T-minus database? move it away or restore a backup)" * bool(path)
+            raise StoreError(str(unavailable(error, self.url)) + hint) from None
+        return self
+
+    async def check(self) -> None:
+        """Open and close: StoreError with a sentence if the database cannot be used."""
+        await self.open()
+        await self.close()
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+
+    async def _run(self, work, *, write: bool = True):
+        """One transaction; database errors become StoreError, a lost claim ClaimLost."""
+        # (Both engines are made by ``open``, which must come first.)
+        assert self.engine is not None and self.reader is not None, "Store.open() first"
+        try:
+            context = self.engine.begin() if write else self.reader.connect()
+            async with context as connection:
+                return await work(connection)
+        except IntegrityError:
+            raise ClaimLost() from None
+        except DBAPIError as error:
+            raise unavailable(error, self.url) from None
+        except OSError as error:
+            raise StoreError(f"the game store cannot be used: {error}") from None
+
+    async def ping(self) -> None:
+        """Reach the database once (StoreError if it cannot be reached): `/readyz`."""
+
+        async def work(connection) -> None:
+            await connection.scalar(select(1))
+
+        await self._run(work, write=False)
+
+    async def transaction(self, work, *, write: bool = True):
+        """``work(connection)`` in one transaction, as every method here runs (for the
+        server's other modules: take-backs, ``tminus.server.undo``)."""
+        return await self._run(work, write=write)
+
+    async def tell(self, connection, news: list[tuple[str, dict[str, Any]]]) -> None:
+        """Publish (game id, news) said by this store, in the caller's transaction.
+        (``storage.Store`` does it, with ``storage.notify``: the one place to listen in.)"""
+        raise NotImplementedError

@@ -1,0 +1,161 @@
+"""Who sits at a game: people joining and naming their seats, being seen (a socket open),
+games paused while all their people are away, and an away person's seat voted to a bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, exists, select, update
+
+from tminus.server.store_base import StoreBase
+from tminus.server.store_rows import BotLease, GameRow, SeatRow
+from tminus.server.store_values import BOT, PERSON, PLAYING, Refusal
+
+
+def seat_news(row) -> list[Any]:
+    """What the other processes are told of a seat (a row's mapping): [joined, name, kind,
+    bot]."""
+    return [bool(row["joined"]), row["name"], row["kind"], row["bot"]]
+
+
+class SeatChanges(StoreBase):
+    """The store's changes of seats (a part of ``storage.Store``)."""
+
+    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[list[Any]]:
+        """A person took their seat (and perhaps named it). Returns every seat's ``seat_news``
+        as stored now, other processes' joins included, and tells the others."""
+        values: dict[str, Any] = {"joined": True, "seen": self.clock.now()}
+        if name:
+            values["name"] = name
+
+        async def work(connection) -> list[list[Any]]:
+            # Joins of one game wait for each other: the last one sees everybody seated.
+            await connection.execute(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
+            await connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(**values)
+            )
+            return await self._tell_seats(connection, game_id)
+
+        return await self._run(work)
+
+    async def _unpause(self, connection, game_id: str) -> bool:
+        """A person is back: a paused game goes on (told to the other processes)."""
+        resumed = await connection.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.paused).values(paused=False)
+        )
+        if resumed.rowcount:
+            await self.tell(connection, [(game_id, {"paused": False})])
+        return bool(resumed.rowcount)
+
+    async def pause_abandoned(self, seconds: float) -> list[str]:
+        """Games in play whose people have all been away ``seconds`` or more are paused
+        (nobody plays their bots until a person is back): their ids, each told to the
+        other processes."""
+
+        async def work(connection) -> list[str]:
+            recent = (await connection.scalar(select(self.clock.now()))) - seconds
+            people = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON)
+            here = exists().where(
+                SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
+            )
+            paused = list(
+                (
+                    await connection.scalars(
+                        update(GameRow)
+                        .where(GameRow.status == PLAYING, ~GameRow.paused, people, ~here)
+                        .values(paused=True)
+                        .returning(GameRow.id)
+                    )
+                ).all()
+            )
+            if paused:
+                await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
+            await self.tell(connection, [(g, {"paused": True}) for g in paused])
+            return paused
+
+        return await self._run(work)
+
+    async def _tell_seats(self, connection, game_id: str) -> list[list[Any]]:
+        """Every seat's news as stored now, told to the other processes."""
+        rows = await connection.execute(
+            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        )
+        seats = [seat_news(row) for row in rows.mappings()]
+        await self.tell(connection, [(game_id, {"seats": seats})])
+        return seats
+
+    async def renew_seen(self, seats: list[tuple[str, int]]) -> set[str]:
+        """These (game, seat) have a socket open now: they are here (a paused game of
+        theirs goes on). The ids of the games that were paused."""
+        if not seats:
+            return set()
+
+        async def work(connection) -> set[str]:
+            resumed = set()
+            for game_id, seat in sorted(set(seats)):  # (in order: writers never cross)
+                await connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                    .values(seen=self.clock.now())
+                )
+                if await self._unpause(connection, game_id):
+                    resumed.add(game_id)
+            return resumed
+
+        return await self._run(work)
+
+    async def give_to_bot(
+        self, game_id: str, seat: int, voter: int, bot: str, away: float
+    ) -> tuple[bool, int, int, list[list[Any]]]:
+        """``voter`` votes to give the seat of a person away ``away`` seconds or more to the
+        bot ``bot``. The seat is the bot's at once if ``voter`` made the game (seat 0) or a
+        majority of the other people present voted so. Returns (given, votes, present,
+        every seat's news); refuses (Refusal) a vote that cannot count."""
+
+        async def work(connection) -> tuple[bool, int, int, list[list[Any]]]:
+            status = await connection.scalar(
+                select(GameRow.status).where(GameRow.id == game_id).with_for_update()
+            )
+            if status != PLAYING:
+                raise Refusal("bad_state", "a seat is given to a bot only while the game is on")
+            clock = await connection.scalar(select(self.clock.now()))
+            seats = await connection.execute(select(SeatRow).where(SeatRow.game_id == game_id))
+            rows = {row["seat"]: row for row in seats.mappings()}
+            recent = clock - away
+            here = {s for s, r in rows.items() if r["kind"] == PERSON and (r["seen"] or 0) > recent}
+            check_vote(rows.get(seat), seat, voter, here, away)
+            votes = {v: b for v, b in (rows[seat]["votes"] or {}).items() if int(v) in here}
+            votes[str(voter)] = bot
+            present = len(here)
+            given = voter == 0 or 2 * len(votes) > present
+            values = (
+                {"kind": BOT, "bot": bot, "token_hash": None, "votes": None, "joined": True}
+                if given
+                else {"votes": votes}
+            )
+            await connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(**values)
+            )
+            return given, len(votes), present, await self._tell_seats(connection, game_id)
+
+        return await self._run(work)
+
+
+def check_vote(target, seat: int, voter: int, here: set[int], away: float) -> None:
+    """Refuse a vote to give ``seat`` (its row: ``target``) to a bot that cannot count."""
+    if target is None or target["kind"] != PERSON:
+        raise Refusal("bad_request", f"seat {seat} is not a person's: no bot is needed")
+    if seat == voter:
+        raise Refusal("forbidden", "you are here: your own seat is not given to a bot")
+    if seat in here:
+        raise Refusal(
+            "bad_state",
+            f"{target['name']} is still here (or was less than {away:g} s ago): a seat "
+            "is given to a bot once its person has been away that long",
+        )

@@ -1,0 +1,90 @@
+"""The rows a game's creation and its saves write, in the caller's transaction (telling the
+other processes is the caller's part: ``storage.write_saves``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select, update
+
+from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
+from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
+
+# The statements of every save, built once: a batch runs each once (the turns as one
+# executemany), so a move costs no statement compilation and one round trip per statement.
+LOCK_STATUSES = (
+    select(GameRow.id, GameRow.status)
+    .where(GameRow.id.in_(bindparam("ids", expanding=True)))
+    .order_by(GameRow.id)
+    .with_for_update()
+)
+SET_TURN = (
+    update(GameRow).where(GameRow.id == bindparam("b_id")).values(to_move=bindparam("b_turn"))
+)
+
+
+async def write_rows(connection, batch: list[Save]) -> None:
+    """The rows and status changes of several saves, in the caller's transaction.
+
+    The games' rows are locked first, in the order of their ids; a game whose status is no
+    longer the one a save expects refuses the whole batch (ClaimLost)."""
+    at = now()
+    ids = sorted({save.game_id for save in batch})
+    statuses = dict((await connection.execute(LOCK_STATUSES, {"ids": ids})).all())
+    for save in batch:
+        if save.expect is not None and statuses.get(save.game_id) != save.expect:
+            raise ClaimLost()
+    rows = [
+        {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
+         "note": note, "estimate": estimate, "at": at}
+        for save in batch
+        for index, action, seat, note, estimate in save.rows
+    ]  # fmt: skip
+    if rows:
+        await connection.execute(insert(ActionRow), rows)
+    turns = {  # each game's last save says whose turn it is now
+        save.game_id: None if save.to_move < 0 else save.to_move
+        for save in batch
+        if save.to_move is not None
+    }
+    if turns:
+        await connection.execute(
+            SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
+        )
+    for save in batch:
+        if save.status is not None:
+            values: dict[str, Any] = {"status": save.status}
+            if save.result is not None:
+                values["result"] = save.result
+            if save.status == FINISHED:
+                values["finished"] = at
+            await connection.execute(
+                update(GameRow).where(GameRow.id == save.game_id).values(**values)
+            )
+    finished = [save.game_id for save in batch if save.status == FINISHED]
+    if finished:  # nobody plays their bots any more
+        await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
+
+
+async def insert_game(game: StoredGame, connection) -> None:
+    """A new game's row and seats, in the caller's transaction."""
+    await connection.execute(
+        insert(GameRow),
+        [
+            {
+                "id": game.id, "game": game.game, "params": game.params,
+                "rules_version": game.rules_version, "commitment": game.commitment,
+                "seed": game.seed, "status": game.status, "result": None,
+                "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
+                "undo": game.undo, "hints": game.hints,
+            }
+        ],
+    )  # fmt: skip
+    await connection.execute(
+        insert(SeatRow),
+        [
+            {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "token_hash": s.token_hash, "name": s.name, "joined": s.joined}
+            for s in game.seats
+        ],
+    )  # fmt: skip
