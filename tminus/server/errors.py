@@ -10,13 +10,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
 from tminus.server.html import message_page
 from tminus.server.limits import retry_after
-from tminus.server.protocol import error
+from tminus.server.outbound import ErrorMessage, error
 from tminus.server.service import GameError
 
 log = logging.getLogger("tminus.server")
@@ -29,12 +28,8 @@ RETRY_AFTER = {"unavailable": 1, "busy": 5}
 SOCKET_CLOSE = {"forbidden": 4403, "unknown_seat": 4403, "not_found": 4404, "broken": 4409}
 
 
-class Error(BaseModel):
+class Error(ErrorMessage):
     """Every error, over HTTP and over the socket: nothing was changed."""
-
-    type: str = "error"
-    code: str
-    message: str
 
 
 class Refused(Exception):

@@ -9,18 +9,24 @@ then sends the seat's view as the game is then; a socket that does not read with
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter, OrderedDict, deque
 from typing import Any
 
 from fastapi import WebSocket
+from pydantic_core import to_json
 
 from tminus.server.limits import Limits, RateLimiter
+from tminus.server.outbound import chat
 from tminus.server.service import GameService, Table
 from tminus.server.storage import ChatLine
 
 CHAT_RATE, CHAT_BURST = 0.5, 5  # lines of table talk a seat may send a second, and at once
 STATE = object()  # in a socket's queue: "send this seat's view as it is now"
+
+
+def as_text(message: dict[str, Any]) -> str:
+    """A message as its frame says it: JSON (three times as fast as ``json.dumps``)."""
+    return to_json(message).decode()
 
 
 class Connection:
@@ -88,7 +94,7 @@ class Connection:
                         text = self.hub.render(self.table, self.seat, self.sent)
                         self.sent = self.table.move_number
                     else:
-                        text = json.dumps(item)
+                        text = as_text(item)
                     await asyncio.wait_for(self.socket.send_text(text), timeout)
                 if self.finishing:
                     return
@@ -115,7 +121,7 @@ class Hub:
         service.listen_chat(self.said)
 
     def said(self, table: Table, lines: list[ChatLine]) -> None:
-        message = {"type": "chat", "messages": lines}
+        message = chat(lines)
         for connection in self.connections.get(table.id, ()):
             connection.push(message)
 
@@ -127,7 +133,7 @@ class Hub:
         key = (table.copy, table.version, seat, log_from)
         text = self.rendered.get(key)
         if text is None:
-            text = json.dumps(self.service.view(table, seat, log_from))
+            text = as_text(self.service.view(table, seat, log_from))
             self.rendered[key] = text
             if len(self.rendered) > 256:
                 self.rendered.popitem(last=False)

@@ -7,7 +7,7 @@ appear in URLs or server logs. Then a seat sends ``move``, ``start``, ``resign``
 a bot play for a person who left), ``take_back`` (ask to take back one's last move) or
 ``take_back_answer`` (accept or refuse another's).
 The server answers with ``state`` messages (only what the seat may see) and ``error``
-messages (nothing changed).
+messages (nothing changed): what it sends is modelled in ``tminus.server.outbound``.
 """
 
 from __future__ import annotations
@@ -147,7 +147,3 @@ class CreateGame(Message):
     # Take-backs allowed (None: in a game of persons only; bots then accept at once).
     undo: bool | None = None
     hints: bool = False  # a player may ask for the best move (the table is told)
-
-
-def error(code: str, message: str) -> dict[str, str]:
-    return {"type": "error", "code": code, "message": message}

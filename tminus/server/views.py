@@ -27,7 +27,8 @@ from tminus.server.undo import may_ask, open_request, waiting_for
 
 
 def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
-    """The state message for ``seat`` (None: a spectator): only what it may see."""
+    """The state message for ``seat`` (None: a spectator): only what it may see. Its shape is
+    ``outbound.StateMessage`` (checked by the tests; a dict here: it is made every move)."""
     state = table.state
     record = table.record
     n = table.game.num_players

@@ -2,7 +2,8 @@
 (``deps``) from the app's state, set by ``tminus.server.app.create_app``.
 
 - ``health``: liveness and readiness (``/healthz``, ``/readyz``)
-- ``catalog``: the games offered, their rules as text, the server's limits
+- ``catalog``: the games offered, their rules as text, the server's limits, the socket's
+  messages as JSON Schema
 - ``games``: the games' REST API (``/api/games``)
 - ``replays``: a finished game step by step, streamed or by pages
 - ``reviews``: a finished game reviewed (JSON, and a page)

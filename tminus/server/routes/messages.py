@@ -19,6 +19,7 @@ from tminus.server.admission import Admission
 from tminus.server.bots import BotPlayer
 from tminus.server.hub import Connection, Hub
 from tminus.server.limits import Limits, retry_after
+from tminus.server.outbound import HintMessage, error, pong
 from tminus.server.protocol import (
     Chat,
     GiveToBot,
@@ -34,7 +35,6 @@ from tminus.server.protocol import (
     Switch,
     TakeBack,
     TakeBackAnswer,
-    error,
 )
 from tminus.server.reviews import ReviewBusy, Reviews
 from tminus.server.routes.deps import (
@@ -125,8 +125,8 @@ def heard_at_the_table(hub: Hub, table: Table, seat: int, doing: str) -> Iterato
 
 
 # -- any socket ----------------------------------------------------------------------------
-def pong(connection: Connection) -> None:
-    connection.push({"type": "pong"})
+def ping(connection: Connection) -> None:
+    connection.push(pong())
 
 
 def hello_again(connection: Connection) -> None:
@@ -233,8 +233,10 @@ async def tell_hint(
     names = parts.service.names(table)
     label = state.move_label(found["action"], names)
     labels = [state.move_label(a, names) for a in found["equal"]]
-    connection.push({"type": "hint", "seat": seat, "move_number": number, "label": label,
-                     "labels": labels, **found})  # fmt: skip
+    told = HintMessage(
+        type="hint", seat=seat, move_number=number, label=label, labels=labels, **found
+    )
+    connection.push(told.model_dump())
 
 
 async def chat(parts: Parts, connection: Connection, table: Table, message: Chat) -> None:
@@ -245,7 +247,7 @@ async def chat(parts: Parts, connection: Connection, table: Table, message: Chat
 
 # -- the dispatch tables: a message's class -> its handler ---------------------------------
 ANY_SOCKET: dict[type[Message], Callable[[Connection], None]] = {
-    Ping: pong,
+    Ping: ping,
     Hello: hello_again,
 }
 SEAT_MESSAGES: dict[type[Message], Callable[[Parts, Connection, Table, Any], Awaitable[None]]] = {

@@ -18,7 +18,8 @@ from starlette.websockets import WebSocketState
 from tminus.server.errors import SOCKET_CLOSE, describe
 from tminus.server.hub import Connection
 from tminus.server.limits import RateLimiter
-from tminus.server.protocol import Hello, SeatKey, client_message, error
+from tminus.server.outbound import chat, error
+from tminus.server.protocol import Hello, SeatKey, client_message
 from tminus.server.routes.deps import Client
 from tminus.server.routes.messages import Parts, handle, socket_parts
 from tminus.server.service import GameError
@@ -173,4 +174,4 @@ async def hello(parts: Parts, connection: Connection, game_id: str, message: Any
         connection.push_state(await service.get(game_id))
     history = await service.chat_history(table)
     if history:
-        connection.push({"type": "chat", "messages": history, "history": True})
+        connection.push(chat(history, history=True))
