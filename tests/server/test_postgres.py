@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 
 from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
-from tminus.server.storage import FINISHED, PLAYING, WAITING, Base, GameRow, Store
+from tminus.server.storage import FINISHED, PLAYING, WAITING, GameRow, Store
 
 from ..parts import NO_DATABASE, database_for_tests
 from .helpers import create, join_all, play_out, seats, step, token
@@ -24,12 +24,10 @@ pytestmark = [
 
 
 @pytest.fixture
-async def store():
-    store = Store(URL)
-    await store.open()
-    async with store.engine.begin() as connection:
-        await connection.run_sync(Base.metadata.drop_all)
-        await connection.run_sync(Base.metadata.create_all)
+async def store(database):
+    """A store on a database of its own (``database``, tests/server/conftest.py): tests on
+    other workers use the test server at the same time."""
+    store = await Store(database).open()
     yield store
     await store.close()
 
@@ -40,7 +38,7 @@ async def test_games_are_stored_rebuilt_and_verified_on_postgresql(store):
     await join_all(service, table)
     for _ in range(20):
         await step(service, table)
-    other = await Store(URL).open()
+    other = await Store(store.url).open()
     rebuilt = await GameService(other).get(table.id)
     assert rebuilt.state.history() == table.state.history()
     await play_out(service, table)
@@ -54,7 +52,7 @@ async def test_a_move_claimed_twice_on_postgresql_is_applied_once(store):
     service = GameService(store)
     mine = await create(service, "four_way", {}, seats("person", "person"))
     await join_all(service, mine)
-    other = await Store(URL).open()
+    other = await Store(store.url).open()
     theirs = await GameService(other).get(mine.id)
     seat = mine.state.current_player()
     legal = mine.state.legal_actions()
@@ -70,7 +68,7 @@ async def test_a_read_sees_one_moment_of_the_database(store):
     """A game's row, seats and log are read together: never a change committed between."""
     service = GameService(store)
     table = await create(service, "four_way", {}, seats("person", "person"))
-    other = await Store(URL).open()
+    other = await Store(store.url).open()
     status = select(GameRow.status).where(GameRow.id == table.id)
 
     async def read_twice(connection):
