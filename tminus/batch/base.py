@@ -206,7 +206,7 @@ class BatchEnv(Generic[G]):
         if check:
             self._check(actions, active)
         if not active.all():  # engines read every game's action: the idle ones play 0
-            actions = np.where(active, actions, 0)
+            actions = actions * active  # (np.where is slow on masks that vary game to game)
         if actions.dtype != np.int64:
             actions = actions.astype(np.int64)
         ended_before = np.count_nonzero(self.terminal())

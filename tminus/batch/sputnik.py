@@ -41,7 +41,7 @@ class SputnikBatch(BatchEnv[SputnikGame]):
         self._bit = CellTable(cells, [1 << c for c in range(cells)])
         self._around = CellTable(cells, game.board.neighbour_masks)
         whole = CellTable(cells, [(1 << cells) - 1])
-        self._board, self._nothing = whole.constant(0, 1), whole.constant(1, 1)
+        self._board = whole.constant(0, 1)
         self._start_cells = np.array(game.start, dtype=np.int64)
         self._start_set = CellTable(cells, [sum(1 << c for c in game.start)])
         # The galaxies that the bases of rockets still unmoved protect, by the set of those
@@ -70,6 +70,13 @@ class SputnikBatch(BatchEnv[SputnikGame]):
             [s + n * (i % k) if i < 2 * k else 0 for s in range(n) for i in range(self.sections)],
             dtype=np.int64,
         )
+        # By action id: its cell, whether it is a base help, and the rocket it flies as an
+        # offset from the mover's first rocket (table look-ups are faster than divisions).
+        section, cell = np.divmod(np.arange(self.sections * cells, dtype=np.int64), cells)
+        self._action_cell = cell
+        self._action_helps = (section >= k) & (section < 2 * k)
+        self._action_rocket = np.where(section < 2 * k, n * (section % k), 0)
+        self._first_rocket = self._all * self.rockets  # a game's first rocket, flattened
         self.galaxy = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
         self.occupied = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
         self.bases = Cells([np.zeros(b, dtype=np.int64) for _ in range(self.words)])
@@ -160,87 +167,116 @@ class SputnikBatch(BatchEnv[SputnikGame]):
             self.winner[game] = state._winner
 
     # -- a decision, for every game at once ------------------------------------------------
+    # (Choices between two values are arithmetic, ``b + (a - b) * condition``, and subsets
+    # are index arrays: ``np.where`` and boolean indexing are several times slower on
+    # masks that vary from game to game.)
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self._record_where(active, actions)
-        k = self.per_player
-        section, cell = np.divmod(actions, self.cells)
-        moving = active & (self.phase == MOVE)
-        removing = active & (self.phase == REMOVE)
-        helping = moving & (section >= k) & (section < 2 * k)
-        rocket = self._rocket_of.take(self.player * self.sections + section)
-        here, home, flat = self._rocket_cells(None, rocket)
+        phase = self.phase
+        moving = active & (phase == MOVE)
+        removing = active & (phase == REMOVE)
+        cell = self._action_cell.take(actions)
+        helping = moving & self._action_helps.take(actions)
+        # (a removal's "rocket" is the mover's first: nothing of it changes below)
+        rocket = self.player + self._action_rocket.take(actions)
+        flat = self._first_rocket + rocket
+        here = self.pos.ravel().take(flat)
+        target = self._bit[cell]
         # Base help: "he turns the base over to its galaxy side and then places his rocket
         # on it"; the base's old cell becomes empty.
         if helping.any():
             games = np.flatnonzero(helping)
+            rockets = flat[games]
             self.galaxy.put(games, self.galaxy.take(games) | self._bit[cell[games]])
-            self.bases.put(games, self.bases.take(games).minus(self._bit[home[games]]))
-            self.base.ravel()[flat[games]] = self.out
+            home = self._bit[self.base.ravel().take(rockets)]
+            self.bases.put(games, self.bases.take(games).minus(home))
+            self.base.ravel()[rockets] = self.out
         # A step or a help: the rocket flies; the cell it leaves is uninhabited again.
-        flown = self.occupied.minus(self._bit[here]) | self._bit[cell]
-        self.occupied = Cells.where(moving, flown, self.occupied)
-        self.pos.ravel()[flat] = np.where(moving, cell, here)
+        self.occupied = self.occupied.minus(self._bit[here].times(moving)) | target.times(moving)
+        self.pos.ravel()[flat] = here + (cell - here) * moving
         self.unmoved &= ~(moving * self._rocket_bit.take(rocket))
         # "Then the player takes any uninhabited galaxy", if one can be taken.
-        self.galaxy = Cells.where(removing, self.galaxy.minus(self._bit[cell]), self.galaxy)
+        self.galaxy = self.galaxy.minus(target.times(removing))
         stepped = moving & ~helping
-        can_take = self.free().minus(self.restricted()).any()
-        self.phase = np.where(stepped & can_take, REMOVE, self.phase)
-        self._end_turns(np.flatnonzero(removing | helping | (stepped & ~can_take)))
+        to_remove = stepped & self.free().minus(self.restricted()).any()
+        self.phase = phase + (REMOVE - MOVE) * to_remove  # (a step's phase is MOVE)
+        self._end_turns(np.flatnonzero(removing | helping | (stepped ^ to_remove)))
 
     def _end_turns(self, games: np.ndarray) -> None:
         """ "Then the turn passes clockwise"; the turn cap makes a draw."""
         if len(games) == 0:
             return
-        self.turns[games] += 1
+        turns = self.turns.take(games) + 1
+        self.turns[games] = turns
         self._start_turns(games, self._next.take(self.player.take(games)))
-        capped = games[(self.phase[games] != OVER) & (self.turns[games] >= self.game.max_turns)]
-        self.phase[capped] = OVER
+        capped = turns >= self.game.max_turns
+        if capped.any():  # (a game already over stays so)
+            self.phase[games[capped]] = OVER
 
     def _start_turns(self, games: np.ndarray, seat: np.ndarray) -> None:
         """Eliminate the seat's rockets that cannot move; a seat with none left is skipped;
         one side left wins. ``games``: those whose turn starts, ``seat``: with whom."""
-        n = self.num_players
+        n, out = self.num_players, self.out
         while len(games):
             galaxy, occupied = self.galaxy.take(games), self.occupied.take(games)
             empty = self._board.minus(galaxy | self.bases.take(games))
             can_play = np.zeros(len(games), dtype=bool)
-            eliminated = np.zeros(len(games), dtype=np.int64)  # bit r: rocket r just left
+            eliminated = None  # bit r: rocket r just left
+            first = games * self.rockets
             for i in range(self.per_player):
                 rocket = seat + n * i
-                cell, home, flat = self._rocket_cells(games, rocket)
+                flat = first + rocket
+                cell, home = self.pos.ravel().take(flat), self.base.ravel().take(flat)
                 # "When, on his turn, a player cannot move his rocket, he is eliminated": no
                 # step (onto a galaxy or its own base) and no help (onto an empty cell).
                 free = galaxy.minus(occupied)
-                with_help = (home != self.out) & (home != cell)
-                reach = Cells.where(with_help, free | empty | self._bit[home], free)
+                with_help = (home != out) & (home != cell)
+                reach = free | (empty | self._bit[home]).times(with_help)
                 moves = (self._around[cell] & reach).any()
-                on_board = cell != self.out
+                on_board = cell != out
                 stuck = on_board & ~moves
                 if stuck.any():
-                    occupied = Cells.where(stuck, occupied.minus(self._bit[cell]), occupied)
-                    self.pos.ravel()[flat[stuck]] = self.out
-                    eliminated |= stuck * self._rocket_bit.take(rocket)
+                    if i + 1 < self.per_player:  # (the seat's next rocket sees the cell free)
+                        occupied = occupied.minus(self._bit[cell].times(stuck))
+                    at = np.flatnonzero(stuck)
+                    left = games.take(at)
+                    self.occupied.put(left, self.occupied.take(left).minus(self._bit[cell[at]]))
+                    self.pos.ravel()[flat.take(at)] = out
+                    gone = stuck * self._rocket_bit.take(rocket)
+                    eliminated = gone if eliminated is None else eliminated | gone
                 can_play |= on_board & moves
-            last = np.zeros(len(games), dtype=bool)
-            if eliminated.any():
-                self.occupied.put(games, occupied)
-                alive = self.alive.take(games) & ~eliminated
-                self.alive[games] = alive
+            # Then per game: won (one side left), playing (the seat can move), or on to the
+            # next seat. The first two are few: all games are set playing, then they mended.
+            done = can_play
+            if eliminated is not None:
+                at = np.flatnonzero(eliminated)
+                some = games.take(at)
+                alive = self.alive.take(some) & ~eliminated.take(at)
+                self.alive[some] = alive
                 # "The player whose rocket remains last on the board wins the game."
                 last = popcount(self._sides.take(alive)) == 1
-                won = games[last]
-                self.winner[won] = self._only_side.take(alive[last])
-                self.phase[won] = OVER
-            playing = ~last & can_play
-            self.phase[games[playing]] = MOVE
-            self.player[games[playing]] = seat[playing]
-            going_on = ~last & ~can_play
-            games, seat = games[going_on], self._next.take(seat[going_on])
+                if last.any():
+                    won = some[last]
+                    self.winner[won] = self._only_side.take(alive[last])
+                    self.phase[won] = OVER
+                    done = can_play.copy()
+                    done[at[last]] = True
+                    can_play[at[last]] = False
+            if can_play.all():
+                self.phase[games] = MOVE
+                self.player[games] = seat
+                return
+            waiting = games[np.flatnonzero(~can_play)]
+            phase, player = self.phase.take(waiting), self.player.take(waiting)
+            self.phase[games] = MOVE
+            self.player[games] = seat
+            self.phase[waiting], self.player[waiting] = phase, player
+            at = np.flatnonzero(~done)
+            games, seat = games.take(at), self._next.take(seat.take(at))
 
     # -- queries ---------------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
-        return np.where(self.phase == OVER, TERMINAL, self.player)
+        return self.player + (TERMINAL - self.player) * (self.phase == OVER)
 
     def terminal(self) -> np.ndarray:
         return self.phase == OVER
@@ -254,16 +290,16 @@ class SputnikBatch(BatchEnv[SputnikGame]):
         steps, helps = [], []
         for i in range(k):
             cell, home, _ = self._rocket_cells(None, self.player + n * i)
-            cell = np.where(moving, cell, self.out)
+            cell = self.out + (cell - self.out) * moving
             around = self._around[cell]
             # "onto a galaxy" (uninhabited) "or an adjacent base of his own color"
             steps.append(around & (free | self._bit[home]))
             # "move his base onto an empty space adjacent to his rocket", once, not from it
             can_help = (home != self.out) & (home != cell)
-            helps.append(self._around[np.where(can_help, cell, self.out)] & empty)
+            helps.append(self._around[self.out + (cell - self.out) * can_help] & empty)
         removing = self.phase == REMOVE
         removable = self.free().minus(self.restricted())
-        removals = Cells.where(removing, removable, self._nothing)
+        removals = removable.times(removing)
         return [*steps, *helps, removals]
 
     def _legal_mask(self) -> np.ndarray:
@@ -271,18 +307,33 @@ class SputnikBatch(BatchEnv[SputnikGame]):
         return np.concatenate(sets, axis=1)
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        sets = self.legal_sets()
         if self.per_player > 1 or self.words > 1:
-            kind, cell = select_in_sets(sets, uniform)
+            kind, cell = select_in_sets(self.legal_sets(), uniform)
             return kind * self.cells + cell
         # One rocket each and one word: steps (onto galaxies or the base), helps (onto empty
         # cells) and removals (another phase) are sets of different cells: pick in their union.
-        steps, helps, removals = (s.words[0] for s in sets)
+        steps, helps, removals = self._one_rocket_sets()
         union = steps | helps | removals
         cell = select_bit(union, (uniform * popcount(union)).astype(np.int64))
         bit = 1 << cell
         kind = ((helps & bit) != 0) + 2 * ((removals & bit) != 0)
         return kind * self.cells + cell
+
+    def _one_rocket_sets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``legal_sets`` with one rocket each and one word, as plain words."""
+        galaxy, occupied = self.galaxy.words[0], self.occupied.words[0]
+        phase = self.phase
+        flat = self._first_rocket + self.player
+        cell, home = self.pos.ravel().take(flat), self.base.ravel().take(flat)
+        free = galaxy & ~occupied
+        around = self._around.columns[0].take(cell) * (phase == MOVE)
+        steps = around & (free | self._bit.columns[0].take(home))
+        empty = self._board.words[0] & ~(galaxy | self.bases.words[0])
+        can_help = (home != self.out) & (home != cell)
+        helps = around & empty * can_help
+        restricted = self._protected.columns[0].take(self.unmoved & self.alive)
+        removals = (free & ~restricted) * (phase == REMOVE)
+        return steps, helps, removals
 
     def ended_by_turn_cap(self) -> np.ndarray:
         return (self.phase == OVER) & (self.winner < 0)

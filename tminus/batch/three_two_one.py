@@ -9,6 +9,8 @@ same chances, as the reference engine's one chance node a card.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from tminus.batch.base import BatchEnv
@@ -91,6 +93,15 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         self._first_playing = np.array(first, dtype=np.int64)
         self._next_playing = np.array(following, dtype=np.int64)
         self._seat_bits = 1 << np.arange(n, dtype=np.int64)
+        # By ``playing << 3 | starter``: the seats from the starter on, clockwise, those who
+        # play first (the others after them, unused).
+        order = []
+        for playing in range(1 << n):
+            for starter in range(8):
+                seats = [(starter + i) % n for i in range(n)]
+                plays = [s for s in seats if playing >> s & 1]
+                order.append(plays + [s for s in seats if not playing >> s & 1])
+        self._dealing_order = np.array(order, dtype=np.int64)
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {
@@ -132,9 +143,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         hand_size = np.where(players <= 6, rules.hand_size(6), rules.hand_size(8))
         dealt = players * hand_size
         # The seats in dealing order: the starter, then clockwise among those who play.
-        seats = (starter[:, None] + np.arange(n)) % n
-        plays = (playing[:, None] >> seats & 1).astype(bool)
-        order = np.take_along_axis(seats, np.argsort(~plays, axis=1, kind="stable"), axis=1)
+        order = self._dealing_order[playing << 3 | starter]
         # A shuffled deck for each game: its first cards are dealt one by one, in turn, then
         # two are turned up, left then right.
         cards = DECK_CARDS[np.argsort(self.rng.random((count, rules.DECK_SIZE)), axis=1)]
@@ -203,30 +212,31 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
 
     # -- queries about the position --------------------------------------------------------
     def _mover_rows(self, games: np.ndarray) -> np.ndarray:
-        return games * self.num_players + self.mover[games]
+        return games * self.num_players + self.mover.take(games)
 
-    def mover_hand(self, games: np.ndarray) -> np.ndarray:
+    def mover_hand(self, games: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """(11, games): the mover's hand in each of ``games``, one row a value (so that
-        sums over values run along the batch, fast)."""
-        first = self._mover_rows(games) * V
-        return self.hands.ravel().take(first[None, :] + np.arange(V)[:, None])
+        sums over values run along the batch, fast). ``rows``: ``_mover_rows(games)``."""
+        rows = self._mover_rows(games) if rows is None else rows
+        return np.ascontiguousarray(self.hands.reshape(-1, V).take(rows, axis=0).T)
 
     def _discard_onto(self, games: np.ndarray) -> np.ndarray:
         """Where a discard may go: "If a discard pile is empty, they must discard there"
         (ONLY_LEFT, ONLY_RIGHT or EITHER, as the reference engine numbers them)."""
         sizes = self.pile_size.ravel()
         left, right = sizes.take(games * 2) > 0, sizes.take(games * 2 + 1) > 0
-        return np.where(~left, ref.ONLY_LEFT, np.where(~right, ref.ONLY_RIGHT, ref.EITHER))
+        # (arithmetic, not np.where: that is slow on masks that vary from game to game)
+        return ~left * ref.ONLY_LEFT + (left & ~right) * ref.ONLY_RIGHT  # (EITHER is 0)
 
     def _turn_options(self, games: np.ndarray):
         """For each of ``games``: (largest discard of each value as (11, games), cards that
         can go, piles allowed, countdown open, blastoff open)."""
-        hand = self.mover_hand(games)
         rows = self._mover_rows(games)
+        hand = self.mover_hand(games, rows)
         size, total = self.sizes.ravel().take(rows), self.totals.ravel().take(rows)
         # All of a number may go, but never the last card: only a hand of one number
         # ("Blastoff!" open) holds a number as many times as it has cards.
-        full = hand == size
+        full = hand == np.minimum(size, 255).astype(np.uint8)  # (as bytes: faster)
         largest = hand - full
         blastoff = full.any(axis=0)
         single = size == 1  # "a single card left": Blastoff is the only move
@@ -240,7 +250,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         from_other = sizes.take(games * 2 + other) > 0
         # A reshuffle gives both discard piles but their top cards.
         reshufflable = (sizes.take(games * 2) > 1) | (sizes.take(games * 2 + 1) > 1)
-        return from_other, (self.draw_size[games] > 0) | reshufflable
+        return from_other, (self.draw_size.take(games) > 0) | reshufflable
 
     def _legal_mask(self) -> np.ndarray:
         b, games = self.batch_size, self._all
@@ -272,28 +282,29 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
 
     def _sample_turn(self, games: np.ndarray, uniform: np.ndarray) -> np.ndarray:
         largest, cards, onto, countdown, blastoff = self._turn_options(games)
-        either = onto == ref.EITHER
-        piles = 1 + either
-        discards = cards * piles  # every legal (value, copies) once per pile allowed
+        either = (onto == ref.EITHER).astype(np.int64)
+        discards = cards << either  # every legal (value, copies) once per pile allowed
         pick = (uniform * (discards + countdown + blastoff)).astype(np.int64)
         # A discard: (value, copies) pairs in order are the discardable cards in order;
         # the pick's card gives the value, its place among that value's cards the copies.
-        card, pile = np.divmod(pick, piles)
+        card = pick >> either
         after = running_totals(largest)
-        value = (after <= card).sum(axis=0)
+        value = count_rows_at_most(after, card)
         column = np.arange(len(games))
         before = (after - largest).ravel().take(np.minimum(value, V - 1) * len(games) + column)
         copies = card - before + 1
-        pile = np.where(either, pile, np.where(onto == ref.ONLY_LEFT, LEFT, RIGHT))
+        # (choices by arithmetic: np.where is slow on masks that vary from game to game)
+        pile = (pick & either) + (onto == ref.ONLY_RIGHT) * RIGHT  # (LEFT is 0)
         discard = (value * MAX_SET + copies - 1) * 2 + pile
-        declare = np.where((pick == discards) & countdown, DECLARE_COUNTDOWN, DECLARE_BLASTOFF)
-        return np.where(pick < discards, discard, declare)
+        countdown_now = (pick == discards) & countdown
+        declare = DECLARE_BLASTOFF + (DECLARE_COUNTDOWN - DECLARE_BLASTOFF) * countdown_now
+        return declare + (discard - declare) * (pick < discards)
 
     def _sample_draw(self, games: np.ndarray, uniform: np.ndarray) -> np.ndarray:
         from_other, from_pile = self._draw_options(games)
         pick = (uniform * (from_other.astype(np.int64) + from_pile)).astype(np.int64)
-        other = DRAW_LEFT + 1 - self.discarded_on[games]
-        return np.where((pick == 0) & from_other, other, DRAW_PILE)
+        other = DRAW_LEFT + 1 - self.discarded_on.take(games)
+        return DRAW_PILE + (other - DRAW_PILE) * ((pick == 0) & from_other)
 
     # -- a decision, for every game at once ------------------------------------------------
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
@@ -331,8 +342,9 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         self.pile_size.ravel()[stack] += copies
         self.discarded_on[games] = pile
         other = self.pile_size.ravel().take(games * 2 + 1 - pile) > 0
-        reshufflable = (self.pile_size[games] > 1).any(axis=1)
-        can_draw = other | (self.draw_size[games] > 0) | reshufflable
+        sizes = self.pile_size.ravel()
+        reshufflable = (sizes.take(games * 2) > 1) | (sizes.take(games * 2 + 1) > 1)
+        can_draw = other | (self.draw_size.take(games) > 0) | reshufflable
         self.phase[games[can_draw]] = DRAW
         stuck = games[~can_draw]
         if len(stuck):
@@ -342,6 +354,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
     def _draw(self, games: np.ndarray, actions: np.ndarray) -> None:
         """ "Draw a card from the other discard pile -or- risk drawing from ... the draw pile"."""
         a = actions[games]
+        rows = self._mover_rows(games)
         from_pile = a == DRAW_PILE
         value = np.zeros(len(games), dtype=np.int64)
         taking = np.flatnonzero(~from_pile)
@@ -352,11 +365,11 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
             run = self.runs.ravel()[top].astype(np.int64)
             taken = run >> 4
             last = (run & 15) == 0
-            self.runs.ravel()[top] = np.where(last, 0, run - 1)
+            self.runs.ravel()[top] = (run - 1) * ~last
             runs[stack] -= last
             self.pile.ravel()[stack * V + taken] -= 1
             self.pile_size.ravel()[stack] -= 1
-            cell = self._mover_rows(games[taking]) * V + taken
+            cell = rows[taking] * V + taken
             self.known.ravel()[cell] += 1  # everyone saw which card was taken
             value[taking] = taken
         drawing = np.flatnonzero(from_pile)
@@ -368,7 +381,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
             drawn = self._draw_cards(from_draw)
             self._record(from_draw, drawn)
             value[drawing] = drawn
-        self._add_to_hand(games, value)
+        self._add_to_hand(rows, value)
         self._end_turns(games)
 
     def _reshuffle(self, games: np.ndarray) -> None:
@@ -391,13 +404,13 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         (copies of v left) / (cards left); it leaves the draw pile."""
         draw = self.draw.ravel().take(games[None, :] * V + np.arange(V)[:, None])
         pick = (self.rng.random(len(games)) * self.draw_size[games]).astype(np.int64)
-        value = (running_totals(draw) <= pick).sum(axis=0)
+        value = count_rows_at_most(running_totals(draw), pick)
         self.draw.ravel()[games * V + value] -= 1
         self.draw_size[games] -= 1
         return value
 
-    def _add_to_hand(self, games: np.ndarray, value: np.ndarray) -> None:
-        row = self._mover_rows(games)
+    def _add_to_hand(self, row: np.ndarray, value: np.ndarray) -> None:
+        """``value`` into the hand of each of ``row`` (``_mover_rows``)."""
         self.hands.ravel()[row * V + value] += 1
         self.sizes.ravel()[row] += 1
         self.totals.ravel()[row] += value
@@ -444,8 +457,9 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         blastoff = (action == DECLARE_BLASTOFF)[:, None]
         # Blastoff: "the others are ranked among themselves".
         ranked = playing & ~(blastoff & is_declarer)
-        points = POINTS[np.minimum(dense_ranks(totals, ranked), len(POINTS) - 1)]
-        points = np.where(blastoff, POINTS[np.minimum(dense_ranks(totals, ranked) + 1, 4)], points)
+        ranks = dense_ranks(totals, ranked)
+        points = POINTS[np.minimum(ranks, len(POINTS) - 1)]
+        points = np.where(blastoff, POINTS[np.minimum(ranks + 1, 4)], points)
         mine = np.where(is_declarer, totals, 0).sum(axis=1)[:, None]
         lower = (playing & (totals < mine)).any(axis=1)[:, None]
         alone = (playing & (totals == mine)).sum(axis=1)[:, None] == 1
@@ -553,12 +567,24 @@ def running_totals(rows: np.ndarray) -> np.ndarray:
     return out
 
 
+def count_rows_at_most(rows: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """``(rows <= limit).sum(axis=0)`` for int16 rows (at most 255 of them): compared as
+    int16 and summed as bytes, some ten times faster than with int64s."""
+    at_most = rows <= limit.astype(np.int16)
+    return at_most.view(np.uint8).sum(axis=0, dtype=np.uint8).astype(np.int64)
+
+
+@cache
+def _earlier(n: int) -> np.ndarray:
+    return np.tril(np.ones((n, n), dtype=bool), -1)
+
+
 def dense_ranks(totals: np.ndarray, among: np.ndarray) -> np.ndarray:
     """``rules.dense_ranks`` for each game: rank 1 for the lowest total of the seats
     ``among``, equal totals sharing a rank (seats not among them get a rank too; ignore it)."""
     n = totals.shape[1]
     same = totals[:, :, None] == totals[:, None, :]  # [g, i, j]: seats i and j tie
-    earlier = np.tril(np.ones((n, n), dtype=bool), -1)  # [i, j]: j before i
+    earlier = _earlier(n)  # [i, j]: j before i
     # A seat "opens" its total when no seat before it among them has the same total.
     opens = among & ~(same & earlier[None] & among[:, None, :]).any(axis=2)
     lower = totals[:, None, :] < totals[:, :, None]  # [g, i, j]: j's total below i's
