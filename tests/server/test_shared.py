@@ -26,6 +26,7 @@ from tminus.server.storage import (
     own_notice,
     release_sqlite,
 )
+from tminus.server.store_notices import Chat, Moves
 
 from .helpers import create, join_all, new_service, play_out, seats, step, token
 
@@ -448,8 +449,8 @@ async def test_table_talk_heard_with_news_that_cannot_be_applied_is_still_said(
 
     monkeypatch.setattr(there.store, "load", failing_load)
     line = {"index": 0, "seat": 0, "text": "gg", "at": 0}
-    gap = storage.said_by("p1", {"at": theirs.move_number + 5, "moves": []})
-    await heard(there, mine.id, [gap, storage.said_by("p1", {"chat": [line]})])
+    gap = storage.said_by("p1", Moves(at=theirs.move_number + 5, moves=[]))
+    await heard(there, mine.id, [gap, storage.said_by("p1", Chat(chat=[line]))])
     assert lines == [line]
     assert mine.id not in there.tables  # read anew when next used
     await here.store.close()

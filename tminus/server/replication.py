@@ -12,17 +12,28 @@ date before use.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from tminus.server.fanout import Listener
 from tminus.server.memory import CHAT_KEPT, Memory
 from tminus.server.pipeline import apply, draft_of, rebuild
 from tminus.server.storage import BOT, BROKEN, FINISHED, Store, StoredGame, StoreError
+from tminus.server.store_notices import (
+    AnyNews,
+    Chat,
+    Paused,
+    Reload,
+    Rematch,
+    SeatNews,
+    Seats,
+    TakeBack,
+    read_notice,
+)
+from tminus.server.store_values import ChatLine
 from tminus.server.tables import (
     GameError,
     Table,
@@ -127,43 +138,45 @@ class Replicator:
             async with table.lock:
                 changed = False
                 while table.news:
-                    changed |= await self._take_news(table, json.loads(table.news.popleft()))
+                    changed |= await self._take_news(table, read_notice(table.news.popleft()))
                 if changed:
                     self.memory.changed(table)
         except (GameError, StoreError) as error:
             # Not applied: drop the copy, so that the game is read anew when next used. Table
             # talk does not depend on the copy: what was heard of it is said all the same.
             log.warning("game %s could not be brought up to date: %s", table.id, error)
-            unheard = [json.loads(payload) for payload in table.news]
+            unheard = [read_notice(payload) for payload in table.news]
             table.news.clear()
             for news in unheard:
-                if "chat" in news:
-                    self.memory.said(table, news["chat"])
+                if isinstance(news, Chat):
+                    self.memory.said(table, chat_lines(news))
             self.memory.forget(table.id)
 
-    async def _take_news(self, table: Table, news: dict[str, Any]) -> bool:
-        """Apply one notice (see ``storage.Save.notice``): whether anything changed."""
-        if "chat" in news:
-            self.memory.said(table, news["chat"])
-            return False
-        if "rematch" in news:
-            table.record.rematch = news["rematch"]
-            return True
-        if "paused" in news:
-            changed = table.record.paused != news["paused"]
-            table.record.paused = news["paused"]
-            return changed
-        if "seats" in news:
-            return take_seats(table, news["seats"])
-        if "take_back" in news:
-            changed = table.record.take_back != news["take_back"]
-            table.record.take_back = news["take_back"]
-            return changed
-        at = news.get("at", 0)
-        if news.get("reload") or at > table.move_number:  # a gap: read what was missed
+    async def _take_news(self, table: Table, news: AnyNews) -> bool:
+        """Apply one notice (``store_notices``): whether anything changed."""
+        match news:
+            case Chat():
+                self.memory.said(table, chat_lines(news))
+                return False
+            case Rematch(rematch=rematch):
+                table.record.rematch = rematch
+                return True
+            case Paused(paused=paused):
+                changed = table.record.paused != paused
+                table.record.paused = paused
+                return changed
+            case Seats(seats=seats):
+                return take_seats(table, seats)
+            case TakeBack(take_back=take_back):
+                changed = table.record.take_back != take_back
+                table.record.take_back = take_back
+                return changed
+            case Reload():
+                return await self.catch_up_locked(table)
+        if news.at > table.move_number:  # a gap: read what was missed
             return await self.catch_up_locked(table)
-        moves = news["moves"][table.move_number - at :]  # (those before are known here)
-        return absorb(table, moves, news.get("status"), news.get("result"))
+        moves = news.moves[table.move_number - news.at :]  # (those before are known here)
+        return absorb(table, moves, news.status, news.result)
 
     # -- catching up with the store --------------------------------------------------------
     async def catch_up(self, table: Table) -> None:
@@ -207,12 +220,17 @@ class Replicator:
 
 
 # -- what was committed elsewhere, applied to a copy -----------------------------------------
-def take_seats(table: Table, seats: list[list[Any]]) -> bool:
-    """Seats as stored ([joined, name, kind, bot] each, see ``storage.seat_news``)."""
+def take_seats(table: Table, seats: list[SeatNews]) -> bool:
+    """Seats as stored (``store_seats.seat_news``), put in memory: whether any changed."""
     changed = False
     for entry, news in zip(table.record.seats, seats, strict=False):
-        if seat_state(entry) != list(news):
-            entry.joined, entry.name, entry.kind, entry.bot = news
+        if seat_state(entry) != news:
+            entry.joined, entry.name, entry.kind, entry.bot = (
+                news.joined,
+                news.name,
+                news.kind,
+                news.bot,
+            )
             if entry.kind == BOT:
                 entry.token_hash = None  # (given to a bot: its person's link is void)
             changed = True
@@ -262,3 +280,8 @@ def is_behind(table: Table, other: Table) -> bool:
         or other.record.paused != table.record.paused
         or other.record.take_back != table.record.take_back
     )
+
+
+def chat_lines(news: Chat) -> list[ChatLine]:
+    """The lines of table talk a notice tells, as the store keeps them."""
+    return cast(list[ChatLine], news.chat)  # (told by ``store_chat`` from ChatLine values)

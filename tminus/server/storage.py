@@ -36,7 +36,6 @@ import asyncio
 import logging
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
 
 from sqlalchemy import select, update
 
@@ -55,7 +54,17 @@ from tminus.server.store_engine import (
     unavailable,
 )
 from tminus.server.store_leases import LeaseQueries
-from tminus.server.store_notices import MAX_NOTICE, channel, notify, own_notice, said_by
+from tminus.server.store_notices import (
+    MAX_NOTICE,
+    Moves,
+    News,
+    Reload,
+    Rematch,
+    channel,
+    notify,
+    own_notice,
+    said_by,
+)
 from tminus.server.store_reads import GameReads, stored_game
 from tminus.server.store_rows import ActionRow, Base, BotLease, ChatRow, GameRow, SeatRow, now
 from tminus.server.store_seats import SeatChanges, seat_news
@@ -104,7 +113,7 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
 class Store(GameReads, SeatChanges, TableTalk, LeaseQueries, StoreBase):
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 
-    async def tell(self, connection, news: list[tuple[str, dict[str, Any]]]) -> None:
+    async def tell(self, connection, news: list[tuple[str, News]]) -> None:
         """Publish (game id, news) said by this store, in the caller's transaction."""
         await notify(connection, [(game_id, said_by(self.origin, n)) for game_id, n in news])
 
@@ -128,7 +137,7 @@ class Store(GameReads, SeatChanges, TableTalk, LeaseQueries, StoreBase):
                     select(GameRow.rematch).where(GameRow.id == previous)
                 )
             await insert_game(game, connection)
-            await self.tell(connection, [(previous, {"rematch": game.id})])
+            await self.tell(connection, [(previous, Rematch(rematch=game.id))])
             return game.id
 
         return await self._run(work)
@@ -199,7 +208,7 @@ class Store(GameReads, SeatChanges, TableTalk, LeaseQueries, StoreBase):
                     )
                 ).all()
             )
-            news = {"at": 0, "moves": [], "status": EXPIRED, "result": None}
+            news = Moves(at=0, moves=[], status=EXPIRED)
             await self.tell(connection, [(g, news) for g in expired])
             return expired
 
@@ -214,7 +223,7 @@ class Store(GameReads, SeatChanges, TableTalk, LeaseQueries, StoreBase):
                 .where(GameRow.id == game_id)
                 .values(status=BROKEN, problem=problem[:2000])
             )
-            await self.tell(connection, [(game_id, {"reload": True})])
+            await self.tell(connection, [(game_id, Reload())])
 
         await self._run(work)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Self
+from typing import Self
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -23,6 +23,7 @@ from tminus.server.store_engine import (
     sqlite_path,
     unavailable,
 )
+from tminus.server.store_notices import News
 from tminus.server.store_rows import Base
 from tminus.server.store_values import ClaimLost, StoreError
 
@@ -109,7 +110,7 @@ class StoreBase:
         server's other modules: take-backs, ``tminus.server.undo``)."""
         return await self._run(work, write=write)
 
-    async def tell(self, connection, news: list[tuple[str, dict[str, Any]]]) -> None:
+    async def tell(self, connection, news: list[tuple[str, News]]) -> None:
         """Publish (game id, news) said by this store, in the caller's transaction.
         (``storage.Store`` does it, with ``storage.notify``: the one place to listen in.)"""
         raise NotImplementedError

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import func, insert, select
 
 from tminus.server.store_base import StoreBase
+from tminus.server.store_notices import Chat
 from tminus.server.store_rows import ChatRow, GameRow, now
 from tminus.server.store_values import ChatLine
 
@@ -29,7 +30,7 @@ class TableTalk(StoreBase):
                 insert(ChatRow).values(game_id=game_id, index=index, seat=seat, text=words, at=at)
             )
             line: ChatLine = {"index": index, "seat": seat, "text": words, "at": at.isoformat()}
-            await self.tell(connection, [(game_id, {"chat": [line]})])
+            await self.tell(connection, [(game_id, Chat(chat=[dict(line)]))])
             return line
 
         return await self._run(work)

@@ -8,27 +8,27 @@ from typing import Any
 from sqlalchemy import delete, exists, select, update
 
 from tminus.server.store_base import StoreBase
+from tminus.server.store_notices import Paused, SeatNews, Seats
 from tminus.server.store_rows import BotLease, GameRow, SeatRow
 from tminus.server.store_values import BOT, PERSON, PLAYING, Refusal
 
 
-def seat_news(row) -> list[Any]:
-    """What the other processes are told of a seat (a row's mapping): [joined, name, kind,
-    bot]."""
-    return [bool(row["joined"]), row["name"], row["kind"], row["bot"]]
+def seat_news(row) -> SeatNews:
+    """What the other processes are told of a seat (a row's mapping)."""
+    return SeatNews(joined=bool(row["joined"]), name=row["name"], kind=row["kind"], bot=row["bot"])
 
 
 class SeatChanges(StoreBase):
     """The store's changes of seats (a part of ``storage.Store``)."""
 
-    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[list[Any]]:
+    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[SeatNews]:
         """A person took their seat (and perhaps named it). Returns every seat's ``seat_news``
         as stored now, other processes' joins included, and tells the others."""
         values: dict[str, Any] = {"joined": True, "seen": self.clock.now()}
         if name:
             values["name"] = name
 
-        async def work(connection) -> list[list[Any]]:
+        async def work(connection) -> list[SeatNews]:
             # Joins of one game wait for each other: the last one sees everybody seated.
             await connection.execute(
                 select(GameRow.id).where(GameRow.id == game_id).with_for_update()
@@ -48,7 +48,7 @@ class SeatChanges(StoreBase):
             update(GameRow).where(GameRow.id == game_id, GameRow.paused).values(paused=False)
         )
         if resumed.rowcount:
-            await self.tell(connection, [(game_id, {"paused": False})])
+            await self.tell(connection, [(game_id, Paused(paused=False))])
         return bool(resumed.rowcount)
 
     async def pause_abandoned(self, seconds: float) -> list[str]:
@@ -74,18 +74,18 @@ class SeatChanges(StoreBase):
             )
             if paused:
                 await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
-            await self.tell(connection, [(g, {"paused": True}) for g in paused])
+            await self.tell(connection, [(g, Paused(paused=True)) for g in paused])
             return paused
 
         return await self._run(work)
 
-    async def _tell_seats(self, connection, game_id: str) -> list[list[Any]]:
+    async def _tell_seats(self, connection, game_id: str) -> list[SeatNews]:
         """Every seat's news as stored now, told to the other processes."""
         rows = await connection.execute(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
         )
         seats = [seat_news(row) for row in rows.mappings()]
-        await self.tell(connection, [(game_id, {"seats": seats})])
+        await self.tell(connection, [(game_id, Seats(seats=seats))])
         return seats
 
     async def renew_seen(self, seats: list[tuple[str, int]]) -> set[str]:
@@ -110,13 +110,13 @@ class SeatChanges(StoreBase):
 
     async def give_to_bot(
         self, game_id: str, seat: int, voter: int, bot: str, away: float
-    ) -> tuple[bool, int, int, list[list[Any]]]:
+    ) -> tuple[bool, int, int, list[SeatNews]]:
         """``voter`` votes to give the seat of a person away ``away`` seconds or more to the
         bot ``bot``. The seat is the bot's at once if ``voter`` made the game (seat 0) or a
         majority of the other people present voted so. Returns (given, votes, present,
         every seat's news); refuses (Refusal) a vote that cannot count."""
 
-        async def work(connection) -> tuple[bool, int, int, list[list[Any]]]:
+        async def work(connection) -> tuple[bool, int, int, list[SeatNews]]:
             status = await connection.scalar(
                 select(GameRow.status).where(GameRow.id == game_id).with_for_update()
             )

@@ -4,12 +4,11 @@ values (no database rows), the statuses and seat kinds, and the store's errors."
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypedDict
 
-from tminus.server.store_notices import MAX_NOTICE, said_by
+from tminus.server.store_notices import MAX_NOTICE, Moves, Reload, said_by
 
 WAITING, PLAYING, FINISHED, BROKEN = "waiting", "playing", "finished", "broken"
 EXPIRED = "expired"  # waited too long for its players: never started, kept for its links
@@ -55,13 +54,11 @@ class Save:
     def notice(self, origin: str = "") -> str:
         """What other processes are told: enough to apply the change to their copy (and
         which store said it: ``origin``, so that its own process need not hear it)."""
-        news = {"by": origin, "at": self.at}
-        news["moves"] = [[action, note, estimate] for _, action, _, note, estimate in self.rows]
-        if self.status is not None:
-            news["status"], news["result"] = self.status, self.result
-        payload = json.dumps(news, separators=(",", ":"))
+        moves = [(action, note, estimate) for _, action, _, note, estimate in self.rows]
+        news = Moves(at=self.at, moves=moves, status=self.status, result=self.result)
+        payload = said_by(origin, news)
         if len(payload.encode()) > MAX_NOTICE:  # too big to tell: listeners read the store
-            payload = said_by(origin, {"at": self.at, "reload": True})
+            payload = said_by(origin, Reload(at=self.at))
         return payload
 
 

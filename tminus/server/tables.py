@@ -30,6 +30,7 @@ from tminus.server.storage import (
     StoreError,
     token_hash,
 )
+from tminus.server.store_notices import SeatNews
 
 T = TypeVar("T")
 
@@ -199,9 +200,9 @@ def check_turn(table: Table, seat: int, move_number: Any) -> None:
         raise GameError("not_your_turn", f"not your turn: it is {who} turn")
 
 
-def seat_state(seat: Seat) -> list[Any]:
-    """A seat as the other processes are told of it (``storage.seat_news``)."""
-    return [seat.joined, seat.name, seat.kind, seat.bot]
+def seat_state(seat: Seat) -> SeatNews:
+    """A seat as the other processes are told of it (``store_seats.seat_news``)."""
+    return SeatNews(joined=seat.joined, name=seat.name, kind=seat.kind, bot=seat.bot)
 
 
 def rematch_seat(seat: int, players: int) -> int:

@@ -34,6 +34,7 @@ from tminus.server.storage import (
     said_by,
     write_saves,
 )
+from tminus.server.store_notices import TakeBack
 from tminus.server.takeback import last_standing
 
 ASKED, REFUSED, ACCEPTED = "asked", "refused", "accepted"  # a request's answer so far
@@ -184,7 +185,7 @@ async def settle(
 ) -> None:
     """Store the request, and the take-back row if any; tell the other processes."""
     await connection.execute(update(GameRow).where(GameRow.id == game_id).values(take_back=request))
-    await notify(connection, [(game_id, said_by(origin, {"take_back": request}))])
+    await notify(connection, [(game_id, said_by(origin, TakeBack(take_back=request)))])
     if save is not None:
         await write_saves(connection, [save], origin)
 
