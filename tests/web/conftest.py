@@ -16,7 +16,7 @@ import pytest
 
 from tests.server.live import free_port
 from tests.server.secret_game import SecretGame
-from tminus.core.registry import register_game, unregister_game
+from tminus.core.registry import load_game, register_game, unregister_game
 
 playwright = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
@@ -156,6 +156,22 @@ def create_game(server, game, params, seats):
     response = httpx.post(server + "/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def replayed_export(server: str, game_id: str):
+    """The game's state replayed by the engine from the server's export (the moves taken
+    back left out): what the page should show of a finished game."""
+    export = httpx.get(f"{server}/api/games/{game_id}/export").json()
+    state = load_game(export["game"], **export["params"]).new_initial_state()
+    for entry in export["actions"]:
+        if "action" in entry and not entry.get("taken_back"):
+            state.apply_action(entry["action"])
+    return state
+
+
+def game_id_of(page) -> str:
+    """The id of the game a page shows (``/game/ID``)."""
+    return page.url.split("/game/")[1].split("?")[0].split("#")[0]
 
 
 def horizontal_overflow(page) -> int:

@@ -8,7 +8,7 @@ import re
 
 import httpx
 
-from .conftest import PHONE, create_game, horizontal_overflow, screenshot
+from .conftest import PHONE, create_game, game_id_of, horizontal_overflow, screenshot
 
 HEAVY = "0,0,0,0,0,0,0,0,0,1,1,2"  # 10, 11 and 12 only
 
@@ -27,16 +27,13 @@ def test_the_lobby_sets_the_balls_weights_of_an_online_table(server, new_page):
     page.wait_for_selector("#take-seat")
     page.click("#take-seat")
     page.wait_for_selector(".count-down .centre")
-    game_id = page.url.split("/game/")[1].split("?")[0].split("#")[0]
+    game_id = game_id_of(page)
     made = httpx.get(f"{server}/api/games/{game_id}").json()
     assert made["params"]["ball_weights"] == [int(w) for w in HEAVY.split(",")]
     # The table rolls that ball: the first rolls (each player's capital) are 10, 11 or 12.
-    for _ in range(100):
-        export = httpx.get(f"{server}/api/games/{game_id}/export").json()
-        said = [entry.get("text") for entry in export["actions"] if entry["actor"] == -1]
-        if len(said) >= 2:
-            break
-        page.wait_for_timeout(100)
+    page.wait_for_function("document.querySelectorAll('#log li[data-index]').length >= 2")
+    export = httpx.get(f"{server}/api/games/{game_id}/export").json()
+    said = [entry.get("text") for entry in export["actions"] if entry["actor"] == -1]
     rolled = [re.search(r"rolls (\d+)", line) for line in said]
     assert rolled and all(r and int(r[1]) >= 10 for r in rolled), said
     assert horizontal_overflow(page) == 0

@@ -18,9 +18,15 @@ import time
 import httpx
 import pytest
 
-import tminus
-
-from .conftest import ARTIFACTS, DESKTOP, PHONE, create_game, played_first_move, screenshot
+from .conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    create_game,
+    played_first_move,
+    replayed_export,
+    screenshot,
+)
 
 # Each game at a size and count that shows its own ranking; caps keep random bots short.
 GAMES = {
@@ -88,11 +94,7 @@ SCREEN_PROBLEMS = """async () => {
 def engine_placings(server: str, game_id: str) -> list[str]:
     """The engine's placings of the finished game, replayed from its export, as the page
     writes them ("1st", "=2nd", "" for a seat that takes no part)."""
-    export = httpx.get(f"{server}/api/games/{game_id}/export").json()
-    state = tminus.load_game(export["game"], **export["params"]).new_initial_state()
-    for entry in export["actions"]:
-        if "action" in entry and not entry.get("taken_back"):
-            state.apply_action(entry["action"])
+    state = replayed_export(server, game_id)
     if not state.is_terminal():  # (ended by a resignation: not the rules' ranking)
         return []
     places = state.placings()

@@ -5,11 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-import httpx
-
-import tminus
-
-from .conftest import screenshot
+from .conftest import game_id_of, replayed_export, screenshot
 
 
 def create_in_lobby(page, server, game, params, bots):
@@ -241,13 +237,7 @@ def test_with_two_rockets_a_click_chooses_which_one_flies(server, new_page):
 
 
 def hands_in_last_round(server, page) -> int:
-    """How many hands the engine reveals at the end of the finished game on ``page``,
-    replayed from its export."""
-    game_id = page.url.split("/game/")[1].split("?")[0].split("#")[0]
-    export = httpx.get(f"{server}/api/games/{game_id}/export").json()
-    state = tminus.load_game(export["game"], **export["params"]).new_initial_state()
-    for entry in export["actions"]:
-        if "action" in entry and not entry.get("taken_back"):
-            state.apply_action(entry["action"])
+    """How many hands the engine reveals at the end of the finished game on ``page``."""
+    state = replayed_export(server, game_id_of(page))
     assert state.is_terminal()
     return sum(hand is not None for hand in state.public_observation()["last_round"]["hands"])
