@@ -56,7 +56,7 @@ def test_a_game_type_refuses_unknown_information_and_utility():
 def test_the_capabilities_are_declared_on_each_game_class():
     types = {name: game_class(name).game_type for name in list_games()}
     assert types["three_two_one"] == GameType(information="imperfect", rounds=True)
-    assert types["count_down"] == GameType(information="imperfect", layout=True)
+    assert types["count_down"] == GameType(information="imperfect", layout=True, teams=True)
     assert types["sputnik"] == GameType(teams=True, position_keys=True)
     assert types["four_way"] == GameType()
     # The loose names only mirror the record.
