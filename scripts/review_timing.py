@@ -43,6 +43,12 @@ def main() -> None:
     same = sum(a.grade == b.grade for a, b in zip(reviews[0].moves, reviews[1].moves, strict=True))
     print(f"same label in both: {same}/{len(reviews[0].moves)} "
           f"({100 * same / len(reviews[0].moves):.1f}%)")  # fmt: skip
+    for a, b in zip(reviews[0].moves, reviews[1].moves, strict=True):
+        if a.grade != b.grade:
+            print(f"  move {a.index}: {a.grade} (loss {100 * a.loss.mean:.1f} ± "
+                  f"{100 * Z95 * a.loss.error:.1f}, best {a.best_text!r}) vs {b.grade} (loss "
+                  f"{100 * b.loss.mean:.1f} ± {100 * Z95 * b.loss.error:.1f}, best "
+                  f"{b.best_text!r})")  # fmt: skip
 
 
 if __name__ == "__main__":

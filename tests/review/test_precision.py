@@ -85,3 +85,36 @@ def test_the_race_drops_only_moves_shown_worse_and_never_the_move_played(opening
     # A review is indifferent to a move that cannot beat the best by more than 3 points.
     Playouts(game).race(decision, indifferent=True)
     assert decision.live == [best, played]
+
+
+def test_a_grade_near_its_threshold_is_sampled_on_until_it_is_settled(opening):
+    """Two reviews disagree on a grade when the loss grading trusts (less two errors) lies
+    near a threshold; such a decision is not done until it is far from every threshold."""
+    game, _ = opening
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    best, played = state.legal_actions()[:2]
+
+    def decision_losing(loss: float, worlds: int) -> Sampling:
+        # The best wins in every other world; the move played loses ``loss`` of them.
+        decision = Sampling(state, [best, played], (played,))
+        wins = np.arange(worlds) % 2 == 0
+        lost = np.zeros(worlds, dtype=bool)
+        lost[np.flatnonzero(wins)[: round(loss * worlds)]] = True
+        decision.values = {best: list(wins * 1.0), played: list((wins & ~lost) * 1.0)}
+        decision.worlds = worlds
+        return decision
+
+    playouts = Playouts(game)
+    # 1,200 worlds: the loss's error is about 0.008; 0.08 less two errors is 0.064, within
+    # two errors of the inaccuracy's 0.05: not settled, though precise.
+    near = decision_losing(0.08, 1200)
+    assert playouts.precise(near) and not playouts.settled(near)
+    assert not playouts.enough(near, settle=True) and playouts.enough(near, settle=False)
+    assert playouts.next_round(near) == 1200  # as many worlds again
+    # Far from every threshold (0.10 less two errors is 0.083): settled.
+    assert playouts.settled(decision_losing(0.10, 1200))
+    assert playouts.settled(decision_losing(0.0, 1200))
+    # Settling has its own limit of worlds.
+    assert playouts.enough(decision_losing(0.08, 4096), settle=True)

@@ -39,6 +39,23 @@ def keep_freed_memory() -> None:
     mallopt(m_trim_threshold, 1 << 30)
 
 
+GOLDEN64 = np.uint64(0x9E3779B97F4A7C15)
+
+
+def mix64(values: np.ndarray) -> np.ndarray:
+    """SplitMix64's finalizer: unsigned 64-bit integers mixed into ones that look random
+    (a counter-based generator: the n-th number of a stream needs no earlier one)."""
+    z = np.asarray(values, dtype=np.uint64)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def unit_interval(bits: np.ndarray) -> np.ndarray:
+    """Uniform numbers in [0, 1) from 64 random bits each (their top 53)."""
+    return (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+
+
 class HistoryLog:
     """The action list of every game of a batch: one row a game, grown when full."""
 
@@ -137,6 +154,8 @@ class BatchEnv(Generic[G]):
         self.games_finished = 0
         self._all = np.arange(self.batch_size)
         self._legal: np.ndarray | None = None
+        self._stream_keys: np.ndarray | None = None  # (share_luck: each row's stream)
+        self._drawn = np.zeros(0, dtype=np.uint64)  # numbers each row has drawn from it
         self._allocate()
         if deal:  # (False: every row is to be loaded, ``load``; until then it holds nothing)
             self._start(self._all)
@@ -276,9 +295,44 @@ class BatchEnv(Generic[G]):
                 raise ValueError(f"games are 0 to {self.batch_size - 1}")
         for array in self.state_arrays().values():
             array[games] = array[sources]
+        if self._stream_keys is not None:
+            self._stream_keys[games] = self._stream_keys[sources]
+            self._drawn[games] = self._drawn[sources]
         if self.log is not None:
             self.log.clear(games)
         self._legal = None
+
+    # -- luck shared between rows (common random numbers) ----------------------------------
+    def share_luck(self, streams: Any) -> None:
+        """Rows with the same stream number meet the same luck from now on: the k-th random
+        number a row draws (a card, a die, its rollout player's coin) is the k-th of its
+        stream. A review plays each candidate move of a world on rows of one stream, so the
+        difference between two moves carries little of the luck that follows them (common
+        random numbers). Until this is called every row draws from the batch's generator."""
+        streams = np.asarray(streams).ravel()
+        if streams.shape != (self.batch_size,) or not np.issubdtype(streams.dtype, np.integer):
+            raise ValueError(f"share_luck takes one integer stream per game ({self.batch_size})")
+        if len(streams) and streams.min() < 0:
+            raise ValueError("streams are numbers 0 and up")
+        salt = np.random.default_rng(self.seed).integers(1 << 63, dtype=np.uint64)
+        self._stream_keys = mix64(streams.astype(np.uint64) ^ salt)
+        self._drawn = np.zeros(self.batch_size, dtype=np.uint64)
+
+    @property
+    def luck_shared(self) -> bool:
+        return self._stream_keys is not None
+
+    def uniforms(self, games: np.ndarray, count: int | None = None) -> np.ndarray:
+        """Numbers in [0, 1) for each of ``games`` (indices, each once): one a game, or
+        ``count`` a game as an array (games, count); from each row's stream after
+        ``share_luck``, else from the batch's generator."""
+        if self._stream_keys is None:
+            return self.rng.random(len(games) if count is None else (len(games), count))
+        width = 1 if count is None else count
+        at = self._drawn[games][:, None] + np.arange(width, dtype=np.uint64)
+        self._drawn[games] += np.uint64(width)
+        numbers = unit_interval(mix64(self._stream_keys[games][:, None] + at * GOLDEN64))
+        return numbers[:, 0] if count is None else numbers
 
     def _load(self, games: np.ndarray, states: list) -> None:
         raise NotImplementedError(f"the {self.name} batch cannot start from given positions yet")

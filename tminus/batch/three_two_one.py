@@ -146,7 +146,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         order = self._dealing_order[playing << 3 | starter]
         # A shuffled deck for each game: its first cards are dealt one by one, in turn, then
         # two are turned up, left then right.
-        cards = DECK_CARDS[np.argsort(self.rng.random((count, rules.DECK_SIZE)), axis=1)]
+        cards = DECK_CARDS[np.argsort(self.uniforms(games, rules.DECK_SIZE), axis=1)]
         position = np.arange(rules.DECK_SIZE)
         to_seat = order[np.arange(count)[:, None], position % players[:, None]]
         in_hand = position < dealt[:, None]
@@ -403,7 +403,7 @@ class ThreeTwoOneBatch(BatchEnv[ref.ThreeTwoOneGame]):
         """A card from the (unordered) draw pile of each game: value v with probability
         (copies of v left) / (cards left); it leaves the draw pile."""
         draw = self.draw.ravel().take(games[None, :] * V + np.arange(V)[:, None])
-        pick = (self.rng.random(len(games)) * self.draw_size[games]).astype(np.int64)
+        pick = (self.uniforms(games) * self.draw_size[games]).astype(np.int64)
         value = count_rows_at_most(running_totals(draw), pick)
         self.draw.ravel()[games * V + value] -= 1
         self.draw_size[games] -= 1

@@ -7,8 +7,10 @@ rounds. After each round, a move stops being played when it is clearly worse tha
 (by ``RACE_Z`` standard errors of the paired difference) or, in a review, when it cannot be
 better than the best by more than ``precision``; the move played is always kept (its value
 is shown). A decision is done when each move still played has its value, and its difference
-from the best, within ± ``precision`` (95%), when ``max_samples`` worlds are used, or when
-the time given runs out (the interval reached is what the review shows).
+from the best, within ± ``precision`` (95%) and, in a review, the grade of the move played
+is settled (its loss clearly on one side of every threshold, ``settled``); or when
+``max_samples`` worlds are used, or when the time given runs out (the interval reached is
+what the review shows).
 
 Rounds of many decisions run together: on a batch engine a round costs about as much for a
 thousand games as for one (the longest game sets the time), so a review plays all its
@@ -26,6 +28,7 @@ import numpy as np
 from tminus.agents.registry import default_rollout, make_agent
 from tminus.core.game import Game, State
 from tminus.core.playout import ChanceStreams
+from tminus.review.grading import GRADES, SIGNIFICANT
 from tminus.review.judges import Estimate, share_of_win
 
 PRECISION = 0.03  # the 95% interval a shown estimate is sampled down to: ± 3 points
@@ -33,12 +36,23 @@ Z95 = 1.96
 RACE_Z = 3.0  # a move this many standard errors (of the difference) below the best drops
 FIRST_ROUND = 8  # worlds in a decision's first round (a move all alike needs no more)
 MAX_SAMPLES = 8192  # worlds a decision is given at most
+SETTLE_Z = 2.0  # a grade is settled when the loss it rests on is this many errors from its edge
+SETTLE_SAMPLES = 4096  # worlds a decision is given at most to settle its grade
 ROWS = 1 << 18  # games in one batch round at most (about 100 MB for 3-2-1)
 
 
+def cautious(samples: Sequence[float] | np.ndarray, low: float, high: float) -> Estimate:
+    """An estimate to decide on when to stop sampling: ``samples`` with one more at each end
+    of their range. A few worlds all alike (a position lost in each, two moves ending alike
+    in each) have no spread and would look exact; with the two added, the error shrinks only
+    as the worlds come in. (The values shown are the samples' own.)"""
+    return Estimate.of([*samples, low, high])
+
+
 def interval(samples: Sequence[float] | np.ndarray) -> float:
-    """The half-width of the 95% interval of the mean of ``samples``."""
-    return Z95 * Estimate.of(samples).error
+    """The half-width of the 95% interval of a chance to win sampled by ``samples``,
+    cautiously (``cautious``)."""
+    return Z95 * cautious(samples, 0.0, 1.0).error
 
 
 @dataclass
@@ -62,8 +76,8 @@ class Sampling:
         return max(self.live, key=lambda a: (float(np.mean(self.values[a])), a in self.keep))
 
     def gap(self, action: int, best: int) -> Estimate:
-        """How far ``action`` is below ``best``, paired world by world."""
-        return Estimate.of(np.subtract(self.values[best], self.values[action]))
+        """How far ``action`` is below ``best``, paired world by world (``cautious``)."""
+        return cautious(np.subtract(self.values[best], self.values[action]), -1.0, 1.0)
 
 
 class Playouts:
@@ -170,7 +184,7 @@ class Playouts:
                     self._finish(decision, finished)
                     continue
                 self.race(decision, indifferent)
-                if self.precise(decision) or decision.worlds >= self.max_samples:
+                if self.enough(decision, settle=indifferent):
                     self._finish(decision, finished)
             pending = [d for d in pending if not d.done]
 
@@ -180,15 +194,44 @@ class Playouts:
         if finished is not None:
             finished(decision)
 
+    def enough(self, decision: Sampling, settle: bool) -> bool:
+        """Whether a decision has been sampled enough: precise, and (``settle``: a review)
+        its grades settled; or out of worlds."""
+        if decision.worlds >= self.max_samples:
+            return True
+        if not self.precise(decision):
+            return False
+        return not settle or self.settled(decision) or decision.worlds >= SETTLE_SAMPLES
+
+    def settled(self, decision: Sampling) -> bool:
+        """Whether the grade of each move whose value is shown (the move played) is settled:
+        against every move still played, the loss that grading trusts (``grading.grade``:
+        the loss less two standard errors) is more than ``SETTLE_Z`` standard errors from
+        every threshold. Near a threshold, two reviews with other samples could grade the
+        move differently: such a decision is sampled on, up to ``SETTLE_SAMPLES`` worlds."""
+        for kept in decision.keep:
+            for other in decision.live:
+                if other == kept:
+                    continue
+                loss = decision.gap(kept, other)
+                surely = loss.mean - SIGNIFICANT * loss.error
+                if any(abs(surely - t) < SETTLE_Z * loss.error for _, t in GRADES):
+                    return False
+        return True
+
     def next_round(self, decision: Sampling) -> int:
         """Worlds for the decision's next round: ``samples`` first; then as many as its
-        spread says it still needs (at most four times what it has, and ``max_samples``)."""
+        spread says it still needs (at most four times what it has, and ``max_samples``);
+        once precise, as many again as it has, up to ``SETTLE_SAMPLES`` (to settle a
+        grade: ``settled``)."""
         if not decision.worlds:
             return self.samples
+        if self.precise(decision):  # (settling: at most up to SETTLE_SAMPLES worlds)
+            return max(1, min(decision.worlds, SETTLE_SAMPLES - decision.worlds))
         precision = self.precision or 1.0
         best = decision.best()
         spread = max(
-            max(float(np.std(decision.values[a], ddof=1)) for a in decision.live),
+            max(float(np.std([*decision.values[a], 0.0, 1.0], ddof=1)) for a in decision.live),
             max(decision.gap(a, best).error * np.sqrt(decision.worlds) for a in decision.live),
         )
         needed = int(np.ceil((Z95 * spread / precision) ** 2 * 1.1)) - decision.worlds
@@ -197,7 +240,9 @@ class Playouts:
 
     def race(self, decision: Sampling, indifferent: bool) -> None:
         """Stop playing the moves shown to be worse than the best (and, ``indifferent``,
-        those that cannot beat it by more than the precision)."""
+        those that cannot beat it by more than the precision). The gap is judged
+        ``cautious``-ly: with common luck, the first few worlds of two moves often end
+        alike, and an error of 0 measured on them would drop a move on no evidence."""
         best = decision.best()
         still = []
         for action in decision.live:
@@ -212,14 +257,13 @@ class Playouts:
         decision.live = still
 
     def precise(self, decision: Sampling) -> bool:
-        """Whether every move still played has its value, and its difference from the
-        best, within ± precision."""
+        """Whether every move still played has its difference from the best within ±
+        precision, and the values shown (the best's and those kept) are within it too."""
         best = decision.best()
         precision = self.precision or 0.0
-        return all(
-            interval(decision.values[a]) <= precision
-            and Z95 * decision.gap(a, best).error <= precision
-            for a in decision.live
+        shown = {best, *decision.keep} & set(decision.live)
+        return all(interval(decision.values[a]) <= precision for a in shown) and all(
+            Z95 * decision.gap(a, best).error <= precision for a in decision.live
         )
 
     # -- playing a round --------------------------------------------------------------------

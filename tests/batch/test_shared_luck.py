@@ -1,0 +1,80 @@
+"""Luck shared between rows (common random numbers, ``BatchEnv.share_luck``): rows of one
+stream meet the same draws, rows of different streams do not, and a batch that shares no
+luck draws exactly as before."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from tminus import load_game
+from tminus.batch import batch_class
+from tminus.batch.agents import make_batch_agent
+from tminus.review.batch_playouts import play_out_batch
+
+ROWS = 64
+
+
+def a_decision(players: int = 3):
+    """A 3-2-1 position at a seat's decision, a few moves in."""
+    game = load_game("three_two_one", players=players)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    while state.is_chance_node() or len(state.history()) < 30:
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=chances)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return game, state
+
+
+def played_out(streams: np.ndarray | None, seed: int = 7) -> list[list[int]]:
+    """Every row loaded with one position, played to the end by the shedder; the actions
+    each row played after it."""
+    game, state = a_decision()
+    env = batch_class(game.name)(ROWS, seed=seed, deal=False, **dict(game.params))
+    env.load(np.arange(ROWS), state)
+    if streams is not None:
+        env.share_luck(streams)
+    player = make_batch_agent("shedder", env, seed=seed)
+    while not env.terminal().all():
+        env.step(player.act(), check=False)
+    return [env.history(row) for row in range(ROWS)]
+
+
+def test_rows_of_one_stream_meet_the_same_luck_and_other_streams_other_luck():
+    games = played_out(np.arange(ROWS) % 4)  # four streams, sixteen rows each
+    for row in range(4, ROWS):
+        assert games[row] == games[row % 4]  # the same position and luck: the same game
+    assert len({tuple(games[s]) for s in range(4)}) == 4
+
+
+def test_a_reviews_playouts_play_each_move_of_a_world_on_its_luck():
+    """The same move entered twice for one world is the same game twice: the review's
+    candidates of a world share their luck (``play_out_batch``); other worlds differ."""
+    game, state = a_decision()
+    move = state.legal_actions()[0]
+    worlds = [state] * 32
+    (shares,) = play_out_batch(game, [(worlds, [move, move], state.current_player())], 4, "shedder")
+    assert shares.shape == (2, 32)
+    assert np.array_equal(shares[0], shares[1])
+    assert len(set(shares[0].tolist())) > 1  # (the worlds' luck is not all alike)
+
+
+def test_a_batch_that_shares_no_luck_draws_from_its_generator_as_before():
+    env = batch_class("three_two_one")(8, seed=11, players=3)
+    expected = copy.deepcopy(env.rng)
+    assert not env.luck_shared
+    assert np.array_equal(env.uniforms(np.arange(8)), expected.random(8))
+    assert played_out(None) == played_out(None)
+
+
+def test_bad_streams_are_refused():
+    env = batch_class("three_two_one")(4, seed=0, players=3)
+    for bad in ([0, 1, 2], [0, 1, 2, -1], [0.5, 1, 2, 3]):
+        with pytest.raises(ValueError, match="stream"):
+            env.share_luck(bad)
+    assert not env.luck_shared
