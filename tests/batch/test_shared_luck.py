@@ -5,6 +5,7 @@ luck draws exactly as before."""
 from __future__ import annotations
 
 import copy
+import hashlib
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from tminus import load_game
 from tminus.batch import batch_class
 from tminus.batch.agents import make_batch_agent
-from tminus.review.batch_playouts import play_out_batch
+from tminus.review.batch_playouts import SPLIT_ROWS, play_out_batch, split_rows
 
 ROWS = 64
 
@@ -64,12 +65,40 @@ def test_a_reviews_playouts_play_each_move_of_a_world_on_its_luck():
     assert len(set(shares[0].tolist())) > 1  # (the worlds' luck is not all alike)
 
 
+# The histories of 32 seeded 3-player games by the shedder, before shared luck existed
+# (commit 8bfda3e): a batch that shares no luck must still play exactly these.
+GAMES_BEFORE = "a8113036899da9b24f286a29de48b9f1b00911dc8fbe6955f2f9763ebd8e515b"
+
+
 def test_a_batch_that_shares_no_luck_draws_from_its_generator_as_before():
     env = batch_class("three_two_one")(8, seed=11, players=3)
     expected = copy.deepcopy(env.rng)
     assert not env.luck_shared
     assert np.array_equal(env.uniforms(np.arange(8)), expected.random(8))
-    assert played_out(None) == played_out(None)
+    env = batch_class("three_two_one")(32, seed=11, players=3)
+    player = make_batch_agent("shedder", env, seed=11)
+    while not env.terminal().all():
+        env.step(player.act())
+    games = repr([env.history(i) for i in range(32)]).encode()
+    assert hashlib.sha256(games).hexdigest() == GAMES_BEFORE
+
+
+def test_a_large_round_is_played_in_two_batches_in_the_order_of_its_blocks():
+    """Over ``SPLIT_ROWS`` rows, a round is cut in two, played on two threads; each block's
+    shares come back in its place, a move entered twice still alike, with or without a
+    seed."""
+    game, state = a_decision()
+    moves = state.legal_actions()[:2]
+    worlds = SPLIT_ROWS // 4 + 8
+    blocks = [([state] * worlds, [moves[0], moves[0]], seat) for seat in range(3)]
+    blocks.append(([state] * 16, moves, 0))
+    assert len(split_rows(blocks, 2)) == 2 and split_rows(blocks[3:], 2) == [blocks[3:]]
+    for seed in (4, None):
+        found = play_out_batch(game, blocks, seed, "shedder")
+        assert [shares.shape for shares in found] == [(2, worlds)] * 3 + [(2, 16)]
+        for shares in found[:3]:
+            assert np.array_equal(shares[0], shares[1])
+        assert not np.array_equal(found[0][0], found[1][0])  # another seat's share
 
 
 def test_bad_streams_are_refused():

@@ -116,5 +116,8 @@ def test_a_grade_near_its_threshold_is_sampled_on_until_it_is_settled(opening):
     # Far from every threshold (0.10 less two errors is 0.083): settled.
     assert playouts.settled(decision_losing(0.10, 1200))
     assert playouts.settled(decision_losing(0.0, 1200))
-    # Settling has its own limit of worlds.
+    # Settling has its own limit of worlds, never passes the decision's, and ends where one
+    # more first-sized round would not fit (rounds are never smaller than the first).
     assert playouts.enough(decision_losing(0.08, 4096), settle=True)
+    assert playouts.enough(decision_losing(0.08, 4090), settle=True)
+    assert Playouts(game, max_samples=1500).next_round(near) == 300

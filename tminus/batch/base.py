@@ -304,10 +304,10 @@ class BatchEnv(Generic[G]):
 
     # -- luck shared between rows (common random numbers) ----------------------------------
     def share_luck(self, streams: Any) -> None:
-        """Rows with the same stream number meet the same luck from now on: the k-th random
-        number a row draws (a card, a die, its rollout player's coin) is the k-th of its
-        stream. A review plays each candidate move of a world on rows of one stream, so the
-        difference between two moves carries little of the luck that follows them (common
+        """Rows with the same stream number meet the same luck from now on: the k-th random number a
+        row draws (a card, a die, the coin of a rollout player that draws through ``uniforms``) is
+        the k-th of its stream. A review plays each candidate move of a world on rows of one stream,
+        so the difference between two moves carries little of the luck that follows them (common
         random numbers). Until this is called every row draws from the batch's generator."""
         streams = np.asarray(streams).ravel()
         if streams.shape != (self.batch_size,) or not np.issubdtype(streams.dtype, np.integer):

@@ -5,9 +5,9 @@ loaded into one row and copied to a row per candidate; the candidates are played
 step, and the game's batch rollout player (``GameManifest.batch_rollout``, chosen by
 measurement: ``scripts/rollout_players.py``) finishes every row at once. Candidates share
 their world, so their difference is measured without the luck of the deal; the draws after
-the move are common to them too: the rows of one world share a stream of luck
-(``BatchEnv.share_luck``), so the k-th card drawn after either move is drawn by the same
-number.
+the move are common to them too, as far as the games keep in step: the rows of one world
+share a stream of luck (``BatchEnv.share_luck``), the k-th random number each draws (for
+a deal, a card, the rollout player's coin) being the same.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def play_out_batch(
     parts = split_rows(drawn, threads)
     if len(parts) == 1:
         return play_out_part(game, drawn, seed, rollout)
-    seeds = [[*np.atleast_1d(seed).tolist(), part] for part in range(len(parts))]
+    entropy = list(seed) if isinstance(seed, (list, tuple)) else [seed]
+    seeds = [None if seed is None else [*entropy, part + 1] for part in range(len(parts))]
     with ThreadPoolExecutor(len(parts)) as pool:
         found = pool.map(play_out_part, [game] * len(parts), parts, seeds, [rollout] * len(parts))
         return [shares for part in found for shares in part]

@@ -6,10 +6,10 @@ numbers: their differences carry little of the luck of the deal). The worlds com
 rounds. After each round, a move stops being played when it is clearly worse than the best
 (by ``RACE_Z`` standard errors of the paired difference) or, in a review, when it cannot be
 better than the best by more than ``precision``; the move played is always kept (its value
-is shown). A decision is done when each move still played has its value, and its difference
-from the best, within ± ``precision`` (95%) and, in a review, the grade of the move played
-is settled (its loss clearly on one side of every threshold, ``settled``); or when
-``max_samples`` worlds are used, or when the time given runs out (the interval reached is
+is shown). A decision is done when each move still played has its difference from the best, and each
+value shown (the best's, the move played's) is, within ± ``precision`` (95%) and, in a review, the
+grade of the move played is settled (its loss clearly on one side of every threshold, ``settled``);
+or when ``max_samples`` worlds are used, or when the time given runs out (the interval reached is
 what the review shows).
 
 Rounds of many decisions run together: on a batch engine a round costs about as much for a
@@ -201,20 +201,25 @@ class Playouts:
             return True
         if not self.precise(decision):
             return False
-        return not settle or self.settled(decision) or decision.worlds >= SETTLE_SAMPLES
+        room = decision.worlds + self.samples <= SETTLE_SAMPLES  # (for one more round)
+        return not settle or not room or self.settled(decision)
 
     def settled(self, decision: Sampling) -> bool:
         """Whether the grade of each move whose value is shown (the move played) is settled:
         against every move still played, the loss that grading trusts (``grading.grade``:
         the loss less two standard errors) is more than ``SETTLE_Z`` standard errors from
         every threshold. Near a threshold, two reviews with other samples could grade the
-        move differently: such a decision is sampled on, up to ``SETTLE_SAMPLES`` worlds."""
+        move differently: such a decision is sampled on, up to ``SETTLE_SAMPLES`` worlds.
+        (Two errors from the edge keep most, not all, of two reviews' grades alike: at the
+        edge an independent review falls on the other side about 8% of the time.)"""
         for kept in decision.keep:
             for other in decision.live:
                 if other == kept:
                     continue
+                # The loss as grading sees it, with the cautious error.
+                mean = float(np.mean(np.subtract(decision.values[other], decision.values[kept])))
                 loss = decision.gap(kept, other)
-                surely = loss.mean - SIGNIFICANT * loss.error
+                surely = mean - SIGNIFICANT * loss.error
                 if any(abs(surely - t) < SETTLE_Z * loss.error for _, t in GRADES):
                     return False
         return True
@@ -227,7 +232,8 @@ class Playouts:
         if not decision.worlds:
             return self.samples
         if self.precise(decision):  # (settling: at most up to SETTLE_SAMPLES worlds)
-            return max(1, min(decision.worlds, SETTLE_SAMPLES - decision.worlds))
+            size = max(self.samples, min(decision.worlds, SETTLE_SAMPLES - decision.worlds))
+            return max(1, min(size, self.max_samples - decision.worlds))
         precision = self.precision or 1.0
         best = decision.best()
         spread = max(

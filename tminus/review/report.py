@@ -225,9 +225,9 @@ def html_report(
 <p class="muted">Grades: {escape(grades)}. An estimated loss earns a grade only when it
 passes that grade's threshold by more than two standard errors of the difference (best move
 less move played, on the same worlds and luck); where the evidence cannot tell, the move is
-not labelled. A loss near a threshold is sampled on until it is clearly on one side (or
-the time runs out), so that another review would grade it alike. Estimates are shown with
-their 95% interval (± 1.96 standard errors).</p>
+not labelled. A loss near a threshold is sampled on until it is clearly on one side (or the time
+runs out), so that another review would most likely grade it alike. Estimates are shown with their
+95% interval (± 1.96 standard errors).</p>
 <div class="moves" tabindex="0" role="region" aria-label="every move judged">
 <table><thead><tr><th>#</th><th>player</th><th>played</th><th>before</th>
 <th>after</th><th>best move</th><th>loss</th><th></th></tr></thead><tbody>{rows}</tbody>
