@@ -318,16 +318,15 @@ class BatchEnv(Generic[G]):
         self._stream_keys = mix64(streams.astype(np.uint64) ^ salt)
         self._drawn = np.zeros(self.batch_size, dtype=np.uint64)
 
-    @property
-    def luck_shared(self) -> bool:
-        return self._stream_keys is not None
-
-    def uniforms(self, games: np.ndarray, count: int | None = None) -> np.ndarray:
+    def uniforms(
+        self, games: np.ndarray, count: int | None = None, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
         """Numbers in [0, 1) for each of ``games`` (indices, each once): one a game, or
         ``count`` a game as an array (games, count); from each row's stream after
-        ``share_luck``, else from the batch's generator."""
+        ``share_luck``, else from ``rng`` (a player's own generator; default: the batch's)."""
         if self._stream_keys is None:
-            return self.rng.random(len(games) if count is None else (len(games), count))
+            shape = len(games) if count is None else (len(games), count)
+            return (rng or self.rng).random(shape)
         width = 1 if count is None else count
         at = self._drawn[games][:, None] + np.arange(width, dtype=np.uint64)
         self._drawn[games] += np.uint64(width)

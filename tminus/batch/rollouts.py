@@ -88,8 +88,7 @@ class ThreeTwoOneShedder:
         hand = env.mover_hand(games)  # (values, games)
         held = hand[np.clip(card, 0, V - 1), np.arange(len(games))] > 0
         cost = np.where(held, card * 0.5, card)
-        coin = env.uniforms(games) if env.luck_shared else self.rng.random(len(games))
-        blind = coin < BLIND_DRAW_CHANCE
+        blind = env.uniforms(games, rng=self.rng) < BLIND_DRAW_CHANCE
         take = from_other & (~from_pile | ((cost < MEAN_CARD) & ~blind))
         return np.where(take, DRAW_LEFT + other, DRAW_PILE)
 

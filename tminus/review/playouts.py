@@ -42,11 +42,12 @@ ROWS = 1 << 18  # games in one batch round at most (about 100 MB for 3-2-1)
 
 
 def cautious(samples: Sequence[float] | np.ndarray, low: float, high: float) -> Estimate:
-    """An estimate to decide on when to stop sampling: ``samples`` with one more at each end
-    of their range. A few worlds all alike (a position lost in each, two moves ending alike
-    in each) have no spread and would look exact; with the two added, the error shrinks only
-    as the worlds come in. (The values shown are the samples' own.)"""
-    return Estimate.of([*samples, low, high])
+    """An estimate to decide on when to stop sampling: the mean of ``samples``, with the
+    error they would have with one more sample at each end of their range. A few worlds
+    all alike (a position lost in each, two moves ending alike in each) have no spread and
+    would look exact; so counted, the error shrinks only as the worlds come in."""
+    padded = Estimate.of([*samples, low, high])
+    return Estimate(float(np.mean(samples)), padded.error, len(samples))
 
 
 def interval(samples: Sequence[float] | np.ndarray) -> float:
@@ -216,10 +217,8 @@ class Playouts:
             for other in decision.live:
                 if other == kept:
                     continue
-                # The loss as grading sees it, with the cautious error.
-                mean = float(np.mean(np.subtract(decision.values[other], decision.values[kept])))
                 loss = decision.gap(kept, other)
-                surely = mean - SIGNIFICANT * loss.error
+                surely = loss.mean - SIGNIFICANT * loss.error
                 if any(abs(surely - t) < SETTLE_Z * loss.error for _, t in GRADES):
                     return False
         return True
@@ -237,9 +236,9 @@ class Playouts:
         precision = self.precision or 1.0
         best = decision.best()
         spread = max(
-            max(float(np.std([*decision.values[a], 0.0, 1.0], ddof=1)) for a in decision.live),
-            max(decision.gap(a, best).error * np.sqrt(decision.worlds) for a in decision.live),
-        )
+            max(cautious(decision.values[a], 0.0, 1.0).error for a in decision.live),
+            max(decision.gap(a, best).error for a in decision.live),
+        ) * np.sqrt(decision.worlds)
         needed = int(np.ceil((Z95 * spread / precision) ** 2 * 1.1)) - decision.worlds
         size = min(max(needed, self.samples), 4 * decision.worlds)
         return max(1, min(size, self.max_samples - decision.worlds))
