@@ -23,6 +23,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import State
 
+from tminus.server.accounts import Accounts
 from tminus.server.admission import Admission
 from tminus.server.bots import BotPlayer, BotPool, Leases
 from tminus.server.chores import Chores
@@ -46,6 +47,16 @@ from tminus.server.storage import (
 )
 
 log = logging.getLogger("tminus.server")
+RATING_EVERY = 5.0  # seconds between looks for finished rated games to apply
+
+
+async def rate_finished(store: Store) -> int:
+    """Apply every finished rated game not applied yet (each once, whichever process gets
+    it: ``Store.apply_ratings``): how many this process applied."""
+    applied = 0
+    for game_id in await store.games_to_rate():
+        applied += bool(await store.apply_ratings(game_id))
+    return applied
 
 
 def create_app(
@@ -67,6 +78,7 @@ def create_app(
     leases = Leases(state.store, limits.bot_lease)
     state.bots = BotPlayer(state.service, pool, bot_delay, leases, limits.max_bot_games)
     state.admission = Admission(limits, state.bots)
+    state.accounts = Accounts(state.store, state.service, limits)
     state.replays = asyncio.Semaphore(limits.replays_at_once)
     state.replay_pages = BytesCache(REPLAY_CACHE)
     state.reviews = Reviews(
@@ -147,6 +159,7 @@ def start_chores(state: State) -> None:
                  lambda: service.renew_seen(hub.present()))  # fmt: skip
     chores.start("pausing abandoned games", min(60.0, limits.pause_after / 4),
                  lambda: service.pause_abandoned(limits.pause_after))  # fmt: skip
+    chores.start("rating finished games", RATING_EVERY, partial(rate_finished, state.store))
     if state.bots.keeper is not None:
         chores.watch("keeping the bots' leases", state.bots.keeper)
 

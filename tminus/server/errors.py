@@ -21,7 +21,8 @@ from tminus.server.service import GameError
 log = logging.getLogger("tminus.server")
 HTTP_STATUS = {
     "not_found": 404, "forbidden": 403, "unknown_seat": 403, "bad_state": 409, "broken": 409,
-    "bad_request": 400, "too_large": 413, "rate_limited": 429, "busy": 429, "unavailable": 503,
+    "bad_request": 400, "unauthorized": 401, "name_taken": 409, "too_large": 413,
+    "rate_limited": 429, "busy": 429, "unavailable": 503,
     "internal": 500,
 }  # fmt: skip
 RETRY_AFTER = {"unavailable": 1, "busy": 5}

@@ -58,11 +58,13 @@ class Lifecycle(ServiceParts):
         listed: bool = False,
         undo: bool | None = None,
         hints: bool = False,
+        rated: bool = False,
     ) -> Created:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
         ``listed``: shown in the lobby's public list while in play (else by link only);
         ``undo``: take-backs allowed (None: in a game of persons only, see ``undo``);
-        ``hints``: a player may ask for the best move (see ``hint``)."""
+        ``hints``: a player may ask for the best move (see ``hint``); ``rated``: its result
+        changes its players' ratings (``tminus.server.ratings``): no hints, no take-backs."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
@@ -74,10 +76,13 @@ class Lifecycle(ServiceParts):
                 f"{game_class(game_name).title} with these parameters has {game.num_players} "
                 f"seats; {len(seats)} were given",
             )
+        if rated and (hints or undo):
+            raise GameError("bad_request", "a rated game allows no hints and no take-backs")
         made, tokens = new_seats(game_name, seats)
         record = new_record(
             game_name, dict(game.params), type(game).rules_version, made, listed=listed,
-            undo=default_undo(s.kind for s in made) if undo is None else undo, hints=hints,
+            undo=not rated and default_undo(s.kind for s in made) if undo is None else undo,
+            hints=hints, rated=rated,
         )  # fmt: skip
         await await_store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -335,6 +340,7 @@ def new_record(
     listed: bool,
     undo: bool,
     hints: bool,
+    rated: bool = False,
 ) -> StoredGame:
     """A game about to be stored, waiting for its players: a new id, and a new seed whose
     commitment everyone sees from the start (the seed itself only at the end)."""
@@ -343,6 +349,7 @@ def new_record(
         id=secrets.token_hex(8), game=game_name, params=params, rules_version=rules_version,
         commitment=commitment(seed), seed=seed, status=WAITING, seats=seats, actions=[],
         result=None, created=now(), listed=listed, draw_rule=DRAW_RULE, undo=undo, hints=hints,
+        rated=rated,
     )  # fmt: skip
 
 

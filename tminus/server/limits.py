@@ -51,6 +51,8 @@ class Limits:
     away_after: float = 120.0  # seconds without a socket before a person's seat may go to a bot
     request_timeout: float = 20.0  # seconds an HTTP request (head and body) may take to arrive
     connections_per_address: int = 64  # HTTP connections open at once from one address
+    sign_ins_per_minute: float = 5  # sign-in attempts from one address, or for one name
+    session_days: float = 30  # how long a signed-in browser stays signed in
 
     @classmethod
     def documented(cls) -> dict[str, object]:

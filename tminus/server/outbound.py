@@ -169,6 +169,8 @@ class StateMessage(Shown):
     """Take-backs allowed: the client offers them."""
     hints: bool
     """Hints allowed: the client offers a Hint button to the seat to move."""
+    rated: bool
+    """Its result changes its players' ratings (accounts' seats)."""
     may_take_back: int | None
     """The seat that may ask now to take back its last move (null: none)."""
     take_back: TakeBackShown | None

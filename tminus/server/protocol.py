@@ -147,3 +147,4 @@ class CreateGame(Message):
     # Take-backs allowed (None: in a game of persons only; bots then accept at once).
     undo: bool | None = None
     hints: bool = False  # a player may ask for the best move (the table is told)
+    rated: bool = False  # its result changes its players' ratings (no hints, no take-backs)

@@ -25,7 +25,8 @@ broken), and what the rest of the server imports. Its parts: the tables (``store
 the values handed out (``store_values``), the engine and the SQLite file
 (``store_engine``), the notices (``store_notices``), transactions (``store_base``), the
 rows a save writes (``store_writes``), and the reads, seats, chat and bot leases
-(``store_reads``, ``store_seats``, ``store_chat``, ``store_leases``). Every notice is
+(``store_reads``, ``store_seats``, ``store_chat``, ``store_leases``), and the people's
+accounts and ratings (``store_accounts``, ``store_ratings``). Every notice is
 published through ``notify`` and every save written through ``write_saves`` as named here,
 so that a test that replaces them hears, or breaks, all of them.
 """
@@ -39,6 +40,7 @@ from functools import partial
 
 from sqlalchemy import select, update
 
+from tminus.server.store_accounts import AccountQueries
 from tminus.server.store_base import SCHEMA_LOCK, StoreBase
 from tminus.server.store_chat import TableTalk
 from tminus.server.store_engine import (
@@ -65,6 +67,7 @@ from tminus.server.store_notices import (
     own_notice,
     said_by,
 )
+from tminus.server.store_ratings import RatingQueries
 from tminus.server.store_reads import GameReads, stored_game
 from tminus.server.store_rows import ActionRow, Base, BotLease, ChatRow, GameRow, SeatRow, now
 from tminus.server.store_seats import SeatChanges, seat_news
@@ -110,7 +113,7 @@ async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
     await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
-class Store(GameReads, SeatChanges, TableTalk, LeaseQueries, StoreBase):
+class Store(GameReads, AccountQueries, SeatChanges, TableTalk, LeaseQueries, RatingQueries):
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 
     async def tell(self, connection, news: list[tuple[str, News]]) -> None:

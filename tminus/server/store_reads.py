@@ -117,5 +117,5 @@ def stored_game(
         estimates=estimates,
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
         paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
-        take_back=row["take_back"], hints=bool(row["hints"]),
+        take_back=row["take_back"], hints=bool(row["hints"]), rated=bool(row["rated"]),
     )  # fmt: skip

@@ -1,5 +1,6 @@
-"""The store's tables as SQLAlchemy rows: games, their seats, action logs, table talk and
-bot leases. A change here comes with a migration (``tminus/server/migrations``)."""
+"""The store's tables as SQLAlchemy rows: games, their seats, action logs, table talk, bot
+leases, and the people's accounts, sessions, seats and ratings. A change here comes with a
+migration (``tminus/server/migrations``)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ class GameRow(Base):
     take_back: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # Whether a player may ask for the best move now (``hint``): its creator's switch.
     hints: Mapped[bool] = mapped_column(default=False)
+    # Whether its result changes its players' ratings (``tminus.server.ratings``), and
+    # whether it has (once, by whichever process finished it or found it finished).
+    rated: Mapped[bool] = mapped_column(default=False)
+    ratings_applied: Mapped[bool] = mapped_column(default=False, index=True)
 
 
 class SeatRow(Base):
@@ -103,3 +108,69 @@ class BotLease(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     holder: Mapped[str] = mapped_column(String(64))
     expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class AccountRow(Base):
+    """A person who signed up: found by name on every device (``tminus.server.accounts``)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(24), unique=True)  # the name, casefolded
+    password_hash: Mapped[str] = mapped_column(String(200))  # argon2id, with its salt
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    reminders: Mapped[bool] = mapped_column(default=False)  # e-mail allowed
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser: its cookie kept as a SHA-256 only, and the token its
+    state-changing requests must repeat (against cross-site request forgery)."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[float] = mapped_column(Float)  # seconds on the database's clock
+
+
+class AccountSeatRow(Base):
+    """A seat an account holds, with its invite token: the account's browsers play it (the
+    token is what the invite link gives; only the account's sessions read it back)."""
+
+    __tablename__ = "account_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    token: Mapped[str] = mapped_column(String(64))
+
+
+class RatingRow(Base):
+    """An account's rating at one game and player count (openskill's mu and sigma)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChangeRow(Base):
+    """A rated game's effect on one account's rating: its history, for the profile's chart."""
+
+    __tablename__ = "rating_changes"
+
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)  # 1 for the winner(s)
+    before: Mapped[float] = mapped_column(Float)  # the shown rating, before and after
+    after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -107,3 +107,4 @@ class StoredGame:
     undo: bool = False  # a player may ask to take back a move
     take_back: dict[str, Any] | None = None  # the last such request (see ``GameRow``)
     hints: bool = False  # a player may ask for the best move (the table is told)
+    rated: bool = False  # its result changes its players' ratings (``ratings``)

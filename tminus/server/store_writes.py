@@ -76,7 +76,7 @@ async def insert_game(game: StoredGame, connection) -> None:
                 "rules_version": game.rules_version, "commitment": game.commitment,
                 "seed": game.seed, "status": game.status, "result": None,
                 "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
-                "undo": game.undo, "hints": game.hints,
+                "undo": game.undo, "hints": game.hints, "rated": game.rated,
             }
         ],
     )  # fmt: skip

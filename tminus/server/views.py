@@ -68,6 +68,7 @@ def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         "paused": record.paused,
         "undo": record.undo,
         "hints": record.hints,
+        "rated": record.rated,
         "may_take_back": may_ask(table),
         "take_back": take_back_view(table, viewer, names),
     }
@@ -105,6 +106,7 @@ def stored_summary(record: StoredGame) -> dict[str, Any]:
         "paused": record.paused,
         "to_move": record.to_move if record.status == PLAYING else None,
         "undo": record.undo,
+        "rated": record.rated,
     }
 
 

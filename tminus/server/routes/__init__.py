@@ -8,6 +8,7 @@
 - ``replays``: a finished game step by step, streamed or by pages
 - ``reviews``: a finished game reviewed (JSON, and a page)
 - ``sockets``: the WebSocket of each game; ``messages``: what its messages do
+- ``accounts``: people's accounts and sessions, profiles and leaderboards
 - ``pages``: the browser client's pages (the rules rendered here)
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from tminus.server.routes import catalog, games, health, pages, replays, reviews, sockets
+from tminus.server.routes import accounts, catalog, games, health, pages, replays, reviews, sockets
 
 # In this order (paths do not overlap; the schema lists them so).
 ROUTERS: list[APIRouter] = [
@@ -25,5 +26,6 @@ ROUTERS: list[APIRouter] = [
     replays.router,
     reviews.router,
     sockets.router,
+    accounts.router,
     pages.router,
 ]
