@@ -15,7 +15,7 @@ from tminus.server.ratings import Belief, newcomer, rate, shown
 from tminus.server.service import GameError, GameService
 from tminus.server.storage import FINISHED, Store
 
-from .helpers import create, join_all, new_service, seats, step, token
+from .helpers import TOKENS, join_all, new_service, seats, step, token
 
 pytestmark = pytest.mark.anyio
 PASSWORD = "correct horse"
@@ -53,8 +53,6 @@ async def rated_game(service, accounts, people, bot=None):
     kinds = seats("person", "person") if bot is None else seats("person", bot)
     created = await service.create("four_way", {"players": 2}, kinds, rated=True)
     table = created.table
-    from .helpers import TOKENS
-
     TOKENS[table.id] = created.tokens
     for seat, person in enumerate(people):
         await accounts.hold(person, table.id, seat, token(table, seat))
