@@ -223,7 +223,7 @@ def check_messages(table, records, tokens):
                 "type", "id", "game", "title", "params", "status", "seat", "move_number",
                 "to_move", "observation", "legal", "log_from", "log", "seats", "commitment",
                 "seed", "result", "rematch", "paused", "undo", "may_take_back", "take_back",
-                "hints",
+                "hints", "rated", "clock", "clocks",
             }  # fmt: skip
     assert len(records) == players + 1
     said = [m for m in map(json.loads, records[None]) if m["type"] == "chat"]

@@ -53,7 +53,7 @@ async def test_the_migrations_make_the_tables_the_models_describe(url):
     await engine.dispose()
     store = await Store(url).open()
     version, differences = await schema(store)
-    assert version == newest() == "0002"
+    assert version == newest() == "0003"
     assert differences == []
     await store.close()
 
@@ -114,8 +114,11 @@ async def make_it_old(url: str, game_id: str, ada: str) -> None:
         for later in ("rating_changes", "ratings", "account_seats", "sessions", "accounts"):
             await connection.execute(text(f"DROP TABLE {later}"))
         await connection.execute(text("DROP INDEX ix_games_ratings_applied"))
-        await connection.execute(text("ALTER TABLE games DROP COLUMN rated"))
-        await connection.execute(text("ALTER TABLE games DROP COLUMN ratings_applied"))
+        await connection.execute(text("DROP INDEX ix_games_deadline"))
+        later = ("rated", "ratings_applied", "clock", "banks", "turn_since", "deadline")
+        for column in later:
+            await connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
+        await connection.execute(text("ALTER TABLE seats DROP COLUMN stand_in"))
         for table, columns in LATER.items():
             for column in columns:
                 await connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))

@@ -386,7 +386,7 @@ async def test_a_bug_while_writing_fails_the_waiting_moves_and_the_next_move_is_
     moves_before = table.move_number
     written = storage.write_saves
 
-    async def broken(connection, batch, origin=""):
+    async def broken(connection, batch, origin="", clock=None):
         raise RuntimeError("planted")
 
     monkeypatch.setattr(storage, "write_saves", broken)

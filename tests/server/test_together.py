@@ -273,7 +273,8 @@ def test_the_others_vote_a_bot_into_the_seat_of_a_person_who_left(client):
         cy_ws.send_json({"type": "bot", "seat": 0, "bot": "greedy"})
         given = until(cy_ws, lambda m: m["type"] == "state" and m["seats"][0]["kind"] == "bot")
         assert given["seats"][0] == {
-            "seat": 0, "kind": "bot", "bot": "greedy", "name": "Ada", "joined": True
+            "seat": 0, "kind": "bot", "bot": "greedy", "name": "Ada", "joined": True,
+            "stand_in": None,
         }  # fmt: skip
         told = until(bea_ws, lambda m: m["type"] == "chat" and "left" in m["messages"][0]["text"])
         assert told["messages"][0]["text"].startswith("Ada left; ")

@@ -48,6 +48,13 @@ from tminus.server.storage import (
 
 log = logging.getLogger("tminus.server")
 RATING_EVERY = 5.0  # seconds between looks for finished rated games to apply
+CLOCK_EVERY = 2.0  # seconds between looks for clocks run out
+
+
+async def act_on_timeouts(state: State) -> None:
+    """Act on the clocks run out (each timeout by one process): a bot standing in plays."""
+    for table in await state.service.act_on_timeouts():
+        state.bots.changed(table)
 
 
 async def rate_finished(store: Store) -> int:
@@ -160,6 +167,7 @@ def start_chores(state: State) -> None:
     chores.start("pausing abandoned games", min(60.0, limits.pause_after / 4),
                  lambda: service.pause_abandoned(limits.pause_after))  # fmt: skip
     chores.start("rating finished games", RATING_EVERY, partial(rate_finished, state.store))
+    chores.start("acting on clocks run out", CLOCK_EVERY, partial(act_on_timeouts, state))
     if state.bots.keeper is not None:
         chores.watch("keeping the bots' leases", state.bots.keeper)
 

@@ -14,6 +14,7 @@ from typing import Any
 from tminus.core.game import State, places_by
 from tminus.core.registry import game_class, load_game
 from tminus.server.catalog import bot_levels, refuse_local_only, title_of
+from tminus.server.clocks import check_clock, first_banks
 from tminus.server.fairness import DRAW_RULE, commitment, new_seed
 from tminus.server.parts import ServiceParts
 from tminus.server.pipeline import advance, apply, draft_of, finish, rebuild
@@ -31,6 +32,7 @@ from tminus.server.storage import (
     now,
     token_hash,
 )
+from tminus.server.store_clocks import clocks_of
 from tminus.server.tables import (
     EXPIRED_WORDS,
     Created,
@@ -59,15 +61,19 @@ class Lifecycle(ServiceParts):
         undo: bool | None = None,
         hints: bool = False,
         rated: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> Created:
         """A new game; ``seats`` lists {"kind": "person"|"bot", "bot": spec, "name": ...};
         ``listed``: shown in the lobby's public list while in play (else by link only);
         ``undo``: take-backs allowed (None: in a game of persons only, see ``undo``);
         ``hints``: a player may ask for the best move (see ``hint``); ``rated``: its result
-        changes its players' ratings (``tminus.server.ratings``): no hints, no take-backs."""
+        changes its players' ratings (``tminus.server.ratings``): no hints, no take-backs;
+        ``clock``: a turn-based or Fischer clock (``tminus.server.clocks``), or none."""
         try:
             refuse_local_only(game_name, params)
             game = load_game(game_name, **params)
+            levels = bot_levels(game_name, game.num_players)
+            clock = check_clock(clock, [level["spec"] for level in levels])
         except (TypeError, ValueError) as error:
             raise GameError("bad_request", str(error)) from None
         if len(seats) != game.num_players:
@@ -82,7 +88,7 @@ class Lifecycle(ServiceParts):
         record = new_record(
             game_name, dict(game.params), type(game).rules_version, made, listed=listed,
             undo=not rated and default_undo(s.kind for s in made) if undo is None else undo,
-            hints=hints, rated=rated,
+            hints=hints, rated=rated, clock=clock,
         )  # fmt: skip
         await await_store(self.store.create(record))
         table = Table(record=record, game=game, state=game.new_initial_state())
@@ -230,7 +236,14 @@ class Lifecycle(ServiceParts):
         async with table.lock:
             entry = table.record.seats[seat]
             name = (name or "").strip()[:40] or None
-            changed = not entry.joined or bool(name and name != entry.name)
+            back = None
+            if entry.stand_in:  # (a bot stood in while their time was out: theirs again)
+                back = await await_store(self.store.come_back(table.id, seat))
+            if back is not None:
+                take_seats(table, back.seats)
+                table.record.clocks = back.clocks or table.record.clocks
+                await self.tell(table, None, f"{entry.name} is back and plays again")
+            changed = not entry.joined or bool(name and name != entry.name) or back is not None
             if changed:  # (the seats as stored: others may have joined on other processes)
                 stored = await await_store(self.store.set_joined(table.id, seat, name))
                 take_seats(table, stored)
@@ -318,6 +331,10 @@ class Lifecycle(ServiceParts):
     async def resign(self, table: Table, seat: int, token: str) -> None:
         """A person gives up: the game ends, the others win together."""
         self.authorize(table, seat, token)
+        await self.resign_seat(table, seat)
+
+    async def resign_seat(self, table: Table, seat: int, reason: str = "resigned") -> None:
+        """``seat`` loses (it resigned, or its time ran out): the others win together."""
         async with table.lock:
             if table.status == FINISHED:
                 raise GameError("bad_state", "the game is already over")
@@ -326,7 +343,7 @@ class Lifecycle(ServiceParts):
             others = [s for s in range(len(table.record.seats)) if s != seat]
             draft = draft_of(table)
             placings = places_by([s != seat for s in range(len(table.record.seats))])
-            result = {"reason": "resigned", "resigned": seat, "winners": others}
+            result = {"reason": reason, "resigned": seat, "winners": others}
             finish(draft, result | {"placings": placings})
             await self.pipeline.commit(table, draft)
 
@@ -341,6 +358,7 @@ def new_record(
     undo: bool,
     hints: bool,
     rated: bool = False,
+    clock: dict[str, Any] | None = None,
 ) -> StoredGame:
     """A game about to be stored, waiting for its players: a new id, and a new seed whose
     commitment everyone sees from the start (the seed itself only at the end)."""
@@ -349,7 +367,8 @@ def new_record(
         id=secrets.token_hex(8), game=game_name, params=params, rules_version=rules_version,
         commitment=commitment(seed), seed=seed, status=WAITING, seats=seats, actions=[],
         result=None, created=now(), listed=listed, draw_rule=DRAW_RULE, undo=undo, hints=hints,
-        rated=rated,
+        rated=rated, clock=clock,
+        clocks=None if clock is None else clocks_of(first_banks(clock, len(seats)), None, None),
     )  # fmt: skip
 
 

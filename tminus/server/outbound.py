@@ -51,6 +51,8 @@ class SeatShown(Shown):
     """The name to show for the seat (log lines and labels have it put in already)."""
     joined: bool
     """A person who has taken their seat (a game starts once every person has)."""
+    stand_in: str | None
+    """The bot that plays for the person, whose time ran out, until they come back."""
 
 
 class LegalMove(Shown):
@@ -171,6 +173,12 @@ class StateMessage(Shown):
     """Hints allowed: the client offers a Hint button to the seat to move."""
     rated: bool
     """Its result changes its players' ratings (accounts' seats)."""
+    clock: dict[str, Any] | None
+    """Its clock's settings (``turn``: per_move, reserve; ``fischer``: minutes, increment;
+    and on_timeout), or null."""
+    clocks: dict[str, Any] | None
+    """The clocks: {"left": each seat's bank in seconds, "to_move", "deadline" (Unix time
+    when the seat to move runs out), "now" (the server's time as this was sent)}, or null."""
     may_take_back: int | None
     """The seat that may ask now to take back its last move (null: none)."""
     take_back: TakeBackShown | None

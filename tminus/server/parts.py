@@ -2,7 +2,8 @@
 
 ``GameService`` (``tminus.server.service``) is put together from its features, each a class
 of its own module: ``Lifecycle`` (create, find, seats, moves, resign) and ``Together`` (what
-the people at a table do together: away seats, take-backs, rematch, table talk). They share
+the people at a table do together: away seats, take-backs, rematch, table talk), and
+``Timekeeping`` (clocks running out). They share
 the parts below, made by ``GameService``, and call a few of each other's methods: those are
 declared here, so that each feature is type-checked on its own.
 """
@@ -43,3 +44,6 @@ class ServiceParts:
 
     async def tell(self, table: Table, seat: int | None, words: str) -> None:
         raise NotImplementedError  # (``Together.tell``)
+
+    async def resign_seat(self, table: Table, seat: int, reason: str = "resigned") -> None:
+        raise NotImplementedError  # (``Lifecycle.resign_seat``)

@@ -115,6 +115,7 @@ def save_of(table: Table, draft: Draft) -> Save:
     """What the store commits of a draft."""
     rows = [(e.index, e.action, e.actor, e.note, e.estimate) for e in draft.entries]
     save = Save(table.id, draft.start, rows, draft.status, draft.result, draft.expect)
+    save.clocked = table.record.clock is not None
     turn = whose_turn(draft.state, draft.status or table.status)
     if turn != whose_turn(table.state, table.status):
         save.to_move = turn
@@ -156,7 +157,10 @@ class Pipeline:
         """Commit the draft (its log rows claim their places), then put it in memory."""
         if not draft.entries and draft.status is None:
             return
-        await self.claim(table, self.store.save(save_of(table, draft)))
+        save = save_of(table, draft)
+        await self.claim(table, self.store.save(save))
+        if save.clocks is not None:  # (the turn passed: the store charged the clocks)
+            table.record.clocks = save.clocks
         self.put(table, draft)
 
     async def claim(self, table: Table, work: Awaitable[T]) -> T:

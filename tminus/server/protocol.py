@@ -148,3 +148,6 @@ class CreateGame(Message):
     undo: bool | None = None
     hints: bool = False  # a player may ask for the best move (the table is told)
     rated: bool = False  # its result changes its players' ratings (no hints, no take-backs)
+    # A clock (tminus.server.clocks): {"kind": "turn", "per_move", "reserve", "on_timeout"} or
+    # {"kind": "fischer", "minutes", "increment", "on_timeout"}; null: none.
+    clock: dict[str, Any] | None = None

@@ -165,8 +165,10 @@ class Replicator:
                 changed = table.record.paused != paused
                 table.record.paused = paused
                 return changed
-            case Seats(seats=seats):
-                return take_seats(table, seats)
+            case Seats(seats=seats, clocks=clocks):
+                if clocks is not None:
+                    table.record.clocks = clocks
+                return take_seats(table, seats) or clocks is not None
             case TakeBack(take_back=take_back):
                 changed = table.record.take_back != take_back
                 table.record.take_back = take_back
@@ -176,6 +178,8 @@ class Replicator:
         if news.at > table.move_number:  # a gap: read what was missed
             return await self.catch_up_locked(table)
         moves = news.moves[table.move_number - news.at :]  # (those before are known here)
+        if news.clocks is not None:
+            table.record.clocks = news.clocks
         return absorb(table, moves, news.status, news.result)
 
     # -- catching up with the store --------------------------------------------------------
@@ -208,6 +212,8 @@ class Replicator:
             table.record.paused, changed = record.paused, True
         if record.take_back != table.record.take_back:
             table.record.take_back, changed = record.take_back, True
+        if record.clocks != table.record.clocks:
+            table.record.clocks, changed = record.clocks, True
         if record.moves != table.move_number + len(record.actions):  # not a continuation
             return replace(table, await self.store.load(table.id)) or changed
         if record.status == BROKEN:
@@ -231,7 +237,8 @@ def take_seats(table: Table, seats: list[SeatNews]) -> bool:
                 news.kind,
                 news.bot,
             )
-            if entry.kind == BOT:
+            entry.stand_in = news.stand_in
+            if entry.kind == BOT and not entry.stand_in:
                 entry.token_hash = None  # (given to a bot: its person's link is void)
             changed = True
     return changed

@@ -48,6 +48,7 @@ from tminus.server.tables import (
     put_names,
     unavailable,
 )
+from tminus.server.timekeeping import Timekeeping
 from tminus.server.together import Together
 
 __all__ = [  # (what other modules import from here)
@@ -68,7 +69,7 @@ __all__ = [  # (what other modules import from here)
 ]
 
 
-class GameService(Lifecycle, Together):
+class GameService(Lifecycle, Together, Timekeeping):
     def __init__(
         self, store: Store, cache_size: int = CACHE_SIZE, listener: Listener | None = None
     ) -> None:

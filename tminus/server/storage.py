@@ -43,6 +43,7 @@ from sqlalchemy import select, update
 from tminus.server.store_accounts import AccountQueries
 from tminus.server.store_base import SCHEMA_LOCK, StoreBase
 from tminus.server.store_chat import TableTalk
+from tminus.server.store_clocks import ClockQueries
 from tminus.server.store_engine import (
     DEFAULT_URL,
     async_url,
@@ -103,17 +104,19 @@ __all__ = [  # (what the rest of the server and the tests import from here)
 log = logging.getLogger("tminus.server.storage")
 
 
-async def write_saves(connection, batch: list[Save], origin: str = "") -> None:
+async def write_saves(connection, batch: list[Save], origin: str = "", clock=None) -> None:
     """The rows and status changes of several saves, in the caller's transaction, told to
-    the other processes.
+    the other processes (``clock``: the store's, that games' clocks run on).
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""
-    await write_rows(connection, batch)
+    await write_rows(connection, batch, clock)
     await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
 
 
-class Store(GameReads, AccountQueries, SeatChanges, TableTalk, LeaseQueries, RatingQueries):
+class Store(
+    GameReads, AccountQueries, ClockQueries, SeatChanges, TableTalk, LeaseQueries, RatingQueries
+):
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 
     async def tell(self, connection, news: list[tuple[str, News]]) -> None:
@@ -193,7 +196,7 @@ class Store(GameReads, AccountQueries, SeatChanges, TableTalk, LeaseQueries, Rat
                 done.set_result(None)
 
     async def _write(self, batch: list[Save], connection) -> None:
-        await write_saves(connection, batch, self.origin)
+        await write_saves(connection, batch, self.origin, self.clock)
 
     async def expire_waiting(self, seconds: float) -> list[str]:
         """Games still waiting for players ``seconds`` after they were made expire: their

@@ -31,6 +31,7 @@ class Moves(News):
     moves: list[tuple[int, str | None, float | None]]
     status: str | None = None
     result: dict[str, Any] | None = None
+    clocks: dict[str, Any] | None = None  # the game's clocks after them, if it has one
 
 
 class Reload(News):
@@ -66,12 +67,15 @@ class SeatNews(BaseModel):
     name: str
     kind: str
     bot: str | None
+    stand_in: bool = False  # a bot plays for the person, whose time ran out, till they return
 
 
 class Seats(News):
-    """Every seat of the game as stored now (someone joined, renamed, or left to a bot)."""
+    """Every seat of the game as stored now (someone joined, renamed, or left to a bot), and
+    the game's clocks if that changed them (a timeout, a person back)."""
 
     seats: list[SeatNews]
+    clocks: dict[str, Any] | None = None
 
 
 class TakeBack(News):

@@ -3,9 +3,12 @@ Each read is one snapshot of the database (``StoreBase._run`` with ``write=False
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import func, select
 
 from tminus.server.store_base import StoreBase
+from tminus.server.store_clocks import clocks_of
 from tminus.server.store_rows import ActionRow, GameRow, SeatRow
 from tminus.server.store_values import PLAYING, Seat, StoredGame
 
@@ -70,9 +73,9 @@ async def seats_of(connection, ids: list[str]) -> dict[str, list[Seat]]:
         select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
     )
     for s in seat_rows.mappings():
-        seats[s["game_id"]].append(
-            Seat(s["seat"], s["kind"], s["bot"], s["token_hash"], s["name"], s["joined"])
-        )
+        seat = Seat(s["seat"], s["kind"], s["bot"], s["token_hash"], s["name"], s["joined"])
+        seat.stand_in = bool(s["stand_in"])
+        seats[s["game_id"]].append(seat)
     return seats
 
 
@@ -106,6 +109,14 @@ async def read_logs(
             log.append(value)
 
 
+def stored_clocks(row) -> dict[str, Any] | None:
+    """A game's clocks as its row keeps them (None: it has no clock)."""
+    if row["clock"] is None or not row["banks"]:
+        return None
+    running = row["deadline"] is not None and row["status"] == PLAYING
+    return clocks_of(row["banks"], row["to_move"] if running else None, row["deadline"])
+
+
 def stored_game(
     row, seats: list[Seat], moves: int, actions, actors, notes, estimates
 ) -> StoredGame:
@@ -118,4 +129,5 @@ def stored_game(
         listed=bool(row["listed"]), to_move=row["to_move"], rematch=row["rematch"],
         paused=bool(row["paused"]), draw_rule=row["draw_rule"] or 1, undo=bool(row["undo"]),
         take_back=row["take_back"], hints=bool(row["hints"]), rated=bool(row["rated"]),
+        clock=row["clock"], clocks=stored_clocks(row),
     )  # fmt: skip

@@ -53,6 +53,12 @@ class GameRow(Base):
     # whether it has (once, by whichever process finished it or found it finished).
     rated: Mapped[bool] = mapped_column(default=False)
     ratings_applied: Mapped[bool] = mapped_column(default=False, index=True)
+    # Its clock (``tminus.server.clocks``: None for none), each seat's bank of seconds, when
+    # the turn of the seat to move began and when its time runs out (the database's clock).
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    banks: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    turn_since: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -70,6 +76,8 @@ class SeatRow(Base):
     seen: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Votes to give this (away) seat to a bot: {voter seat: bot spec}.
     votes: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
+    # A bot plays for its person, whose time ran out, until they come back (their token kept).
+    stand_in: Mapped[bool] = mapped_column(default=False)
 
 
 class ActionRow(Base):

@@ -15,7 +15,10 @@ from tminus.server.store_values import BOT, PERSON, PLAYING, Refusal
 
 def seat_news(row) -> SeatNews:
     """What the other processes are told of a seat (a row's mapping)."""
-    return SeatNews(joined=bool(row["joined"]), name=row["name"], kind=row["kind"], bot=row["bot"])
+    return SeatNews(
+        joined=bool(row["joined"]), name=row["name"], kind=row["kind"], bot=row["bot"],
+        stand_in=bool(row["stand_in"]),
+    )  # fmt: skip
 
 
 class SeatChanges(StoreBase):
@@ -58,6 +61,7 @@ class SeatChanges(StoreBase):
 
         async def work(connection) -> list[str]:
             recent = (await connection.scalar(select(self.clock.now()))) - seconds
+            # (A game with a clock is not paused: its clock deals with those away.)
             people = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON)
             here = exists().where(
                 SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
@@ -66,7 +70,13 @@ class SeatChanges(StoreBase):
                 (
                     await connection.scalars(
                         update(GameRow)
-                        .where(GameRow.status == PLAYING, ~GameRow.paused, people, ~here)
+                        .where(
+                            GameRow.status == PLAYING,
+                            ~GameRow.paused,
+                            GameRow.deadline.is_(None),
+                            people,
+                            ~here,
+                        )
                         .values(paused=True)
                         .returning(GameRow.id)
                     )
@@ -79,13 +89,16 @@ class SeatChanges(StoreBase):
 
         return await self._run(work)
 
-    async def _tell_seats(self, connection, game_id: str) -> list[SeatNews]:
-        """Every seat's news as stored now, told to the other processes."""
+    async def _tell_seats(
+        self, connection, game_id: str, clocks: dict[str, Any] | None = None
+    ) -> list[SeatNews]:
+        """Every seat's news as stored now, told to the other processes (with the game's
+        ``clocks`` if they changed too)."""
         rows = await connection.execute(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
         )
         seats = [seat_news(row) for row in rows.mappings()]
-        await self.tell(connection, [(game_id, Seats(seats=seats))])
+        await self.tell(connection, [(game_id, Seats(seats=seats, clocks=clocks))])
         return seats
 
     async def renew_seen(self, seats: list[tuple[str, int]]) -> set[str]:

@@ -50,12 +50,16 @@ class Save:
     result: dict[str, Any] | None = None
     expect: str | None = None
     to_move: int | None = None  # whose turn it is after the change (-1: nobody's)
+    clocked: bool = False  # the game has a clock: the turn's end charges it
+    clocks: dict[str, Any] | None = None  # (the clocks after it, filled in when written)
 
     def notice(self, origin: str = "") -> str:
         """What other processes are told: enough to apply the change to their copy (and
         which store said it: ``origin``, so that its own process need not hear it)."""
         moves = [(action, note, estimate) for _, action, _, note, estimate in self.rows]
-        news = Moves(at=self.at, moves=moves, status=self.status, result=self.result)
+        news = Moves(
+            at=self.at, moves=moves, status=self.status, result=self.result, clocks=self.clocks
+        )
         payload = said_by(origin, news)
         if len(payload.encode()) > MAX_NOTICE:  # too big to tell: listeners read the store
             payload = said_by(origin, Reload(at=self.at))
@@ -79,6 +83,7 @@ class Seat:
     token_hash: str | None
     name: str
     joined: bool = False
+    stand_in: bool = False  # a bot plays for the person, whose time ran out, till they return
 
 
 @dataclass
@@ -108,3 +113,6 @@ class StoredGame:
     take_back: dict[str, Any] | None = None  # the last such request (see ``GameRow``)
     hints: bool = False  # a player may ask for the best move (the table is told)
     rated: bool = False  # its result changes its players' ratings (``ratings``)
+    clock: dict[str, Any] | None = None  # its clock's settings (``tminus.server.clocks``)
+    # The clocks now: {"left": each seat's bank, "to_move", "deadline"} (None: no clock).
+    clocks: dict[str, Any] | None = None

@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
 
+from tminus.server.clock import Clock
+from tminus.server.store_clocks import turn_ended
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
@@ -23,11 +25,12 @@ SET_TURN = (
 )
 
 
-async def write_rows(connection, batch: list[Save]) -> None:
+async def write_rows(connection, batch: list[Save], clock: Clock | None = None) -> None:
     """The rows and status changes of several saves, in the caller's transaction.
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
-    longer the one a save expects refuses the whole batch (ClaimLost)."""
+    longer the one a save expects refuses the whole batch (ClaimLost). A game with a clock
+    has it charged when its turn passes (``store_clocks.turn_ended``, on ``clock``)."""
     at = now()
     ids = sorted({save.game_id for save in batch})
     statuses = dict((await connection.execute(LOCK_STATUSES, {"ids": ids})).all())
@@ -42,6 +45,9 @@ async def write_rows(connection, batch: list[Save]) -> None:
     ]  # fmt: skip
     if rows:
         await connection.execute(insert(ActionRow), rows)
+    for save in batch:
+        if save.clocked and (save.to_move is not None or save.status is not None):
+            await turn_ended(connection, save, clock or Clock())
     turns = {  # each game's last save says whose turn it is now
         save.game_id: None if save.to_move < 0 else save.to_move
         for save in batch
@@ -77,6 +83,7 @@ async def insert_game(game: StoredGame, connection) -> None:
                 "seed": game.seed, "status": game.status, "result": None,
                 "created": game.created, "listed": game.listed, "draw_rule": game.draw_rule,
                 "undo": game.undo, "hints": game.hints, "rated": game.rated,
+                "clock": game.clock, "banks": game.clocks and game.clocks["left"],
             }
         ],
     )  # fmt: skip

@@ -202,7 +202,9 @@ def check_turn(table: Table, seat: int, move_number: Any) -> None:
 
 def seat_state(seat: Seat) -> SeatNews:
     """A seat as the other processes are told of it (``store_seats.seat_news``)."""
-    return SeatNews(joined=seat.joined, name=seat.name, kind=seat.kind, bot=seat.bot)
+    return SeatNews(
+        joined=seat.joined, name=seat.name, kind=seat.kind, bot=seat.bot, stand_in=seat.stand_in
+    )
 
 
 def rematch_seat(seat: int, players: int) -> int:

@@ -219,5 +219,5 @@ def rematch_record(table: Table, seat: int) -> StoredGame:
     seats = [moved_seats[place] for place in range(n)]  # (a rotation: every place filled)
     return new_record(
         old.game, dict(old.params), type(table.game).rules_version, seats,
-        listed=old.listed, undo=old.undo, hints=old.hints, rated=old.rated,
+        listed=old.listed, undo=old.undo, hints=old.hints, rated=old.rated, clock=old.clock,
     )  # fmt: skip

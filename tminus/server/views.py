@@ -7,10 +7,12 @@ what everyone may.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
-from tminus.server.catalog import title_of
+from tminus.server.catalog import bot_levels, title_of
+from tminus.server.clocks import clocks_view
 from tminus.server.fairness import DRAW_RULES, EXPORT_FORMAT, EXPORT_VERSION
 from tminus.server.storage import BROKEN, FINISHED, PLAYING, StoredGame
 from tminus.server.tables import (
@@ -69,6 +71,8 @@ def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         "undo": record.undo,
         "hints": record.hints,
         "rated": record.rated,
+        "clock": record.clock,
+        "clocks": clocks_view(record.clocks, time.time()),
         "may_take_back": may_ask(table),
         "take_back": take_back_view(table, viewer, names),
     }
@@ -107,6 +111,8 @@ def stored_summary(record: StoredGame) -> dict[str, Any]:
         "to_move": record.to_move if record.status == PLAYING else None,
         "undo": record.undo,
         "rated": record.rated,
+        "clock": record.clock,
+        "clocks": clocks_view(record.clocks, time.time()),
     }
 
 
@@ -239,7 +245,15 @@ def rematch_of(record: StoredGame) -> dict[str, Any] | None:
 
 
 def public_seats(record: StoredGame) -> list[dict[str, Any]]:
+    stand_in = {s.seat: bot_label(record, s.bot) for s in record.seats if s.stand_in}
     return [
-        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "joined": s.joined}
+        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "joined": s.joined,
+         "stand_in": stand_in.get(s.seat)}
         for s in record.seats
-    ]
+    ]  # fmt: skip
+
+
+def bot_label(record: StoredGame, spec: str | None) -> str:
+    """What the lobby calls a bot of this game (its spec, if it is none of the levels)."""
+    levels = bot_levels(record.game, len(record.seats))
+    return next((level["label"] for level in levels if level["spec"] == spec), spec or "a bot")

@@ -25,7 +25,14 @@ async def create_game(
     seats = [seat.model_dump() for seat in body.seats]
     admission.admit(client, [s.get("bot") or "random" for s in seats if s.get("kind") == "bot"])
     created = await service.create(
-        body.game, body.params, seats, body.listed, body.undo, body.hints, body.rated
+        body.game,
+        body.params,
+        seats,
+        body.listed,
+        body.undo,
+        body.hints,
+        body.rated,
+        body.clock,
     )
     table = created.table
     bots.changed(table)

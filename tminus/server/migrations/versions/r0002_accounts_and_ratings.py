@@ -1,6 +1,7 @@
 """Accounts, their sessions and seats, and ratings (issue 37: play over days).
 
 Games gain ``rated`` and ``ratings_applied`` (both false for the games played before).
+What a database has already (one marked as before migrations by hand, say) is left as is.
 
 Revision ID: 0002
 Revises: 0001
@@ -19,14 +20,20 @@ WHEN = sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
-    op.add_column(
-        "games", sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
-    )
-    op.add_column(
-        "games",
-        sa.Column("ratings_applied", sa.Boolean(), nullable=False, server_default=sa.false()),
-    )
-    op.create_index("ix_games_ratings_applied", "games", ["ratings_applied"])
+    inspector = sa.inspect(op.get_bind())
+    columns = {column["name"] for column in inspector.get_columns("games")}
+    for name in ("rated", "ratings_applied"):
+        if name not in columns:
+            op.add_column(
+                "games", sa.Column(name, sa.Boolean(), nullable=False, server_default=sa.false())
+            )
+    if "ix_games_ratings_applied" not in {i["name"] for i in inspector.get_indexes("games")}:
+        op.create_index("ix_games_ratings_applied", "games", ["ratings_applied"])
+    if "accounts" not in inspector.get_table_names():
+        create_tables()
+
+
+def create_tables() -> None:
     op.create_table(
         "accounts",
         sa.Column("id", sa.String(32), primary_key=True),
