@@ -33,6 +33,7 @@ from tminus.server.html import WEB
 from tminus.server.hub import Hub
 from tminus.server.limits import Limits
 from tminus.server.middleware import BodyLimit, SecurityHeaders
+from tminus.server.reminders import Mail, send_reminders
 from tminus.server.reviews import Reviews
 from tminus.server.routes import ROUTERS
 from tminus.server.routes.replays import REPLAY_CACHE, BytesCache
@@ -49,6 +50,7 @@ from tminus.server.storage import (
 log = logging.getLogger("tminus.server")
 RATING_EVERY = 5.0  # seconds between looks for finished rated games to apply
 CLOCK_EVERY = 2.0  # seconds between looks for clocks run out
+REMINDERS_EVERY = 60.0  # seconds between looks for reminders to send (if e-mail is on)
 
 
 async def act_on_timeouts(state: State) -> None:
@@ -67,8 +69,13 @@ async def rate_finished(store: Store) -> int:
 
 
 def create_app(
-    db_url: str = DEFAULT_URL, bot_delay: float = 0.6, limits: Limits | None = None
+    db_url: str = DEFAULT_URL,
+    bot_delay: float = 0.6,
+    limits: Limits | None = None,
+    mail: Mail | None = None,
 ) -> FastAPI:
+    """The app; ``mail``: where reminders go out (None: as the environment says, and without
+    TMINUS_SMTP_HOST no e-mail at all)."""
     limits = limits or Limits()
     app = FastAPI(
         title="T-minus",
@@ -86,6 +93,7 @@ def create_app(
     state.bots = BotPlayer(state.service, pool, bot_delay, leases, limits.max_bot_games)
     state.admission = Admission(limits, state.bots)
     state.accounts = Accounts(state.store, state.service, limits)
+    state.mail = mail or Mail.from_environment()
     state.replays = asyncio.Semaphore(limits.replays_at_once)
     state.replay_pages = BytesCache(REPLAY_CACHE)
     state.reviews = Reviews(
@@ -168,6 +176,9 @@ def start_chores(state: State) -> None:
                  lambda: service.pause_abandoned(limits.pause_after))  # fmt: skip
     chores.start("rating finished games", RATING_EVERY, partial(rate_finished, state.store))
     chores.start("acting on clocks run out", CLOCK_EVERY, partial(act_on_timeouts, state))
+    if state.mail is not None:
+        chores.start("sending reminders", REMINDERS_EVERY,
+                     partial(send_reminders, state.store, state.mail))  # fmt: skip
     if state.bots.keeper is not None:
         chores.watch("keeping the bots' leases", state.bots.keeper)
 

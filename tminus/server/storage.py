@@ -26,7 +26,8 @@ the values handed out (``store_values``), the engine and the SQLite file
 (``store_engine``), the notices (``store_notices``), transactions (``store_base``), the
 rows a save writes (``store_writes``), and the reads, seats, chat and bot leases
 (``store_reads``, ``store_seats``, ``store_chat``, ``store_leases``), and the people's
-accounts and ratings (``store_accounts``, ``store_ratings``). Every notice is
+accounts, ratings, clocks and reminders (``store_accounts``, ``store_ratings``,
+``store_clocks``, ``store_reminders``). Every notice is
 published through ``notify`` and every save written through ``write_saves`` as named here,
 so that a test that replaces them hears, or breaks, all of them.
 """
@@ -70,6 +71,7 @@ from tminus.server.store_notices import (
 )
 from tminus.server.store_ratings import RatingQueries
 from tminus.server.store_reads import GameReads, stored_game
+from tminus.server.store_reminders import ReminderQueries
 from tminus.server.store_rows import ActionRow, Base, BotLease, ChatRow, GameRow, SeatRow, now
 from tminus.server.store_seats import SeatChanges, seat_news
 from tminus.server.store_values import (
@@ -115,7 +117,14 @@ async def write_saves(connection, batch: list[Save], origin: str = "", clock=Non
 
 
 class Store(
-    GameReads, AccountQueries, ClockQueries, SeatChanges, TableTalk, LeaseQueries, RatingQueries
+    GameReads,
+    AccountQueries,
+    ClockQueries,
+    SeatChanges,
+    TableTalk,
+    LeaseQueries,
+    RatingQueries,
+    ReminderQueries,
 ):
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 

@@ -4,6 +4,7 @@ sign up or in is ``tminus.server.accounts``."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,7 @@ class AccountQueries(SeatChanges):
                     id=account.id, name=account.name, name_key=name_key,
                     password_hash=account.password_hash, email=account.email,
                     reminders=account.reminders, created=account.created,
+                    unsubscribe=secrets.token_urlsafe(32),
                 )
             )  # fmt: skip
 

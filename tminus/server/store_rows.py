@@ -129,6 +129,8 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))  # argon2id, with its salt
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     reminders: Mapped[bool] = mapped_column(default=False)  # e-mail allowed
+    reminded: Mapped[float | None] = mapped_column(Float, nullable=True)  # last mailed (db clock)
+    unsubscribe: Mapped[str] = mapped_column(String(43), unique=True)  # the e-mails' link
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

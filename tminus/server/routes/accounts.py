@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from tminus.core.registry import game_class
 from tminus.server.accounts import Accounts
 from tminus.server.errors import documented
+from tminus.server.html import message_page
 from tminus.server.routes.deps import Client, GameStore, ServerLimits
 from tminus.server.service import GameError
 from tminus.server.store_accounts import Account
@@ -199,3 +201,14 @@ async def leaderboard(
     except ValueError as error:
         raise GameError("bad_request", str(error)) from None
     return [vars(s) for s in await store.leaderboard(game, players, limit)]
+
+
+@router.api_route("/unsubscribe/{token}", methods=["GET", "POST"], include_in_schema=False)
+async def unsubscribe(token: str, store: GameStore) -> HTMLResponse:
+    """A reminder's unsubscribe link (opened, or posted by the mail client in one click)."""
+    name = await store.unsubscribe(token[:64])
+    if name is None:
+        text = "This link does not unsubscribe anybody (the account may be gone)."
+        return HTMLResponse(message_page("Unknown link", text), status_code=404)
+    text = f"{name} gets no more e-mails from T-minus. Turn them on again on your account page."
+    return HTMLResponse(message_page("Unsubscribed", text, back="/account", back_text="Account"))

@@ -42,6 +42,8 @@ def create_tables() -> None:
         sa.Column("password_hash", sa.String(200), nullable=False),
         sa.Column("email", sa.String(254), nullable=True),
         sa.Column("reminders", sa.Boolean(), nullable=False),
+        sa.Column("reminded", sa.Float(), nullable=True),
+        sa.Column("unsubscribe", sa.String(43), nullable=False, unique=True),
         sa.Column("created", WHEN, nullable=False),
     )
     op.create_table(
