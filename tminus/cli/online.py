@@ -118,6 +118,12 @@ def serve(
         float,
         typer.Option(help="Seconds a person has no socket before their seat may go to a bot."),
     ] = LIMITS.away_after,
+    sign_ins_per_minute: Annotated[
+        float, typer.Option(help="Sign-in attempts from one address, or for one name, a minute.")
+    ] = LIMITS.sign_ins_per_minute,
+    session_days: Annotated[
+        float, typer.Option(help="Days a signed-in browser stays signed in.")
+    ] = LIMITS.session_days,
     build_endgames: Annotated[
         bool,
         typer.Option(
@@ -149,6 +155,7 @@ def serve(
         review_samples=review_samples, busy_timeout=busy_timeout, bot_lease=bot_lease,
         waiting_expiry=waiting_expiry, away_after=away_after, pause_after=pause_after,
         request_timeout=request_timeout, connections_per_address=connections_per_address,
+        sign_ins_per_minute=sign_ins_per_minute, session_days=session_days,
     )  # fmt: skip
     if db_file is not None:
         db = database_url_from(db_file)
@@ -160,6 +167,8 @@ def serve(
         raise fail("--away-after must be above 0 seconds")
     if request_timeout <= 0 or connections_per_address < 1:
         raise fail("--request-timeout must be above 0 and --connections-per-address 1 or more")
+    if sign_ins_per_minute <= 0 or session_days <= 0:
+        raise fail("--sign-ins-per-minute and --session-days must be above 0")
     if reviews_at_once < 0 or review_samples < 2:  # (an estimate needs two samples at least)
         raise fail("--reviews-at-once must be 0 or more and --review-samples 2 or more")
     try:  # a damaged or unreachable database, or a SQLite file served already: one sentence
