@@ -172,3 +172,23 @@ async def test_two_processes_act_on_a_timeout_once(database):
     assert [s.stand_in for s in stored.seats].count(True) == 1
     await second.store.close()
     await first.store.close()
+
+
+def test_over_http_a_clocked_rated_game_is_made_and_a_bad_clock_refused(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from tminus.server.app import create_app
+    from tminus.server.limits import Limits
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", 0.0, Limits(messages_per_second=0))
+    with TestClient(app) as client:
+        body = {"game": "four_way", "params": {"players": 2},
+                "seats": [{"kind": "person"}, {"kind": "bot", "bot": "greedy"}]}  # fmt: skip
+        bad = client.post("/api/games", json={**body, "clock": {"kind": "turn", "per_move": 5}})
+        assert bad.status_code == 400 and "per_move" in bad.json()["message"]
+        assert client.get("/api/games?limit=200").json() == []
+        made = client.post("/api/games", json={**body, "clock": TURN, "rated": True})
+        assert made.status_code == 201, made.text
+        summary = made.json()
+        assert summary["rated"] and summary["clock"] == TURN
+        assert summary["clocks"]["left"] == [7_200, 7_200] and summary["clocks"]["to_move"] is None
