@@ -140,6 +140,18 @@ def test_sign_in_attempts_are_rate_limited(tmp_path):
         assert late.status_code == 429 and other.get("/api/account").status_code == 401
 
 
+def test_sign_ups_from_one_address_are_rate_limited(tmp_path):
+    with app_client(tmp_path / "games.db", sign_ins_per_minute=3) as client:
+        answers = [
+            second_device(client).post(
+                "/api/account", json={"name": f"Person {n}", "password": PASSWORD}
+            )
+            for n in range(4)
+        ]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        assert accounts_stored(client) == 3
+
+
 def test_forged_and_expired_sessions_are_refused(client):
     sign_up(client)
     forged = second_device(client)

@@ -82,10 +82,17 @@ class Accounts:
         burst = max(1.0, limits.sign_ins_per_minute)
         self.by_address = RateLimiter(per_second, burst)
         self.by_name = RateLimiter(per_second, burst)
+        self.sign_ups = RateLimiter(per_second, burst)  # (per address)
         self.hasher = PasswordHasher()
         self._dummy: str | None = None  # (a hash to verify against when no such name)
 
     # -- signing up, in and out -------------------------------------------------------------
+    def limit_sign_ups(self, client: str) -> None:
+        """Sign-ups from one address are as limited as sign-ins (a flood of accounts waits)."""
+        wait = self.sign_ups.take(client)
+        if wait:
+            raise Refused("rate_limited", "too many sign-ups from here: wait a moment", wait)
+
     async def sign_up(
         self, name: Any, password: Any, email: Any = None, reminders: bool = False
     ) -> tuple[Account, str, str]:

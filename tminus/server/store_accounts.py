@@ -103,7 +103,13 @@ class AccountQueries(SeatChanges):
     # -- sessions ---------------------------------------------------------------------------
     async def add_session(self, token_hash: str, account_id: str, csrf: str, seconds: float):
         async def work(connection) -> None:
-            expires = await connection.scalar(select(self.clock.now() + seconds))
+            now = await connection.scalar(select(self.clock.now()))
+            await connection.execute(  # (the account's expired sessions go meanwhile)
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id, SessionRow.expires < now
+                )
+            )
+            expires = now + seconds
             await connection.execute(
                 insert(SessionRow).values(
                     token_hash=token_hash, account_id=account_id, csrf=csrf, expires=expires

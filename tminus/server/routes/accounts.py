@@ -107,11 +107,17 @@ def set_session(response: Response, request: Request, cookie: str, days: float) 
     )  # fmt: skip
 
 
-@router.post("/api/account", status_code=201, responses=documented(400, 409))
+@router.post("/api/account", status_code=201, responses=documented(400, 409, 429))
 async def sign_up(
-    body: SignUp, request: Request, response: Response, people: People, limits: ServerLimits
+    body: SignUp,
+    request: Request,
+    response: Response,
+    people: People,
+    client: Client,
+    limits: ServerLimits,
 ) -> dict[str, Any]:
     """Sign up (and in): the session cookie is set."""
+    people.limit_sign_ups(client)
     account, cookie, csrf = await people.sign_up(
         body.name, body.password, body.email, body.reminders
     )
