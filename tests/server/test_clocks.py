@@ -98,6 +98,9 @@ async def test_only_the_seat_to_move_has_its_clock_running(tmp_path):
     assert first == table.state.current_player() and clocks["left"] == [7_200, 7_200]
     assert clocks["deadline"] == pytest.approx(await db_now(service.store) + 10_800, abs=5)
     service.store.clock.advance(3_600 + 1_000)  # an hour and a bit on the first move
+    # The table counts down from the time the clocks read (moved on as the database's is).
+    shown = service.summary(table)["clocks"]
+    assert shown["deadline"] - shown["now"] == pytest.approx(10_800 - 4_600, abs=5)
     while table.state.current_player() == first:  # (a turn may be several decisions)
         await move(service, table)
     clocks = table.record.clocks

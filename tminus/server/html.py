@@ -12,7 +12,8 @@ from markdown_it import MarkdownIt
 from tminus.core.registry import rules_text
 
 WEB = files("tminus.web")
-PAGES = ("index.html", "game.html", "rules.html")  # the pages served (see SecurityHeaders)
+# The pages served (see SecurityHeaders).
+PAGES = ("index.html", "game.html", "rules.html", "account.html", "player.html", "leaderboard.html")
 # A wide table scrolls inside its own box, which the keyboard can reach.
 TABLE_OPEN = '<div class="table-scroll" tabindex="0" role="region" aria-label="table"><table>\n'
 

@@ -169,7 +169,7 @@ class Lifecycle(ServiceParts):
         """Summaries of the newest games (``listed``: the listed games in play), from the
         store (nothing is replayed)."""
         records = await await_store(self.store.recent(limit, listed))
-        return [stored_summary(record) for record in records]
+        return [stored_summary(record, self.now()) for record in records]
 
     async def some(self, game_ids: list[str]) -> list[dict[str, Any]]:
         """Summaries of these games (those that exist), e.g. the ones a browser holds seats
@@ -178,7 +178,9 @@ class Lifecycle(ServiceParts):
         ids = [i for i in dict.fromkeys(game_ids) if 0 < len(i) <= 32]
         kept = {i: tables[i] for i in ids if i in tables}
         stored = await await_store(self.store.some([i for i in ids if i not in kept]))
-        summaries = [summary(t) for t in kept.values()] + [stored_summary(r) for r in stored]
+        now = self.now()
+        summaries = [summary(t, now) for t in kept.values()]
+        summaries += [stored_summary(r, now) for r in stored]
         return sorted(summaries, key=lambda s: s["created"], reverse=True)
 
     # -- after a restart, and games nobody came to -----------------------------------------

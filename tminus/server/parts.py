@@ -10,6 +10,7 @@ declared here, so that each feature is type-checked on its own.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tminus.server.memory import Memory
@@ -24,6 +25,10 @@ class ServiceParts:
     memory: Memory  # the games in memory, and who is told of their changes
     replicator: Replicator  # keeps them up to date with what other processes commit
     pipeline: Pipeline  # commits a change, then puts it in memory
+
+    def now(self) -> float:
+        """The time the clocks read, as Unix seconds (the database's, as tests move it)."""
+        return time.time() + self.store.clock.ahead
 
     @staticmethod
     def names(table: Table | StoredGame) -> list[str]:

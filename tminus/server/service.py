@@ -122,13 +122,11 @@ class GameService(Lifecycle, Together, Timekeeping):
         await self.replicator.catch_up(table)
 
     # -- what each seat may see (``views``) ------------------------------------------------
-    @staticmethod
-    def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
-        return views.view(table, seat, log_from)
+    def view(self, table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+        return views.view(table, seat, log_from, self.now())
 
-    @staticmethod
-    def summary(table: Table | StoredGame) -> dict[str, Any]:
-        return views.summary(table)
+    def summary(self, table: Table | StoredGame) -> dict[str, Any]:
+        return views.summary(table, self.now())
 
     @staticmethod
     def export(table: Table | StoredGame) -> dict[str, Any]:

@@ -28,9 +28,12 @@ from tminus.server.takeback import TAKE_BACK, last_standing, play_row, taken_bac
 from tminus.server.undo import may_ask, open_request, waiting_for
 
 
-def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+def view(
+    table: Table, seat: int | None, log_from: int = 0, now: float | None = None
+) -> dict[str, Any]:
     """The state message for ``seat`` (None: a spectator): only what it may see. Its shape is
-    ``outbound.StateMessage`` (checked by the tests; a dict here: it is made every move)."""
+    ``outbound.StateMessage`` (checked by the tests; a dict here: it is made every move).
+    ``now``: the time the clocks read (Unix seconds; the service's)."""
     state = table.state
     record = table.record
     n = table.game.num_players
@@ -72,16 +75,16 @@ def view(table: Table, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         "hints": record.hints,
         "rated": record.rated,
         "clock": record.clock,
-        "clocks": clocks_view(record.clocks, time.time()),
+        "clocks": clocks_view(record.clocks, time.time() if now is None else now),
         "may_take_back": may_ask(table),
         "take_back": take_back_view(table, viewer, names),
     }
 
 
-def summary(table: Table | StoredGame) -> dict[str, Any]:
+def summary(table: Table | StoredGame, now: float | None = None) -> dict[str, Any]:
     """A game as the lobby lists it (a game in memory may be ahead of the store)."""
     record = table.record if isinstance(table, Table) else table
-    summed = stored_summary(record)
+    summed = stored_summary(record, now)
     if isinstance(table, Table):
         summed["move_number"] = table.move_number
         turn = whose_turn(table.state, table.status)
@@ -89,7 +92,7 @@ def summary(table: Table | StoredGame) -> dict[str, Any]:
     return summed
 
 
-def stored_summary(record: StoredGame) -> dict[str, Any]:
+def stored_summary(record: StoredGame, now: float | None = None) -> dict[str, Any]:
     """A game as the lobby lists it, from its stored record alone (nothing replayed)."""
     return {
         "id": record.id,
@@ -112,7 +115,7 @@ def stored_summary(record: StoredGame) -> dict[str, Any]:
         "undo": record.undo,
         "rated": record.rated,
         "clock": record.clock,
-        "clocks": clocks_view(record.clocks, time.time()),
+        "clocks": clocks_view(record.clocks, time.time() if now is None else now),
     }
 
 

@@ -1,5 +1,6 @@
 """The browser client: the lobby, a game's page and a game's rules (rendered here), the
-favicon; the static files are mounted by ``create_app`` (``/static``)."""
+account page, a player's page and the leaderboard (each a page whose script reads the API),
+the favicon; the static files are mounted by ``create_app`` (``/static``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,23 @@ def lobby_page() -> FileResponse:
 @router.get("/game/{game_id}")
 def game_page(game_id: str) -> FileResponse:
     return FileResponse(str(WEB / "game.html"))
+
+
+@router.get("/account")
+def account_page() -> FileResponse:
+    """Sign in or up; signed in, the account's settings (all read and changed by its script)."""
+    return FileResponse(str(WEB / "account.html"))
+
+
+@router.get("/player/{name}")
+def player_page(name: str) -> FileResponse:
+    """A player's ratings, their history and games (a name nobody has: the page says so)."""
+    return FileResponse(str(WEB / "player.html"))
+
+
+@router.get("/leaderboard")
+def leaderboard_page() -> FileResponse:
+    return FileResponse(str(WEB / "leaderboard.html"))
 
 
 @router.get("/rules/{game}")

@@ -1,5 +1,5 @@
 // The game page: one WebSocket, the board, the moves, the log, the players, replay.
-import { api, el, fitWords, initial, placings, seatName } from "./util.js";
+import { api, el, fitWords, initial, placings, seatName, short } from "./util.js";
 import { boardFor, catalog } from "./boards/index.js";
 import { icon } from "./icons.js";
 import { renderLog, setThoughts, thoughtsOn } from "./log.js";
@@ -24,6 +24,8 @@ import {
   rememberName,
   seatInHash,
 } from "./seat.js";
+import { account, holdMySeats, renderNav } from "./account.js";
+import { clockWords, duration, isLow, secondsLeft, timeoutWords } from "./clocks.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -57,6 +59,8 @@ const app = {
   rematchDeclined: false, // whether the last view was this page's turn (alerts when it becomes so)
   pingTimer: null,
   pongTimer: null,
+  clocksAt: 0, // performance.now() when the clocks of the view arrived
+  named: false, // a signed-in person's seat was given the account's name (once)
 };
 
 function botLevelsOf(games) {
@@ -82,6 +86,7 @@ window.addEventListener("hashchange", () => {
   const seat = takeSeatFromLink();
   if (!seat) return;
   app.me = seat;
+  holdMySeats([gameId]);
   restart();
 });
 
@@ -243,7 +248,9 @@ function receive(message) {
   app.log.length = message.log_from;
   app.log.push(...message.log);
   app.view = message;
+  app.clocksAt = performance.now();
   settlePending(reconnected);
+  nameMySeat();
   passTheDevice();
   render();
 }
@@ -469,6 +476,7 @@ function render() {
   app.myTurn = myTurn;
   document.title = myTurn ? YOUR_TURN_TITLE : `${view.title} · T-minus`;
   renderBanner();
+  renderClocks();
   renderTakeBack();
   renderHint(myTurn);
   renderBoard();
@@ -498,7 +506,100 @@ function renderTopBar(view) {
   $("status").textContent = app.offline ? "offline" : view.status;
   $("status").className = `status ${app.offline ? "offline" : view.status}`;
   $("rules-link").href = `/rules/${view.game}`;
+  $("rated-badge").hidden = !view.rated;
 }
+
+// -- a signed-in person --------------------------------------------------------------------
+// The seat of a person signed in still has the name it was invited under ("Player 2"): it
+// takes the account's name, once (a name the person or the game's maker chose stays).
+async function nameMySeat() {
+  const view = app.view;
+  if (app.named || view.seat === null || !isOpen(view) || hotSeats().length > 1) return;
+  app.named = true;
+  const me = await account();
+  const seat = app.view.seats[app.view.seat];
+  if (me && seat && /^Player \d+$/.test(seat.name) && me.name !== seat.name)
+    send({ type: "name", name: me.name });
+}
+
+// -- clocks --------------------------------------------------------------------------------
+// Each seat's time (a clock runs for the seat to move, counted down here each second), the
+// clock's settings and what happens when a seat's time runs out.
+function renderClocks() {
+  const view = app.view;
+  const box = $("clocks");
+  box.hidden = $("clock-words").hidden = !view.clocks || !view.clock;
+  if (box.hidden) return box.replaceChildren();
+  $("clock-words").textContent = `${clockWords(view.clock)}. ${timeoutWords(view.clock, botLevel)}`;
+  const running = runningSeat(view);
+  const chips = view.seats.map((s) =>
+    el(
+      "div",
+      {
+        class: [
+          "clock",
+          s.seat === running ? "running" : "",
+          s.seat === view.seat ? "me" : "",
+          s.stand_in ? "stood-in" : "",
+        ].join(" "),
+        "data-seat": s.seat,
+      },
+      el(
+        "span",
+        { class: "seat-dot", "data-seat": s.seat, "aria-hidden": "true" },
+        initial(s.name),
+      ),
+      el(
+        "span",
+        { class: "clock-name", title: s.name },
+        short(s.name, 16),
+        s.seat === view.seat ? " (you)" : "",
+        s.stand_in
+          ? el("span", { class: "muted", title: `${s.stand_in} plays for them` }, " · away")
+          : "",
+      ),
+      el("span", { class: "clock-time", role: "timer" }),
+    ),
+  );
+  box.replaceChildren(...chips);
+  tickClocks();
+}
+
+function runningSeat(view) {
+  const seat = view.clocks?.to_move;
+  return view.status === "playing" && !app.replay && seat !== undefined ? seat : null;
+}
+
+// The times shown, counted down from what the server said (no redraw of anything else).
+function tickClocks() {
+  const view = app.view;
+  if (!view || !view.clocks || !view.clock) return;
+  const left = secondsLeft(view.clocks, app.clocksAt);
+  const running = runningSeat(view);
+  const turnBased = view.clock.kind === "turn";
+  for (const chip of $("clocks").querySelectorAll(".clock[data-seat]")) {
+    const seat = Number(chip.dataset.seat);
+    const seconds = left[seat];
+    const time = chip.querySelector(".clock-time");
+    if (seconds === undefined || seconds === null) {
+      time.textContent = "";
+      continue;
+    }
+    const moving = seat === running && view.clocks.deadline != null;
+    let text = duration(seconds);
+    // Turn-based: the others' time is their reserve, for moves that take longer (none
+    // shown in a game without reserves: each move has its time, no more).
+    if (turnBased && !moving)
+      text = !view.clock.reserve ? "" : seconds > 0 ? `${text} reserve` : "reserve used up";
+    time.textContent = text;
+    chip.classList.toggle("low", moving && isLow(view.clock, seconds));
+    chip.classList.toggle("out", moving && seconds <= 0);
+  }
+}
+
+setInterval(() => {
+  if (!document.hidden && runningSeat(app.view || {}) !== null) tickClocks();
+}, 1000);
 
 function drawChat() {
   renderChat($("chat-box"), {
@@ -784,7 +885,10 @@ function renderBanner() {
     banner.classList.add("yours");
     banner.textContent = "Your turn: choose a move on the board or below.";
   } else if (view.to_move !== null) {
-    banner.textContent = `${seatName(view.seats, view.to_move)} is thinking…`;
+    const standIn = view.seats[view.to_move]?.stand_in;
+    banner.textContent = standIn
+      ? `${standIn} plays for ${seatName(view.seats, view.to_move)} (their time ran out)…`
+      : `${seatName(view.seats, view.to_move)} is thinking…`;
   }
 }
 
@@ -877,7 +981,13 @@ function renderSeats() {
         el(
           "span",
           { class: "seat-kind" },
-          s.kind === "bot" ? `bot · ${botLevel(s.bot)}` : s.joined ? "person" : "invited",
+          s.stand_in
+            ? "person · away"
+            : s.kind === "bot"
+              ? `bot · ${botLevel(s.bot)}`
+              : s.joined
+                ? "person"
+                : "invited",
           partners[s.seat]
             ? ` · with ${partners[s.seat].map((p) => seatName(view.seats, p)).join(" and ")}`
             : "",
@@ -885,6 +995,13 @@ function renderSeats() {
         scores ? el("span", { class: "score" }, scores[s.seat]) : null,
         places
           ? el("span", { class: "result", "data-place": places[s.seat] }, places[s.seat])
+          : null,
+        s.stand_in
+          ? el(
+              "span",
+              { class: "stand-in" },
+              `${s.stand_in} plays for ${s.name} until they are back`,
+            )
           : null,
       ),
     ),
@@ -1223,4 +1340,6 @@ document.addEventListener("keydown", (event) => {
 
 $("thoughts").addEventListener("change", switchThoughts);
 
+renderNav();
+if (app.me) holdMySeats([gameId]); // signed in: the seat follows the account
 connect();

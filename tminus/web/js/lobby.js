@@ -1,6 +1,7 @@
 // The lobby: pick a game, its rules and seats (persons or bots), create it, share invites.
 import { api, el, placings, titleCase } from "./util.js";
 import {
+  heldSeat,
   heldSeats,
   holdHotSeats,
   holdSeat,
@@ -8,9 +9,12 @@ import {
   myGameIds,
   rememberName,
   rememberedName,
+  seatInHash,
 } from "./seat.js";
+import { holdMySeats, knownHeld, renderNav } from "./account.js";
+import { duration, span } from "./clocks.js";
 
-const state = { catalog: [], game: null };
+const state = { catalog: [], game: null, me: null };
 const $ = (id) => document.getElementById(id);
 
 // Parameters in words; a parameter not listed here shows its own help text as its label.
@@ -155,15 +159,91 @@ function renderSeats() {
     );
   }
   suggestUndo();
+  renderTimeoutChoices(bots, usual);
 }
 
 // Take-backs are on by default in a game of people only (as the server decides when not
 // told); the creator's own choice, once made, stands whatever the seats become.
 function suggestUndo() {
   const box = $("undo");
-  if (box.dataset.chosen) return;
+  if (box.dataset.chosen || $("rated").checked) return;
   const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   box.checked = kinds.every((kind) => kind === "person" || kind === "here");
+}
+
+// -- rated games and clocks ------------------------------------------------------------------
+// A rated game allows no take-backs and no hints (the server refuses them): the two ticks are
+// off and greyed while "Rated" is, and come back as they were when it is off again.
+function applyRated() {
+  const rated = $("rated").checked;
+  for (const id of ["undo", "hints"]) {
+    const box = $(id);
+    if (rated && !box.disabled) box.dataset.before = box.checked ? "on" : "";
+    if (!rated && box.disabled) box.checked = box.dataset.before === "on";
+    if (rated) box.checked = false;
+    box.disabled = rated;
+    box.closest("label").classList.toggle("off", rated);
+  }
+  if (!rated) suggestUndo();
+}
+
+const PACE_HELP = {
+  live: "Everyone plays now, with no clock.",
+  fischer: "Everyone plays now; each has a chess clock, and gains some seconds with each move.",
+  turn: "Play over days: each move may take its time, and the game waits.",
+};
+
+function pace() {
+  return document.querySelector("#pace [name=pace]:checked")?.value || "live";
+}
+
+function showPace() {
+  const chosen = pace();
+  const devices = state.me
+    ? " It follows your account to all your devices."
+    : " Sign in to find it on all your devices.";
+  $("pace-help").textContent = PACE_HELP[chosen] + (chosen === "turn" ? devices : "");
+  $("fischer-fields").hidden = chosen !== "fischer";
+  $("turn-fields").hidden = chosen !== "turn";
+  $("timeout-field").hidden = chosen === "live";
+}
+
+// "When someone's time runs out": a level of this game's bots plays for them until they are
+// back (the medium one unless chosen), or they lose.
+function renderTimeoutChoices(bots, usual) {
+  const select = $("on-timeout");
+  const before = select.dataset.chosen ? select.value : null;
+  select.replaceChildren(
+    ...bots.map((b, i) =>
+      el(
+        "option",
+        { value: b.spec, selected: i === usual },
+        `${b.label} plays for them until they are back`,
+      ),
+    ),
+    el("option", { value: "resign" }, "They lose the game (as if they resigned)"),
+  );
+  if (before && [...select.options].some((o) => o.value === before)) select.value = before;
+}
+
+// The clock sent with the game (none when Live).
+function readClock() {
+  const chosen = pace();
+  if (chosen === "live") return null;
+  const on_timeout = $("on-timeout").value;
+  if (chosen === "turn")
+    return {
+      kind: "turn",
+      per_move: Number($("per-move").value),
+      reserve: Number($("reserve").value),
+      on_timeout,
+    };
+  return {
+    kind: "fischer",
+    minutes: Number($("minutes").value),
+    increment: Number($("increment").value),
+    on_timeout,
+  };
 }
 
 function readForm() {
@@ -189,7 +269,7 @@ function readForm() {
   const here = seats
     .map((_, seat) => seat)
     .filter((seat) => document.querySelector(`[name=kind-${seat}]`).value === "here");
-  return {
+  const form = {
     game: state.game.name,
     params,
     seats,
@@ -199,6 +279,10 @@ function readForm() {
     hints: $("hints").checked,
     you: seats[0].kind === "person",
   };
+  if ($("rated").checked) form.rated = true;
+  const clock = readClock();
+  if (clock) form.clock = clock;
+  return form;
 }
 
 async function create(event) {
@@ -216,6 +300,7 @@ async function create(event) {
     if (mine && hot.length) holdHotSeats(game.id, hot);
     rememberName($("your-name").value.trim());
     showCreated(game, mine, hot);
+    await holdMySeats([game.id]); // (signed in: the game follows the account)
     loadGames();
   } catch (error) {
     $("create-error").textContent = error.message;
@@ -310,48 +395,110 @@ function resultWords(g) {
     .join(" · ");
 }
 
-// One line of a games list: the game, its state, whose turn it is (marked when it is yours).
-function gameRow(g, mySeats = []) {
+// The seconds the seat to move has left, as the list was fetched (null: no clock runs).
+function timeLeft(g) {
+  const c = g.clocks;
+  return c && c.deadline != null && c.now != null ? c.deadline - c.now : null;
+}
+
+// How the game is played, in a few words: "rated", "1 day a move", "10+5".
+function paceWords(g) {
+  const words = [];
+  if (g.rated) words.push("rated");
+  const clock = g.clock;
+  if (clock?.kind === "turn") words.push(`${span(clock.per_move)} a move`);
+  else if (clock?.kind === "fischer") words.push(`${clock.minutes}+${clock.increment}`);
+  return words.join(" · ");
+}
+
+// One line of a games list: the game, its state, whose turn it is (marked when it is yours,
+// with the time left when a clock runs). ``href``: where its link goes (this browser's seat
+// by default; an account's seat on another device: the seat's own link).
+function gameRow(g, mySeats = [], href = `/game/${g.id}`) {
   const result = g.status === "finished" ? resultWords(g) : null;
-  const yours = g.to_move !== null && g.to_move !== undefined && mySeats.includes(g.to_move);
-  const turn =
-    g.status === "playing" && g.to_move !== null && g.to_move !== undefined
-      ? el(
-          "span",
-          { class: `turn${yours ? " yours" : ""}` },
-          yours ? "● your turn" : `${g.seats[g.to_move].name} to play`,
-        )
-      : null;
+  const playing = g.status === "playing" && g.to_move !== null && g.to_move !== undefined;
+  const yours = playing && mySeats.includes(g.to_move);
+  const left = playing ? timeLeft(g) : null;
+  const turn = playing
+    ? el(
+        "span",
+        { class: `turn${yours ? " yours" : ""}` },
+        yours ? "● your turn" : `${g.seats[g.to_move].name} to play`,
+        left !== null && yours
+          ? el("span", { class: "time-left" }, ` · ${duration(left)} left`)
+          : "",
+      )
+    : null;
   const you = mySeats.filter((s) => g.seats[s]).map((s) => g.seats[s].name);
+  const how = paceWords(g);
   return el(
     "li",
     { "data-game": g.id, class: yours ? "your-turn" : null },
-    el("a", { href: `/game/${g.id}` }, g.title),
+    el("a", { href }, g.title),
     " ",
     el("span", { class: `status ${g.status}` }, g.status),
     " ",
     turn,
     " ",
     you.length ? el("span", { class: "your-seat" }, `you: ${you.join(", ")}`) : null,
-    el("div", { class: "muted recent-detail" }, result || g.seats.map((s) => s.name).join(" · ")),
+    el(
+      "div",
+      { class: "muted recent-detail" },
+      result || g.seats.map((s) => s.name).join(" · "),
+      how ? ` · ${how}` : "",
+    ),
   );
 }
 
-// My games: those this browser holds seats in (or made), asked for by id; yours to play first.
+// An account's seat taken up on this device: its link's seat is kept (by the game page), and
+// any other seat the account holds there too (a hot-seat game) is kept as well.
+function takeAccountSeats(g) {
+  const seats = (g.held || []).map((h) => seatInHash(new URL(h.url, location.origin).hash));
+  const more = seats.slice(1).filter(Boolean);
+  if (more.length) holdHotSeats(g.id, more);
+}
+
+// My games: those this browser holds seats in (or made), asked for by id, and, signed in,
+// those the account holds on any device; yours to play first, then the newest.
 async function loadMyGames() {
   const ids = myGameIds().slice(-50);
-  const games = ids.length
-    ? await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => [])
-    : [];
-  const seatsIn = (g) => heldSeats(g.id).map((s) => s.seat);
-  const rows = games.map((g) => ({ g, seats: seatsIn(g) }));
+  const [local, held] = await Promise.all([
+    ids.length
+      ? api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).catch(() => [])
+      : [],
+    state.me ? api("/api/account/games").catch(() => []) : [],
+  ]);
+  if (state.me) knownHeld(state.me, held);
+  const games = new Map(local.map((g) => [g.id, g]));
+  for (const g of held) games.set(g.id, { ...games.get(g.id), ...g });
+  const rows = [...games.values()].map((g) => {
+    const here = heldSeats(g.id).map((s) => s.seat);
+    const theirs = (g.held || []).map((h) => h.seat);
+    const seats = [...new Set([...here, ...theirs])];
+    // Held by the account but not on this device: its link takes the seat here.
+    const href = !heldSeat(g.id) && g.held?.length ? g.held[0].url : `/game/${g.id}`;
+    return { g, seats, href };
+  });
   const mine = (r) =>
     r.g.to_move !== null && r.seats.includes(r.g.to_move) && r.g.status === "playing";
-  rows.sort((a, b) => mine(b) - mine(a));
-  $("my-games").replaceChildren(...rows.map((r) => gameRow(r.g, r.seats)));
+  rows.sort((a, b) => mine(b) - mine(a) || String(b.g.created).localeCompare(a.g.created));
+  $("my-games").replaceChildren(
+    ...rows.map((r) => {
+      const row = gameRow(r.g, r.seats, r.href);
+      if (r.href !== `/game/${r.g.id}`)
+        row.querySelector("a").addEventListener("click", () => takeAccountSeats(r.g));
+      return row;
+    }),
+  );
   if (!rows.length)
     $("my-games").append(
-      el("li", { class: "muted" }, "None yet: the games you create or are invited to show here."),
+      el(
+        "li",
+        { class: "muted" },
+        state.me
+          ? "None yet: the games you create or are invited to show here, on all your devices."
+          : "None yet: the games you create or are invited to show here. Sign in to see them on all your devices.",
+      ),
     );
 }
 
@@ -369,6 +516,7 @@ function loadGames() {
 
 async function main() {
   $("your-name").value = rememberedName();
+  const signedIn = renderNav();
   state.catalog = await api("/api/catalog");
   $("games").replaceChildren(
     ...state.catalog.map((g) =>
@@ -391,7 +539,21 @@ async function main() {
   $("undo").addEventListener("change", () => {
     $("undo").dataset.chosen = "yes";
   });
+  $("rated").addEventListener("change", applyRated);
+  for (const radio of document.querySelectorAll("#pace [name=pace]"))
+    radio.addEventListener("change", showPace);
+  $("on-timeout").addEventListener("change", () => {
+    $("on-timeout").dataset.chosen = "yes";
+  });
   pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
+  showPace();
+  applyRated();
+  // Signed in: the games follow the account (this browser's seats told to it), and the
+  // account's name is the one played under, unless another was typed before.
+  state.me = await signedIn;
+  if (state.me && !$("your-name").value) $("your-name").value = state.me.name;
+  showPace();
+  if (state.me) await holdMySeats();
   loadGames();
   setInterval(() => {
     if (!document.hidden) loadGames();
