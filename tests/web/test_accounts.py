@@ -149,20 +149,6 @@ def rated_history(server):
     return ada, bob
 
 
-def clock_accepted(server: str) -> bool:
-    """Whether this server takes a game's clock (the clock API; until then 400, extra field)."""
-    seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}]
-    clock = {"kind": "turn", "per_move": 3600, "reserve": 0, "on_timeout": "resign"}
-    body = {"game": "four_way", "params": {"players": 2}, "seats": seats, "clock": clock}
-    return httpx.post(server + "/api/games", json=body).status_code == 201
-
-
-@pytest.fixture
-def needs_clock(server):
-    if not clock_accepted(server):
-        pytest.skip("this server does not take a game's clock yet (POST /api/games: clock)")
-
-
 # -- signing up and in ------------------------------------------------------------------------
 def test_a_rated_game_with_a_friend_follows_each_to_their_other_devices(server, new_page):
     ada_name, bob_name = unique("Ada"), unique("Bob")
@@ -363,7 +349,7 @@ def test_the_lobby_makes_rated_and_clocked_games_readable_on_a_phone(server, new
 
 
 # -- clocks (they need the server's clock API) --------------------------------------------------
-def test_the_lobby_sends_the_clock_chosen(server, new_page, needs_clock):
+def test_the_lobby_sends_the_clock_chosen(server, new_page):
     page = new_page(DESKTOP)
     page.goto(server + "/")
     page.click(".game-card[data-game=four_way]")
@@ -391,7 +377,7 @@ def test_the_lobby_sends_the_clock_chosen(server, new_page, needs_clock):
     }  # fmt: skip
 
 
-def test_the_table_counts_down_the_clock_of_the_seat_to_move(server, new_page, needs_clock):
+def test_the_table_counts_down_the_clock_of_the_seat_to_move(server, new_page):
     clock = {"kind": "fischer", "minutes": 5, "increment": 0, "on_timeout": "resign"}
     seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
     body = {"game": "four_way", "params": {"players": 2}, "seats": seats, "clock": clock}
@@ -412,7 +398,7 @@ def test_the_table_counts_down_the_clock_of_the_seat_to_move(server, new_page, n
     assert serious_accessibility_problems(page) == []
 
 
-def test_a_bot_standing_in_for_a_person_out_of_time_is_named(server, new_page, needs_clock):
+def test_a_bot_standing_in_for_a_person_out_of_time_is_named(server, new_page):
     """Turn-based, an hour a move: the person to move lets it run out; the game's medium bot
     plays for them until they are back, and the table says so."""
     clock = {"kind": "turn", "per_move": 3600, "reserve": 0, "on_timeout": "greedy"}
