@@ -5,10 +5,8 @@ near names the game again; the unsubscribe link works; two processes send one.""
 from __future__ import annotations
 
 import asyncio
-from email import message_from_bytes, policy
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from tminus.server.accounts import Accounts
 from tminus.server.limits import Limits
@@ -17,31 +15,17 @@ from tminus.server.service import GameService
 from tminus.server.storage import Store
 
 from .helpers import TOKENS, new_service, seats
-from .live import free_port
+from .mailbox import smtp_server
 
 pytestmark = pytest.mark.anyio
 TURN = {"kind": "turn", "per_move": 86_400, "reserve": 0, "on_timeout": "greedy"}
 
 
-class Inbox:
-    """What the SMTP server received."""
-
-    def __init__(self) -> None:
-        self.messages: list = []
-
-    async def handle_DATA(self, server, session, envelope):  # (aiosmtpd's name)
-        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
-        return "250 OK"
-
-
 @pytest.fixture
 def inbox():
-    box = Inbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield box, Mail(host="127.0.0.1", port=controller.port, security="none",
-                    public_url="https://tminus.example")  # fmt: skip
-    controller.stop()
+    with smtp_server() as (box, port):
+        yield box, Mail(host="127.0.0.1", port=port, security="none",
+                        public_url="https://tminus.example")  # fmt: skip
 
 
 async def people_at_a_turn_based_game(service: GameService, bob_mail: bool = True):

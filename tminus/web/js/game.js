@@ -898,6 +898,8 @@ function resultText(view) {
     seats.map((s) => (s === view.seat ? "you" : seatName(view.seats, s))).join(" and ");
   if (r.reason === "resigned")
     return `${seatName(view.seats, r.resigned)} resigned. Winner: ${names(r.winners)}.`;
+  if (r.reason === "time")
+    return `${seatName(view.seats, r.resigned)} ran out of time. Winner: ${names(r.winners)}.`;
   if (r.reason === "turn cap") return "Draw: the turn limit was reached.";
   if (!r.winners || !r.winners.length) return "Game over: a draw.";
   const won = r.winners.includes(view.seat);
