@@ -96,6 +96,19 @@ def browser():
 
 
 @pytest.fixture
+def strict_page(browser):
+    """A page that obeys the CSP and records every violation the browser reports."""
+    context = browser.new_context(bypass_csp=False)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.on("pageerror", lambda error: refused.append(str(error)))
+    yield page, refused
+    context.close()
+
+
+@pytest.fixture
 def new_page(browser):
     """Pages in fresh browser contexts (separate people); page errors fail the test.
     ``new_page(PHONE)`` is a touch phone's screen."""

@@ -242,26 +242,18 @@ def test_the_account_is_changed_exported_signed_out_and_deleted(server, new_page
     assert httpx.get(f"{server}/api/players/{name}").status_code == 404
 
 
-def test_the_new_pages_work_under_the_security_policy(server, browser):
+def test_the_new_pages_work_under_the_security_policy(server, strict_page):
     """The account, leaderboard and player pages and the rules' links obey the server's CSP
     (the other tests bypass it: axe-core and Playwright's predicates are scripts it refuses)."""
-    context = browser.new_context(bypass_csp=False)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    refused: list[str] = []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
-    page.on("pageerror", lambda error: refused.append(str(error)))
-    try:
-        page.goto(server + "/account")
-        page.locator("#sign-up").wait_for()
-        page.goto(server + "/leaderboard")
-        page.locator("#standings > *").wait_for()
-        page.goto(server + "/player/nobody")
-        page.locator(".problem-panel").wait_for()
-        page.goto(server + "/rules/four_way")
-        page.locator("#account-link[href^='/account?next=']").wait_for()
-    finally:
-        context.close()
+    page, refused = strict_page
+    page.goto(server + "/account")
+    page.locator("#sign-up").wait_for()
+    page.goto(server + "/leaderboard")
+    page.locator("#standings > *").wait_for()
+    page.goto(server + "/player/nobody")
+    page.locator(".problem-panel").wait_for()
+    page.goto(server + "/rules/four_way")
+    page.locator("#account-link[href^='/account?next=']").wait_for()
     assert refused == []
 
 

@@ -12,19 +12,6 @@ from .conftest import create_game
 TWO_SEATS = ["person:Ada", "bot:random"]
 
 
-@pytest.fixture
-def strict_page(browser):
-    """A page that obeys the CSP and records every violation the browser reports."""
-    context = browser.new_context(bypass_csp=False)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    refused: list[str] = []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
-    page.on("pageerror", lambda error: refused.append(str(error)))
-    yield page, refused
-    context.close()
-
-
 def test_the_lobby_works_under_its_security_policy(server, strict_page):
     page, refused = strict_page
     response = page.goto(server + "/")
