@@ -49,6 +49,9 @@ def test_a_correct_game_passes(toy):
         ("rounds_undeclared", "game_type.rounds is not set"),
         ("position_drops_field", "set_up\\(position_dict\\(\\)\\) is another position"),
         ("unnamed_chance_stream", "name it by plain values"),
+        ("why_not_disagrees", "why_not\\(1\\) is 'Stopping is not allowed.' for a legal action"),
+        ("why_not_silent", "why_not\\(-1\\) is None for an illegal action"),
+        ("why_not_leaks", "why_not\\(-1\\) changes with what seat 0 cannot see"),
     ],
 )
 def test_each_planted_bug_is_caught(bug, message):

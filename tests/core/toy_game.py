@@ -21,7 +21,8 @@ BUGS = (
     "observation_leaks", "public_leaks", "returns_out_of_bounds", "too_long",
     "returns_not_zero_sum", "nondeterministic_apply", "log_leaks", "rule_in_apply_action",
     "rounds_skip", "round_returns_out_of_bounds", "structs_collide", "rounds_undeclared",
-    "position_drops_field", "unnamed_chance_stream",
+    "position_drops_field", "unnamed_chance_stream", "why_not_disagrees", "why_not_silent",
+    "why_not_leaks",
 )  # fmt: skip
 
 ADD, STOP = 0, 1
@@ -95,6 +96,17 @@ class ToyState(State):
         if self.game.bug == "accepts_illegal" and not self._over:
             return True
         return super().is_legal(action)
+
+    def why_not(self, action: int, names: Any = None) -> str | None:
+        bug = self.game.bug
+        if bug == "why_not_disagrees" and action == STOP and self.current_player() >= 0:
+            return "Stopping is not allowed."  # a reason for a legal action
+        reason = super().why_not(action, names)
+        if bug == "why_not_silent" and self._over:
+            return None  # no reason for a move after the end
+        if bug == "why_not_leaks" and reason is not None:
+            return f"{reason} (the cards are {self._cards})"
+        return reason
 
     def apply_action(self, action: int) -> None:
         if self.game.bug == "illegal_mutates" and not self.is_legal(action):

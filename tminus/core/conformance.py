@@ -240,6 +240,49 @@ def _deep_check(
         _check_position_round_trip(game, state, where, rng)
     if game.game_type.information == "imperfect" and state.is_chance_node():
         _check_chance_strings_hide_what_observations_hide(game, state, where)
+    _check_why_not(game, state, where)
+
+
+# Action ids asked about at a deep check: all of them in games with few, else every legal
+# one and this many others.
+WHY_NOT_SAMPLE = 300
+
+
+def _check_why_not(game: Game, state: State[Game], where: str) -> None:
+    """``why_not`` is None exactly for the legal actions and a reason (a non-empty string)
+    for every other action, out of range too; it changes nothing; and it tells the player
+    to move nothing they cannot see: a state they cannot tell from this one (the hidden
+    parts redrawn) gives the same reasons. Its own random numbers: the games played stay
+    those of the seeds."""
+    size = game.num_distinct_actions
+    legal = set(state.legal_actions())
+    local = random.Random(len(state.history()))
+    actions = list(range(size))
+    if size > WHY_NOT_SAMPLE:
+        others = [a for a in actions if a not in legal]
+        actions = sorted(legal | set(local.sample(others, min(WHY_NOT_SAMPLE, len(others)))))
+    before = _snapshot(state)
+    reasons: dict[int, str | None] = {}
+    for action in [-1, size, *actions]:
+        reason = state.why_not(action)
+        if (reason is None) != (action in legal):
+            said = "a legal" if action in legal else "an illegal"
+            raise ConformanceError(f"{where}: why_not({action}) is {reason!r} for {said} action")
+        if reason is not None and (not isinstance(reason, str) or not reason.strip()):
+            raise ConformanceError(f"{where}: why_not({action}) is {reason!r}, not a reason")
+        reasons[action] = reason
+    if _snapshot(state) != before:
+        raise ConformanceError(f"{where}: why_not changed the state")
+    if game.game_type.information != "imperfect":
+        return
+    seat = max(state.current_player(), 0)  # at chance and the end, reasons are for all
+    other = state.resample_hidden(seat, np.random.default_rng(len(state.history())))
+    for action, reason in reasons.items():
+        if other.why_not(action) != reason:
+            raise ConformanceError(
+                f"{where}: why_not({action}) changes with what seat {seat} cannot see: "
+                f"{reason!r}, then {other.why_not(action)!r}"
+            )
 
 
 def _view(game: Game, state: State[Game]) -> tuple[object, ...]:

@@ -24,6 +24,10 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to (the state is unchanged)."""
 
 
+# What ``State.why_not`` says when a game has no more specific reason.
+NOT_POSSIBLE_NOW = "That move is not possible now."
+
+
 INFORMATION = ("perfect", "imperfect")
 UTILITY = ("zero_sum", "constant_sum", "general_sum")
 
@@ -279,6 +283,55 @@ class State(Generic[G]):
         )
         return text if actor < 0 else f"{names[actor]}: {text}"
 
+    # -- why a move is not possible ("Why can't I?") --------------------------------------
+    def why_not(self, action: int, names: Sequence[str] | None = None) -> str | None:
+        """Why ``action`` cannot be played now, said to the player to move: None when it is
+        one of ``legal_actions()``, otherwise one or two sentences naming the rule that
+        forbids it (in the rulebook's words where possible). A reason tells only what the
+        player to move may see. Seats are called ``names[seat]`` ("Player 1", … without).
+
+        Every game shares the reasons here: not a number, not an action of this game, the
+        game is over, chance's turn (a chance outcome is not a move: at a chance node every
+        action gets that reason). The rest, the rules of the game, is ``_why_not``'s; a
+        game without a reason of its own says ``NOT_POSSIBLE_NOW``."""
+        if type(action) is not int:
+            try:
+                action = operator.index(action)
+            except TypeError:
+                return f"A move is a whole number (the move's id), not {_short(action)}."
+        size = self.game.num_distinct_actions
+        if not 0 <= action < size:
+            return (
+                f"There is no move {action} in {self.game.title}: "
+                f"moves are numbered 0 to {size - 1}."
+            )
+        if self.is_terminal():
+            return "The game is over: no more moves can be made."
+        if self.is_chance_node():
+            return self._chance_first()
+        if self.is_legal(action):
+            return None
+        return self._why_not(action, self._people(names)) or NOT_POSSIBLE_NOW
+
+    def _why_not(self, action: int, names: Sequence[str]) -> str | None:
+        """The rule of this game that forbids ``action`` (an action id of the game, illegal
+        for the player to move), said to them: games override this. None: no reason
+        more specific than ``NOT_POSSIBLE_NOW``."""
+        return None
+
+    def _chance_first(self) -> str:
+        """Why nobody may move at this chance node, said to people (games name their dice)."""
+        return "Nobody can move now: chance goes first (a roll or a card to draw)."
+
+    def _people(self, names: Sequence[str] | None) -> list[str]:
+        """What reasons call each seat: ``names``, or "Player 1", "Player 2", …."""
+        n = self.game.num_players
+        if names is None:
+            return [f"Player {seat + 1}" for seat in range(n)]
+        if isinstance(names, str) or len(names) < n:
+            raise ValueError(f"name every seat: {n} names are needed, got {names!r}")
+        return list(names)
+
     def history(self) -> list[int]:
         return list(self._history)
 
@@ -453,6 +506,12 @@ class State(Generic[G]):
 
     def __str__(self) -> str:
         raise NotImplementedError
+
+
+def _short(value: object) -> str:
+    """A value as a reason quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _json_copy(value: Any) -> Any:

@@ -36,6 +36,7 @@ from tminus.games.count_down import (
     squares,
     trading,
     turns,
+    why_not,
     words,
 )
 from tminus.games.count_down.actions import (
@@ -564,6 +565,13 @@ class CountDownState(TurnState[CountDownGame]):
         reveal: bool = False,
     ) -> str:
         return words.narrate(self, action, names, viewer, reveal)
+
+    # -- why a move is not possible (``why_not.py``) --------------------------------------
+    def _why_not(self, action: int, names: Sequence[str]) -> str | None:
+        return why_not.reason(self, action, names)
+
+    def _chance_first(self) -> str:
+        return why_not.chance_first(self)
 
     def prompt(self, seat: int, names: Sequence[str]) -> str | None:
         """What a meeting asks of ``seat``, said to them: "Bob asks you to sell Radar

@@ -13,7 +13,7 @@ import numpy as np
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.core.positions import check_each_in, check_in, check_length
-from tminus.games.four_way import rules, words
+from tminus.games.four_way import rules, why_not, words
 from tminus.games.four_way.actions import (
     ATTACK,
     DICE,
@@ -262,6 +262,13 @@ class FourWayState(TurnState[FourWayGame]):
     ) -> str:
         check_viewer(self, viewer)
         return words.narrate(self, action, names)  # nothing is hidden: all read the same
+
+    # -- why a move is not possible (``why_not.py``) --------------------------------------
+    def _why_not(self, action: int, names: Sequence[str]) -> str | None:
+        return why_not.reason(self, action, names)
+
+    def _chance_first(self) -> str:
+        return why_not.chance_first(self)
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[float]:

@@ -22,7 +22,7 @@ from tminus.core.game import CHANCE, TERMINAL, Game, GameType, IllegalActionErro
 from tminus.core.params import Param
 from tminus.core.positions import check_each_in, check_in, check_length
 from tminus.games.phrasing import check_viewer
-from tminus.games.sputnik import rules, words
+from tminus.games.sputnik import rules, why_not, words
 from tminus.games.sputnik.board import MAX_RADIUS, base_corners, hex_board
 from tminus.games.sputnik.masks import NeighbourActions, actions_in, byte_tables
 from tminus.games.sputnik.render import render
@@ -476,6 +476,13 @@ class SputnikState(TurnState[SputnikGame]):
     ) -> str:
         check_viewer(self, viewer)
         return words.narrate(self, action, names)  # nothing is hidden: all read the same
+
+    # -- why a move is not possible (``why_not.py``) --------------------------------------
+    def _why_not(self, action: int, names: Sequence[str]) -> str | None:
+        return why_not.reason(self, action, names)
+
+    def _chance_first(self) -> str:
+        return why_not.chance_first(self)
 
     def string_to_action(self, text: str) -> int:
         """Also accepts ``move c3`` with several rockets, when only one of them can go there."""

@@ -13,7 +13,7 @@ import numpy as np
 from tminus.core.game import CHANCE, TERMINAL, Game, GameType, TurnState
 from tminus.core.params import Param
 from tminus.core.positions import check_counts, check_each_in, check_in, check_length
-from tminus.games.three_two_one import rules, words
+from tminus.games.three_two_one import rules, why_not, words
 from tminus.games.three_two_one.actions import (
     DECLARE_BLASTOFF,
     DECLARE_COUNTDOWN,
@@ -476,6 +476,13 @@ class ThreeTwoOneState(TurnState[ThreeTwoOneGame]):
         reveal: bool = False,
     ) -> str:
         return words.narrate(self, action, names, viewer, reveal)
+
+    # -- why a move is not possible (``why_not.py``) ----------------------------------------------
+    def _why_not(self, action: int, names: Sequence[str]) -> str | None:
+        return why_not.reason(self, action, names)
+
+    def _chance_first(self) -> str:
+        return why_not.chance_first(self)
 
     # -- results ---------------------------------------------------------------------------------
     def returns(self) -> list[float]:
