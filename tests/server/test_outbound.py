@@ -191,4 +191,4 @@ def test_the_served_schema_is_the_models_schema(tmp_path):
         **TypeAdapter(ClientMessage).json_schema(),
     }
     told_apart = served.json()["server"]["discriminator"]["mapping"]
-    assert sorted(told_apart) == ["chat", "error", "hint", "pong", "state"]
+    assert sorted(told_apart) == ["chat", "error", "hint", "pong", "state", "why"]

@@ -245,6 +245,22 @@ class HintMessage(Shown):
     """The deals the chance was played out in (1: an exact value)."""
 
 
+class WhyMessage(Shown):
+    """Why a move is not possible now, told to the socket that asked."""
+
+    type: Literal["why"]
+    seat: int
+    """The seat that asked."""
+    move_number: int
+    """The position it is about."""
+    action: int
+    """The move asked about."""
+    label: str
+    """That move in words."""
+    reason: str | None
+    """The rule that forbids it, in words (null: it is possible now)."""
+
+
 class PongMessage(Shown):
     """The answer to ``ping``: the socket is alive."""
 
@@ -252,7 +268,7 @@ class PongMessage(Shown):
 
 
 ServerMessage = Annotated[
-    StateMessage | ErrorMessage | ChatMessage | HintMessage | PongMessage,
+    StateMessage | ErrorMessage | ChatMessage | HintMessage | WhyMessage | PongMessage,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -114,6 +114,15 @@ class Hint(Message):
     seat: StrictInt | None = None
 
 
+class Why(Message):
+    """Ask why a move is not possible now (``seat``: on a hot-seat device, the seat asking).
+    Answered to this socket alone by ``{"type": "why", ...}``."""
+
+    type: Literal["why"]
+    action: StrictInt
+    seat: StrictInt | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | Move
@@ -127,7 +136,8 @@ ClientMessage = Annotated[
     | GiveToBot
     | TakeBack
     | TakeBackAnswer
-    | Hint,
+    | Hint
+    | Why,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

@@ -176,10 +176,38 @@ def check_move(table: Table, seat: int, move_number: Any, action: Any) -> None:
     is_int = isinstance(action, int) and not isinstance(action, bool)
     if not (is_int and table.state.is_legal(action)):
         names = seat_names(table)
+        reason = table.state.why_not(action, names)
         legal = ", ".join(
             f"{a} ({table.state.move_label(a, names)})" for a in table.state.legal_actions()
         )
-        raise GameError("illegal", f"illegal move {action!r}; legal moves: {legal}")
+        raise GameError("illegal", f"illegal move {action!r}: {reason} (legal moves: {legal})")
+
+
+def why_not(table: Table, seat: int, action: Any) -> str | None:
+    """Why ``seat`` cannot play ``action`` now, in the rule's words (None: it can): the
+    engine's reason (``State.why_not``), or that it is not their turn or the game's."""
+    names = seat_names(table)
+    if table.status != PLAYING:
+        return f"No moves now: the game has {status_words(table)}."
+    to_move = table.state.current_player()
+    if to_move != seat:
+        who = f"{names[to_move]} is" if to_move >= 0 else "the dice are"
+        return f"It is not your turn: {who} to move."
+    return table.state.why_not(action, names)
+
+
+def move_labels(table: Table) -> list[dict[str, Any]]:
+    """Every move of the game that can be named in this position (legal or not), for a
+    player to ask why one is not possible."""
+    names = seat_names(table)
+    labels = []
+    for action in range(table.game.num_distinct_actions):
+        try:
+            label = table.state.move_label(action, names)
+        except Exception:  # (a move of another phase: this position cannot name it)
+            continue
+        labels.append({"action": action, "label": label})
+    return labels
 
 
 def check_turn(table: Table, seat: int, move_number: Any) -> None:

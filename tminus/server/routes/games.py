@@ -12,6 +12,7 @@ from tminus.server.errors import documented
 from tminus.server.protocol import CreateGame
 from tminus.server.routes.deps import Admit, Bots, Client, Service
 from tminus.server.service import GameError
+from tminus.server.tables import move_labels
 
 MAX_IDS = 50  # games asked for at once (a browser's own games)
 
@@ -84,6 +85,14 @@ async def game_layout(game_id: str, service: Service) -> dict[str, Any]:
     """The game's printed board (e.g. Count Down's track), if it has one: public data."""
     game = (await service.get(game_id)).game
     return game.layout() if game.game_type.layout else {}
+
+
+@router.get("/api/games/{game_id}/moves", responses=documented(404, 409, 503))
+async def game_moves(game_id: str, service: Service) -> dict[str, Any]:
+    """Every move that can be named in the game's position, legal or not (a player asks why
+    one is not possible: the socket's ``why``)."""
+    table = await service.get(game_id)
+    return {"move_number": table.move_number, "moves": move_labels(table)}
 
 
 @router.get("/api/games/{game_id}/verify", responses=documented(404, 503))

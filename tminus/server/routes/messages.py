@@ -35,6 +35,7 @@ from tminus.server.protocol import (
     Switch,
     TakeBack,
     TakeBackAnswer,
+    Why,
 )
 from tminus.server.reviews import ReviewBusy, Reviews
 from tminus.server.routes.deps import (
@@ -47,6 +48,7 @@ from tminus.server.routes.deps import (
     SocketHub,
 )
 from tminus.server.service import GameError, GameService, Table
+from tminus.server.tables import why_not
 
 log = logging.getLogger("tminus.server")
 
@@ -245,6 +247,20 @@ async def chat(parts: Parts, connection: Connection, table: Table, message: Chat
         await parts.service.say(table, seat, token, message.text)
 
 
+async def why(parts: Parts, connection: Connection, table: Table, message: Why) -> None:
+    """Why the seat cannot play a move now, told to this socket alone."""
+    seat, _token = held(connection, message.seat)
+    names = parts.service.names(table)
+    try:
+        label = table.state.move_label(message.action, names)
+    except Exception:  # (no such move, or none this position can name)
+        label = f"move {message.action}"
+    told = {"type": "why", "seat": seat, "move_number": table.move_number,
+            "action": message.action, "label": label,
+            "reason": why_not(table, seat, message.action)}  # fmt: skip
+    connection.push(told)
+
+
 # -- the dispatch tables: a message's class -> its handler ---------------------------------
 ANY_SOCKET: dict[type[Message], Callable[[Connection], None]] = {
     Ping: ping,
@@ -262,4 +278,5 @@ SEAT_MESSAGES: dict[type[Message], Callable[[Parts, Connection, Table, Any], Awa
     TakeBackAnswer: answer_take_back,
     Hint: hint,
     Chat: chat,
+    Why: why,
 }
