@@ -6,6 +6,7 @@ import { renderLog, setThoughts, thoughtsOn } from "./log.js";
 import { mergeLines, renderChat } from "./chat.js";
 import { takeBackParts, takenBackLines } from "./undo.js";
 import { hintParts, markHint } from "./hint.js";
+import { toldWhy, updateWhy, whyBox, whyRefused } from "./why.js";
 import {
   YOUR_TURN_TITLE,
   askToNotify,
@@ -219,6 +220,7 @@ function receive(message) {
   }
   if (message.type === "error") {
     app.hintAsked = null; // (a hint refused: it may be asked again)
+    whyRefused(message.message); // (a "why" refused: its answer says so)
     return refused(message);
   }
   if (message.type === "hint") {
@@ -227,6 +229,7 @@ function receive(message) {
     if (app.view) render();
     return;
   }
+  if (message.type === "why") return toldWhy(message);
   if (message.type === "chat") {
     app.chat = mergeLines(app.chat, message.messages);
     if (app.view) drawChat();
@@ -481,6 +484,7 @@ function render() {
   renderHint(myTurn);
   renderBoard();
   renderMoves();
+  updateWhy(view, { replay: !!app.replay, seat: hotSeats().length > 1 ? view.seat : null });
   markHint(view, app.replay ? null : app.hint);
   renderSeats();
   renderThoughtsSwitch();
@@ -1341,6 +1345,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("thoughts").addEventListener("change", switchThoughts);
+$("moves").after(whyBox(gameId, send)); // "Why can't I…?", under the moves
 
 renderNav();
 if (app.me) holdMySeats([gameId]); // signed in: the seat follows the account
