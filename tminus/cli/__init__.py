@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from tminus.cli import about, benchmark, online, review, simulation, terminal
+from tminus.cli import about, benchmark, online, puzzle, review, simulation, terminal
 from tminus.cli.common import console
 from tminus.cli.terminal import your_move
 
@@ -27,6 +27,7 @@ for command in (
     online.serve,
     online.verify,
     review.review,
+    puzzle.puzzle,
 ):
     app.command()(command)
 
