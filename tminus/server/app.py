@@ -33,6 +33,7 @@ from tminus.server.html import WEB
 from tminus.server.hub import Hub
 from tminus.server.limits import Limits
 from tminus.server.middleware import BodyLimit, SecurityHeaders
+from tminus.server.puzzles import PuzzleBook
 from tminus.server.reminders import Mail, send_reminders
 from tminus.server.reviews import Reviews
 from tminus.server.routes import ROUTERS
@@ -94,6 +95,7 @@ def create_app(
     state.admission = Admission(limits, state.bots)
     state.accounts = Accounts(state.store, state.service, limits)
     state.mail = mail or Mail.from_environment()
+    state.puzzles = PuzzleBook(state.store)
     state.replays = asyncio.Semaphore(limits.replays_at_once)
     state.replay_pages = BytesCache(REPLAY_CACHE)
     state.reviews = Reviews(

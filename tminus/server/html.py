@@ -13,7 +13,15 @@ from tminus.core.registry import rules_text
 
 WEB = files("tminus.web")
 # The pages served (see SecurityHeaders).
-PAGES = ("index.html", "game.html", "rules.html", "account.html", "player.html", "leaderboard.html")
+PAGES = (
+    "index.html",
+    "game.html",
+    "rules.html",
+    "account.html",
+    "player.html",
+    "leaderboard.html",
+    "puzzles.html",
+)
 # A wide table scrolls inside its own box, which the keyboard can reach.
 TABLE_OPEN = '<div class="table-scroll" tabindex="0" role="region" aria-label="table"><table>\n'
 

@@ -26,8 +26,8 @@ the values handed out (``store_values``), the engine and the SQLite file
 (``store_engine``), the notices (``store_notices``), transactions (``store_base``), the
 rows a save writes (``store_writes``), and the reads, seats, chat and bot leases
 (``store_reads``, ``store_seats``, ``store_chat``, ``store_leases``), and the people's
-accounts, ratings, clocks and reminders (``store_accounts``, ``store_ratings``,
-``store_clocks``, ``store_reminders``). Every notice is
+accounts, ratings, clocks, reminders and puzzles (``store_accounts``, ``store_ratings``,
+``store_clocks``, ``store_reminders``, ``store_puzzles``). Every notice is
 published through ``notify`` and every save written through ``write_saves`` as named here,
 so that a test that replaces them hears, or breaks, all of them.
 """
@@ -69,6 +69,7 @@ from tminus.server.store_notices import (
     own_notice,
     said_by,
 )
+from tminus.server.store_puzzles import PuzzleQueries
 from tminus.server.store_ratings import RatingQueries
 from tminus.server.store_reads import GameReads, stored_game
 from tminus.server.store_reminders import ReminderQueries
@@ -125,6 +126,7 @@ class Store(
     LeaseQueries,
     RatingQueries,
     ReminderQueries,
+    PuzzleQueries,
 ):
     """Every read and write of games; each method is one transaction. Call ``open`` first."""
 

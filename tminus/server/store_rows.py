@@ -184,3 +184,25 @@ class RatingChangeRow(Base):
     before: Mapped[float] = mapped_column(Float)  # the shown rating, before and after
     after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PuzzleRatingRow(Base):
+    """How hard a puzzle has proved (``tminus.puzzles``): its rating, moved by every try."""
+
+    __tablename__ = "puzzle_ratings"
+
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PuzzleTryRow(Base):
+    """An account's first try at a puzzle: its progress on every device."""
+
+    __tablename__ = "puzzle_tries"
+
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    solved: Mapped[bool] = mapped_column(default=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -9,6 +9,7 @@
 - ``reviews``: a finished game reviewed (JSON, and a page)
 - ``sockets``: the WebSocket of each game; ``messages``: what its messages do
 - ``accounts``: people's accounts and sessions, profiles and leaderboards
+- ``puzzles``: the puzzles, a try at one, an account's progress
 - ``pages``: the browser client's pages (the rules rendered here)
 """
 
@@ -16,7 +17,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from tminus.server.routes import accounts, catalog, games, health, pages, replays, reviews, sockets
+from tminus.server.routes import (
+    accounts,
+    catalog,
+    games,
+    health,
+    pages,
+    puzzles,
+    replays,
+    reviews,
+    sockets,
+)
 
 # In this order (paths do not overlap; the schema lists them so).
 ROUTERS: list[APIRouter] = [
@@ -27,5 +38,6 @@ ROUTERS: list[APIRouter] = [
     reviews.router,
     sockets.router,
     accounts.router,
+    puzzles.router,
     pages.router,
 ]

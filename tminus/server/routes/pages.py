@@ -39,6 +39,12 @@ def leaderboard_page() -> FileResponse:
     return FileResponse(str(WEB / "leaderboard.html"))
 
 
+@router.get("/puzzles")
+def puzzles_page() -> FileResponse:
+    """A game's puzzles, one at a time (the page's script reads ``/api/puzzles``)."""
+    return FileResponse(str(WEB / "puzzles.html"))
+
+
 @router.get("/rules/{game}")
 def rules(game: str) -> HTMLResponse:
     """The rules as a page (a game not installed here: a page that says so)."""
