@@ -143,3 +143,19 @@ async def test_two_processes_apply_a_rated_game_once(database):
     assert [s.games for s in await second.leaderboard("four_way", 2)] == [1, 1]
     await second.close()
     await first.store.close()
+
+
+async def test_an_account_with_ratings_and_puzzle_tries_is_deleted_on_postgresql(database):
+    """PostgreSQL enforces every foreign key: nothing of the account may be left behind."""
+    service = GameService(await Store(database).open())
+    accounts, (ada, bob) = await two_accounts(service)
+    table = await rated_game(service, accounts, [ada, bob])
+    await service.resign(table, 1, token(table, 1))
+    await rate_finished(service.store)
+    await service.store.record_try(ada.id, "0123456789ab", True)
+    await accounts.delete(ada, PASSWORD)
+    assert await service.store.account(ada.id) is None
+    assert [s.name for s in await service.store.leaderboard("four_way", 2)] == ["Bob"]
+    stored = await service.store.load(table.id, actions=False)
+    assert stored.seats[0].name == "Former player"
+    await service.store.close()

@@ -14,6 +14,7 @@ from tminus.server.store_notices import SeatNews
 from tminus.server.store_rows import (
     AccountRow,
     AccountSeatRow,
+    PuzzleTryRow,
     RatingChangeRow,
     RatingRow,
     SeatRow,
@@ -196,8 +197,9 @@ class AccountQueries(SeatChanges):
         return await self._run(work, write=False)
 
     async def delete_account(self, account_id: str) -> dict[str, list[SeatNews]]:
-        """The account, its sessions and ratings go; its seats in past games keep the name
-        ``FORMER`` (told to the other processes). {game id: its seats now} of those games."""
+        """The account, its sessions, ratings and puzzle tries go; its seats in past games
+        keep the name ``FORMER`` (told to the other processes). {game id: its seats now} of
+        those games."""
 
         async def work(connection) -> dict[str, list[SeatNews]]:
             held = (
@@ -213,7 +215,7 @@ class AccountQueries(SeatChanges):
                     .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                     .values(name=FORMER)
                 )
-            for row in (AccountSeatRow, SessionRow, RatingRow, RatingChangeRow):
+            for row in (AccountSeatRow, SessionRow, RatingRow, RatingChangeRow, PuzzleTryRow):
                 await connection.execute(delete(row).where(row.account_id == account_id))
             await connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
             games = sorted({game_id for game_id, _ in held})
