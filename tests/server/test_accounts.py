@@ -89,6 +89,7 @@ def test_a_session_cookie_is_secure_over_https(tmp_path):
     ("body", "words"),
     [
         ({"name": "x" * 25, "password": PASSWORD}, "at most 24 characters"),
+        ({"name": "ß" * 24, "password": PASSWORD}, "at most 24 characters"),  # ("ss" each)
         ({"name": "", "password": PASSWORD}, "cannot be empty"),
         ({"name": "<script>", "password": PASSWORD}, "letters and digits"),
         ({"name": "Ada", "password": "short"}, "8 to 128 characters"),
@@ -198,6 +199,7 @@ def test_a_new_password_needs_the_current_one_and_signs_other_devices_out(client
     )
     assert right.status_code == 200
     assert other.get("/api/account").status_code == 401
+    assert client.get("/api/account").status_code == 200  # (this device stays in)
     again = second_device(client)
     assert again.post("/api/session", json={"name": "Ada", "password": "new secret"}).is_success
 
@@ -259,3 +261,38 @@ def test_export_and_deletion(client):
     again = client.post("/api/session", json={"name": "Ada", "password": PASSWORD})
     assert again.status_code == 401
     assert client.get("/api/players/Ada").status_code == 404
+
+
+def test_the_unsubscribe_link_asks_first_and_the_button_unsubscribes(client):
+    sign_up(client, email="ada@example.org", reminders=True)
+    account = call(client, client.app.state.store.account_named, "ada")
+    token = call(client, unsubscribe_token, client, account.id)
+    page = client.get(f"/unsubscribe/{token}")
+    assert page.status_code == 200 and 'method="post"' in page.text
+    assert client.get("/api/account").json()["reminders"] is True  # (opening changed nothing)
+    done = client.post(f"/unsubscribe/{token}")
+    assert done.status_code == 200 and "no more e-mails" in done.text
+    assert client.get("/api/account").json()["reminders"] is False
+    assert client.post("/unsubscribe/not-a-link").status_code == 404
+
+
+async def unsubscribe_token(client, account_id: str) -> str:
+    from sqlalchemy import select
+
+    from tminus.server.store_rows import AccountRow
+
+    async with client.app.state.store.engine.connect() as connection:
+        return await connection.scalar(
+            select(AccountRow.unsubscribe).where(AccountRow.id == account_id)
+        )
+
+
+def test_in_a_rated_game_an_account_holds_one_seat(client):
+    csrf = sign_up(client)
+    game = new_game(client, rated=True)
+    headers = {"X-CSRF-Token": csrf}
+    first, second = ({"game": game["id"], "seat": i["seat"], "token": i["token"]}
+                     for i in game["invites"])  # fmt: skip
+    assert client.post("/api/account/seats", json=first, headers=headers).status_code == 204
+    refused = client.post("/api/account/seats", json=second, headers=headers)
+    assert refused.status_code == 403 and "one seat" in refused.json()["message"]

@@ -195,3 +195,47 @@ def test_over_http_a_clocked_rated_game_is_made_and_a_bad_clock_refused(tmp_path
         summary = made.json()
         assert summary["rated"] and summary["clock"] == TURN
         assert summary["clocks"]["left"] == [7_200, 7_200] and summary["clocks"]["to_move"] is None
+
+
+async def test_in_a_clocked_game_nobody_votes_an_away_person_out(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    table = await clocked_game(service)
+    with pytest.raises(GameError, match="this game has a clock") as refused:
+        await service.give_to_bot(table, 0, token(table, 0), 1, "greedy", 0)
+    assert refused.value.code == "bad_state" and table.record.seats[1].kind == PERSON
+    await service.store.close()
+
+
+async def test_a_bots_turn_never_times_out(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    fischer = {"kind": "fischer", "minutes": 1, "increment": 0, "on_timeout": "resign"}
+    created = await service.create(
+        "four_way", {"players": 2}, seats("person", "greedy"), clock=fischer
+    )
+    table = created.table
+    await service.join(table, 0, created.tokens[0])
+    while (seat := table.state.current_player()) == 0:  # (the bot waits: no bot player here)
+        action = table.state.legal_actions()[0]
+        await service.move(table, 0, created.tokens[0], table.move_number, action)
+    assert seat == 1
+    service.store.clock.advance(3_600)
+    assert await service.act_on_timeouts() == []
+    assert table.status == PLAYING
+    stored = await service.store.load(table.id, actions=False)
+    assert stored.clocks["deadline"] is None  # (cleared: its next move starts the next clock)
+    await service.store.close()
+
+
+async def test_a_rematch_gives_a_stood_in_seat_back_to_its_person(tmp_path):
+    service = await new_service(tmp_path / "games.db")
+    table = await clocked_game(service)
+    late = table.state.current_player()
+    service.store.clock.advance(10_800 + 1)
+    await service.act_on_timeouts()
+    other = 1 - late
+    await service.resign(table, other, token(table, other))
+    rematch = await service.rematch(table, other, token(table, other))
+    back = [s for s in rematch.record.seats if s.name == table.record.seats[late].name]
+    assert [(s.kind, s.bot, s.stand_in, s.joined) for s in back] == [(PERSON, None, False, False)]
+    assert rematch.status != PLAYING  # (it waits for that person)
+    await service.store.close()

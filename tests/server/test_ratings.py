@@ -76,7 +76,9 @@ async def test_a_rated_game_moves_both_accounts_once_and_fills_the_leaderboard(t
     assert board[0].rating > 1500 > board[1].rating
     [change] = await store.rating_history(ada.id)
     assert (change["place"], change["before"], change["after"]) == (1, 1500, board[0].rating)
+    in_play = await rated_game(service, accounts, [bob, ada])  # (unlisted: private)
     profile = await accounts.profile("bob")
+    assert [g["id"] for g in profile["games"]] == [table.id] != [in_play.id]
     assert profile["games"][0]["place"] == 2 and profile["ratings"][0]["rating"] < 1500
     await store.close()
 

@@ -25,7 +25,7 @@ from tminus.server.errors import Refused
 from tminus.server.limits import Limits, RateLimiter
 from tminus.server.replication import take_seats
 from tminus.server.service import GameError, GameService
-from tminus.server.storage import Refusal, Store, now, token_hash
+from tminus.server.storage import FINISHED, Refusal, Store, now, token_hash
 from tminus.server.store_accounts import Account, HeldSeat
 
 NAME_LENGTH = 24
@@ -48,6 +48,8 @@ def check_name(name: Any) -> str:
     if not name:
         raise GameError("bad_request", "a name cannot be empty")
     if len(name) > NAME_LENGTH:
+        raise GameError("bad_request", f"a name has at most {NAME_LENGTH} characters")
+    if len(name_key(name)) > NAME_LENGTH:  # (casefolding lengthens a few: "ß" is "ss")
         raise GameError("bad_request", f"a name has at most {NAME_LENGTH} characters")
     if not NAME.fullmatch(name):
         raise GameError(
@@ -81,7 +83,9 @@ class Accounts:
         per_second = limits.sign_ins_per_minute / 60
         burst = max(1.0, limits.sign_ins_per_minute)
         self.by_address = RateLimiter(per_second, burst)
-        self.by_name = RateLimiter(per_second, burst)
+        self.by_name = RateLimiter(per_second, burst)  # (per name and address)
+        # (Per name from anywhere, ten times looser: a stranger cannot lock a name out alone.)
+        self.name_anywhere = RateLimiter(10 * per_second, 10 * burst)
         self.sign_ups = RateLimiter(per_second, burst)  # (per address)
         self.hasher = PasswordHasher()
         self._dummy: str | None = None  # (a hash to verify against when no such name)
@@ -111,7 +115,9 @@ class Accounts:
         """(account, session cookie, CSRF token); refused alike for an unknown name and a
         wrong password, and limited per address and per name."""
         key = name_key(name) if isinstance(name, str) else ""
-        for limiter, who in ((self.by_address, client), (self.by_name, key)):
+        tries = ((self.by_address, client), (self.by_name, f"{key}|{client}"),
+                 (self.name_anywhere, key))  # fmt: skip
+        for limiter, who in tries:
             wait = limiter.take(who)
             if wait:
                 raise Refused("rate_limited", "too many sign-in attempts: wait a moment", wait)
@@ -119,8 +125,8 @@ class Accounts:
         verified = await self._verified(account, password)  # (an unknown name too: as slow)
         if account is None or not verified:
             raise GameError("unauthorized", "wrong name or password")
-        self.by_address.give_back(client)
-        self.by_name.give_back(key)
+        for limiter, who in tries:
+            limiter.give_back(who)
         return (account, *await self._new_session(account))
 
     async def _verified(self, account: Account | None, password: Any) -> bool:
@@ -160,8 +166,11 @@ class Accounts:
         await self.store.end_sessions(account.id, token_hash(cookie))
 
     # -- changing, holding seats, exporting, deleting ---------------------------------------
-    async def change(self, account: Account, changes: dict[str, Any]) -> Account:
-        """A new name, e-mail, reminders switch or password (the current one given)."""
+    async def change(
+        self, account: Account, changes: dict[str, Any], cookie: str | None = None
+    ) -> Account:
+        """A new name, e-mail, reminders switch or password (the current one given; the
+        other devices are signed out, the one of ``cookie`` stays in)."""
         values: dict[str, Any] = {}
         if "name" in changes:
             values["name"] = check_name(changes["name"])
@@ -181,13 +190,17 @@ class Accounts:
         if values and not await self.store.change_account(account.id, **values):
             raise GameError("name_taken", f"the name {values['name']!r} is taken: choose another")
         if "password_hash" in values:  # (other devices must sign in again)
-            await self.store.end_sessions(account.id)
+            await self.store.end_sessions(account.id, keep=cookie and token_hash(cookie))
         return await self.store.account(account.id) or account
 
     async def hold(self, account: Account, game_id: Any, seat: Any, token: Any) -> None:
         """The account holds a seat whose invite token its browser has."""
         table = await self.service.get(game_id)
         self.service.authorize(table, seat, token)
+        if table.record.rated:
+            others = await self.store.seat_holders(table.id)
+            if any(a == account.id and s != seat for s, a in others.items()):
+                raise GameError("forbidden", "in a rated game an account holds one seat only")
         try:
             await self.store.hold_seat(account.id, HeldSeat(table.id, seat, token))
         except Refusal as refusal:
@@ -247,7 +260,8 @@ class Accounts:
             "since": account.created.isoformat(),
             "ratings": [vars(s) for s in await self.store.standings_of(account.id)],
             "history": await self.store.rating_history(account.id),
-            "games": [game_line(g, seats) for g in games],
+            # (Finished games only: one in play may be unlisted, reachable by its link alone.)
+            "games": [game_line(g, seats) for g in games if g["status"] == FINISHED],
         }
 
 

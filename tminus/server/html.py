@@ -57,6 +57,16 @@ def message_page(
     )
 
 
+def confirm_page(title: str, text: str, action: str, button: str) -> str:
+    """A small page that asks before it acts: one button posting to ``action``."""
+    form = (
+        f'<form method="post" action="{escape(action)}">'
+        f'<button type="submit" class="primary">{escape(button)}</button></form>'
+    )
+    page = message_page(title, text)
+    return page.replace('<p><a href="/">', f'{form}<p><a href="/">', 1)
+
+
 def _markdown() -> MarkdownIt:
     """CommonMark with tables; raw HTML in the text is escaped, so rules cannot inject any."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")

@@ -134,11 +134,15 @@ class AccountQueries(SeatChanges):
 
         return await self._run(work, write=False)
 
-    async def end_sessions(self, account_id: str, token_hash: str | None = None) -> None:
-        """Sign a session out (``token_hash``), or every session of the account."""
+    async def end_sessions(
+        self, account_id: str, token_hash: str | None = None, keep: str | None = None
+    ) -> None:
+        """Sign a session out (``token_hash``), or every session of the account but ``keep``."""
         statement = delete(SessionRow).where(SessionRow.account_id == account_id)
         if token_hash is not None:
             statement = statement.where(SessionRow.token_hash == token_hash)
+        if keep is not None:
+            statement = statement.where(SessionRow.token_hash != keep)
 
         async def work(connection) -> None:
             await connection.execute(statement)

@@ -74,11 +74,12 @@ class ClockQueries(SeatChanges):
         a bot stands in for the seat (told to the other processes), or, for "resign", the
         caller resigns the seat. Another process skips them while the claim lasts."""
         due = (
-            select(GameRow.id, GameRow.clock, GameRow.to_move, GameRow.banks)
+            select(GameRow.id, GameRow.clock, GameRow.to_move, GameRow.banks, SeatRow.kind)
+            .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.to_move))
             .where(GameRow.status == PLAYING, GameRow.deadline < self.clock.now())
             .order_by(GameRow.deadline)
             .limit(limit)
-            .with_for_update(skip_locked=is_shared(self.url))
+            .with_for_update(skip_locked=is_shared(self.url), of=GameRow)
         )
 
         async def work(connection) -> list[TimedOut]:
@@ -87,6 +88,11 @@ class ClockQueries(SeatChanges):
             for game in (await connection.execute(due)).mappings().all():
                 seat, banks = game["to_move"], list(game["banks"] or [])
                 if seat is None or not banks:
+                    continue
+                if game["kind"] == BOT:  # (a bot, or one standing in, moves soon: no timeout)
+                    await connection.execute(
+                        update(GameRow).where(GameRow.id == game["id"]).values(deadline=None)
+                    )
                     continue
                 banks[seat] = 0.0
                 await connection.execute(
@@ -122,7 +128,8 @@ class ClockQueries(SeatChanges):
         if game.clock is None or game.to_move != seat or game.status != PLAYING:
             return None
         now = await connection.scalar(select(self.clock.now()))
-        deadline = now + allowance(game.clock, game.banks[seat])
+        # (A Fischer clock spent by the timeout would flag them again at once: the grace.)
+        deadline = now + max(allowance(game.clock, game.banks[seat]), TIMEOUT_GRACE)
         await connection.execute(
             update(GameRow).where(GameRow.id == game_id).values(turn_since=now, deadline=deadline)
         )

@@ -97,6 +97,9 @@ class RatingQueries(StoreBase):
         )
         holders = await self._holders(connection, game["id"])
         players = len(seats)
+        playing = {s["seat"] for s in seats if s["kind"] != BOT or s["stand_in"]}
+        # (A seat voted to a bot plays no more for its person: it is not rated as theirs.)
+        holders = {seat: account for seat, account in holders.items() if seat in playing}
         known = await self._beliefs(connection, game["game"], players, set(holders.values()))
         beliefs = []
         for seat in seats:
@@ -145,11 +148,13 @@ class RatingQueries(StoreBase):
     async def _beliefs(connection, game: str, players: int, accounts: set[str]):
         rows = (
             await connection.execute(
-                select(RatingRow).where(
+                select(RatingRow)
+                .where(
                     RatingRow.account_id.in_(list(accounts)),
                     RatingRow.game == game,
                     RatingRow.players == players,
                 )
+                .with_for_update()  # (two games of one person rated at once: one waits)
             )
         ).mappings()
         return {row["account_id"]: Belief(row["mu"], row["sigma"]) for row in rows}

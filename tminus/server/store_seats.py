@@ -130,11 +130,21 @@ class SeatChanges(StoreBase):
         every seat's news); refuses (Refusal) a vote that cannot count."""
 
         async def work(connection) -> tuple[bool, int, int, list[SeatNews]]:
-            status = await connection.scalar(
-                select(GameRow.status).where(GameRow.id == game_id).with_for_update()
-            )
+            status, clock = (
+                await connection.execute(
+                    select(GameRow.status, GameRow.clock)
+                    .where(GameRow.id == game_id)
+                    .with_for_update()
+                )
+            ).one()
             if status != PLAYING:
                 raise Refusal("bad_state", "a seat is given to a bot only while the game is on")
+            if clock is not None:
+                raise Refusal(
+                    "bad_state",
+                    "this game has a clock: a person away keeps their seat until their time "
+                    "runs out, and then what its maker chose happens",
+                )
             clock = await connection.scalar(select(self.clock.now()))
             seats = await connection.execute(select(SeatRow).where(SeatRow.game_id == game_id))
             rows = {row["seat"]: row for row in seats.mappings()}

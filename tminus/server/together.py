@@ -16,7 +16,16 @@ from tminus.server.memory import CHAT_KEPT
 from tminus.server.parts import ServiceParts
 from tminus.server.pipeline import apply, draft_of, save_of
 from tminus.server.replication import take_seats
-from tminus.server.storage import BOT, EXPIRED, FINISHED, ChatLine, Refusal, Seat, StoredGame
+from tminus.server.storage import (
+    BOT,
+    EXPIRED,
+    FINISHED,
+    PERSON,
+    ChatLine,
+    Refusal,
+    Seat,
+    StoredGame,
+)
 from tminus.server.tables import (
     EXPIRED_WORDS,
     Draft,
@@ -212,6 +221,10 @@ def rematch_record(table: Table, seat: int) -> StoredGame:
     moved_seats: dict[int, Seat] = {}
     for entry in old.seats:
         moved = rematch_seat(entry.seat, n)
+        if entry.stand_in:  # (a bot stood in: the rematch's seat is its person's)
+            moved_seats[moved] = Seat(moved, PERSON, None, entry.token_hash, entry.name,
+                                      entry.seat == seat)  # fmt: skip
+            continue
         joined = entry.kind == BOT or entry.seat == seat
         moved_seats[moved] = Seat(
             moved, entry.kind, entry.bot, entry.token_hash, entry.name, joined

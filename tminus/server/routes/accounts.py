@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tminus.core.registry import game_class
 from tminus.server.accounts import Accounts
 from tminus.server.errors import documented
-from tminus.server.html import message_page
+from tminus.server.html import confirm_page, message_page
 from tminus.server.routes.deps import Client, GameStore, ServerLimits
 from tminus.server.service import GameError
 from tminus.server.store_accounts import Account
@@ -156,7 +156,7 @@ async def my_account(session: SignedIn) -> dict[str, Any]:
 async def change_account(body: Changes, session: Changing, people: People) -> dict[str, Any]:
     """A new name, e-mail address, reminders switch, or password (with the current one)."""
     changes = body.model_dump(exclude_unset=True)
-    account = await people.change(session.account, changes)
+    account = await people.change(session.account, changes, session.cookie)
     return me(account, session.csrf)
 
 
@@ -209,9 +209,18 @@ async def leaderboard(
     return [vars(s) for s in await store.leaderboard(game, players, limit)]
 
 
-@router.api_route("/unsubscribe/{token}", methods=["GET", "POST"], include_in_schema=False)
+@router.get("/unsubscribe/{token}", include_in_schema=False)
+async def unsubscribe_page(token: str) -> HTMLResponse:
+    """A reminder's unsubscribe link, opened: it asks first (mail scanners open links)."""
+    text = "Stop the e-mails that tell you it is your turn?"
+    return HTMLResponse(
+        confirm_page("Unsubscribe", text, f"/unsubscribe/{token[:64]}", "Stop them")
+    )
+
+
+@router.post("/unsubscribe/{token}", include_in_schema=False)
 async def unsubscribe(token: str, store: GameStore) -> HTMLResponse:
-    """A reminder's unsubscribe link (opened, or posted by the mail client in one click)."""
+    """No more reminders (the page's button, or the mail client's one click: RFC 8058)."""
     name = await store.unsubscribe(token[:64])
     if name is None:
         text = "This link does not unsubscribe anybody (the account may be gone)."
