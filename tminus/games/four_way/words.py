@@ -59,6 +59,8 @@ def said(state: FourWayState, action: int, names: Sequence[str]) -> Said:
 
 def flip(state: FourWayState, key: int, who: str) -> Said:
     how = made_from(state, key)
+    if not how:  # (a key these dice do not make: a move named only to ask why not)
+        return f"Flip {key}", f"{who} flips {key}"
     return f"Flip {key} ({how})", f"{who} flips {key} ({how})"
 
 
@@ -116,7 +118,8 @@ def dice(state: FourWayState, action: int, names: Sequence[str]) -> str:
 
 
 def made_from(state: FourWayState, key: int) -> str:
-    """How the dice make ``key``: "2 + 4", "6 − 5", "2 × 4", "4 ÷ 2", or "double 3"."""
+    """How the dice make ``key``: "2 + 4", "6 − 5", "2 × 4", "4 ÷ 2", or "double 3" (""
+    when they do not make it)."""
     dice = state.dice()
     if dice is None:
         return "no dice rolled"
@@ -129,7 +132,9 @@ def made_from(state: FourWayState, key: int) -> str:
             (high / low, f"{high} ÷ {low}"),
         ]
     made = next((text for value, text in ways if value == key), None)
-    return made or f"double {low}"  # the junior rule: one die of a double
+    if made is None and low == high and key == low:
+        return f"double {low}"  # the junior rule: one die of a double
+    return made or ""
 
 
 def game_end(state: FourWayState, action: int, names: Sequence[str]) -> str | None:

@@ -10,6 +10,7 @@
 - ``sockets``: the WebSocket of each game; ``messages``: what its messages do
 - ``accounts``: people's accounts and sessions, profiles and leaderboards
 - ``puzzles``: the puzzles, a try at one, an account's progress
+- ``tutorials``: Learn to play: a lesson's steps, a try at one
 - ``pages``: the browser client's pages (the rules rendered here)
 """
 
@@ -27,6 +28,7 @@ from tminus.server.routes import (
     replays,
     reviews,
     sockets,
+    tutorials,
 )
 
 # In this order (paths do not overlap; the schema lists them so).
@@ -39,5 +41,6 @@ ROUTERS: list[APIRouter] = [
     sockets.router,
     accounts.router,
     puzzles.router,
+    tutorials.router,
     pages.router,
 ]

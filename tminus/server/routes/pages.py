@@ -45,6 +45,12 @@ def puzzles_page() -> FileResponse:
     return FileResponse(str(WEB / "puzzles.html"))
 
 
+@router.get("/learn")
+def learn_page() -> FileResponse:
+    """Learn to play: a game's guided first game (the page's script reads ``/api/lessons``)."""
+    return FileResponse(str(WEB / "learn.html"))
+
+
 @router.get("/rules/{game}")
 def rules(game: str) -> HTMLResponse:
     """The rules as a page (a game not installed here: a page that says so)."""

@@ -545,7 +545,11 @@ async function main() {
   $("on-timeout").addEventListener("change", () => {
     $("on-timeout").dataset.chosen = "yes";
   });
-  pickGame(state.catalog.find((g) => g.name === "four_way")?.name || state.catalog[0].name);
+  // (a link may name the game: /?game=sputnik, as "Learn to play" does at its end)
+  const asked = new URLSearchParams(location.search).get("game");
+  const first =
+    state.catalog.find((g) => g.name === asked) || state.catalog.find((g) => g.name === "four_way");
+  pickGame(first?.name || state.catalog[0].name);
   showPace();
   applyRated();
   // Signed in: the games follow the account (this browser's seats told to it), and the

@@ -1,0 +1,231 @@
+// Learn to play: a game's guided first game (GET /api/lessons/{game}/{n}). Each step says a
+// rule, marks on the board where to act (the step's CSS selector) and waits for one move. A
+// try goes to the server (POST …/try): a wrong one is told why (the rule that forbids it,
+// or why this step asks for another move) and the step waits again; a right one goes on.
+// This browser keeps which lessons were finished.
+import { boardFor } from "./boards/index.js";
+import { api, el, fitWords } from "./util.js";
+import { renderNav } from "./account.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE = "tminus.lessons";
+const NARROW = 640; // below this board width, boards draw their phone layout
+const page = { lessons: [], game: null, step: null, done: false, busy: false };
+
+function finished() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE));
+    return Array.isArray(saved?.finished) ? saved.finished : [];
+  } catch {
+    return [];
+  }
+}
+
+function finish(game) {
+  const games = finished();
+  if (!games.includes(game)) games.push(game);
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ finished: games }));
+  } catch {
+    // (private browsing: kept as long as the page)
+  }
+}
+
+function renderGames() {
+  const done = finished();
+  $("games").replaceChildren(
+    ...page.lessons.map((lesson) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "puzzle-game",
+          "data-game": lesson.game,
+          "aria-pressed": String(lesson.game === page.game),
+          onclick: () => choose(lesson.game),
+        },
+        lesson.title.replace(/^Learn /, ""),
+        done.includes(lesson.game) ? el("span", { class: "lesson-done" }, " ✓") : null,
+      ),
+    ),
+  );
+}
+
+async function choose(game) {
+  page.game = game;
+  renderGames();
+  history.replaceState(null, "", `${location.pathname}?game=${encodeURIComponent(game)}`);
+  await show(1);
+}
+
+async function show(number) {
+  const game = page.game;
+  $("status").textContent = "Loading…";
+  let step;
+  try {
+    step = await api(`/api/lessons/${encodeURIComponent(game)}/${number}`);
+  } catch (error) {
+    $("status").textContent = error.message;
+    return;
+  }
+  if (game !== page.game) return; // another game was chosen meanwhile
+  Object.assign(page, { step, done: false, busy: false });
+  $("status").textContent = "";
+  $("lesson").hidden = false;
+  $("lesson").dataset.step = String(number);
+  document.title = `${step.title} · T-minus`;
+  $("lesson-title").textContent = `${step.title} · step ${number} of ${step.steps}`;
+  $("lesson-intro").textContent = number === 1 ? step.intro : "";
+  $("lesson-rule").textContent = step.rule;
+  $("lesson-say").textContent = step.say;
+  $("told").replaceChildren();
+  $("next").hidden = true;
+  renderWhy();
+  render();
+  $("lesson-title").focus();
+}
+
+// The board and the move buttons; the step's move is marked on both.
+function render() {
+  const { step } = page;
+  const state = step.state;
+  const open = !page.done && !page.busy;
+  const box = $("board");
+  const board = boardFor(state.game);
+  box.replaceChildren(
+    board.render(state.observation, {
+      seat: state.seat,
+      seats: state.seats,
+      legal: open ? state.legal : [],
+      toMove: state.to_move,
+      onMove: attempt,
+      replay: false,
+      ended: false,
+      before: null,
+      earlier: [],
+      narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
+    }),
+  );
+  box.dataset.board = board.name;
+  markBoard();
+  $("moves").replaceChildren(
+    ...state.legal.map((m) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: m.action === step.answer && !page.done ? "move lesson-move" : "move",
+          "data-action": m.action,
+          disabled: !open,
+          onclick: () => attempt(m.action),
+        },
+        m.label || m.text,
+      ),
+    ),
+  );
+}
+
+// Where the step says to act, marked on the board (boards may draw late: marked again).
+function markBoard() {
+  const mark = page.step?.mark;
+  if (!mark || page.done) return;
+  for (const node of $("board").querySelectorAll(mark)) node.classList.add("lesson-mark");
+}
+
+// The moves the rules forbid here, to try and hear why (the allowed ones are the buttons).
+function renderWhy() {
+  const legal = new Set(page.step.state.legal.map((m) => m.action));
+  const others = page.step.moves.filter((m) => !legal.has(m.action));
+  $("why").hidden = others.length === 0;
+  $("why-move").replaceChildren(
+    ...others.map((m) => el("option", { value: String(m.action) }, m.label)),
+  );
+}
+
+async function attempt(action) {
+  const { step, game } = page;
+  if (!step || page.done || page.busy) return;
+  page.busy = true;
+  render();
+  let verdict;
+  try {
+    verdict = await api(`/api/lessons/${encodeURIComponent(game)}/${step.number}/try`, {
+      method: "POST",
+      body: { action },
+    });
+  } catch (error) {
+    page.busy = false;
+    render();
+    $("told").replaceChildren(el("p", { class: "error" }, error.message));
+    return;
+  }
+  if (page.step !== step) return;
+  page.busy = false;
+  const label = step.moves.find((m) => m.action === action)?.label ?? String(action);
+  if (!verdict.correct) {
+    render();
+    $("told").replaceChildren(
+      el("p", { class: "verdict wrong" }, `Not ${label}.`),
+      el("p", { class: "lesson-reason" }, verdict.reason),
+      el("p", { class: "muted" }, "Try again."),
+    );
+    return;
+  }
+  page.done = true;
+  render();
+  const last = verdict.next === null;
+  $("told").replaceChildren(
+    el("p", { class: "verdict right" }, "Right! ", el("span", {}, verdict.said || "")),
+    last ? el("p", { class: "lesson-end" }, step.end) : null,
+    last
+      ? el(
+          "p",
+          {},
+          el("a", { href: `/?game=${encodeURIComponent(game)}` }, "Play a game against a bot"),
+          " · ",
+          el("a", { href: `/puzzles?game=${encodeURIComponent(game)}` }, "Puzzles"),
+        )
+      : null,
+  );
+  if (last) {
+    finish(game);
+    renderGames();
+    $("next").hidden = true;
+    return;
+  }
+  $("next").hidden = false;
+  $("next").focus();
+}
+
+// A board's words are fitted to their boxes once drawn (Count Down's draws later), and the
+// step's mark put back on what was redrawn.
+let fitting = 0;
+new MutationObserver(() => {
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(() => {
+    fitWords($("board"));
+    markBoard();
+  });
+}).observe($("board"), { childList: true, subtree: true });
+
+async function start() {
+  renderNav();
+  $("next").addEventListener("click", () => show(page.step.number + 1));
+  $("why").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const chosen = Number($("why-move").value);
+    if (Number.isInteger(chosen)) attempt(chosen);
+  });
+  try {
+    page.lessons = await api("/api/lessons");
+  } catch (error) {
+    $("status").textContent = error.message;
+    return;
+  }
+  const asked = new URLSearchParams(location.search).get("game");
+  page.game = page.lessons.some((l) => l.game === asked) ? asked : null;
+  renderGames();
+  if (page.game) await show(1);
+}
+
+start();
