@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from tminus.core.game import Game, State
@@ -150,13 +151,17 @@ def lesson_games() -> list[str]:
     return sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+def lesson_path(game: str) -> Traversable:
+    """Where the shipped lesson of ``game`` is (it may not exist: see ``lesson_games``)."""
+    return resources.files("tminus.tutorials").joinpath("data", f"{game}.json")
+
+
 @cache
 def load_lesson(game: str) -> Lesson:
     """The shipped lesson of ``game``; ValueError naming the games that have one."""
     if game not in lesson_games():
         raise ValueError(f"no lesson for {game!r}; lessons: {', '.join(lesson_games())}")
-    path = resources.files("tminus.tutorials").joinpath("data", f"{game}.json")
-    return Lesson(json.loads(path.read_text(encoding="utf-8")))
+    return Lesson(json.loads(lesson_path(game).read_text(encoding="utf-8")))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
