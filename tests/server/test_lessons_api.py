@@ -9,7 +9,7 @@ import pytest
 
 from tminus.tutorials import lesson_games, load_lesson
 
-from .test_accounts import app_client
+from .test_accounts import PASSWORD, app_client, second_device, sign_up
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +71,29 @@ def test_bad_requests_are_refused_clearly(client, path, body, status, words):
     answer = client.get(path) if body is None else client.post(path, json=body)
     assert answer.status_code == status
     assert words in answer.text
+
+
+def test_a_signed_in_persons_finished_lessons_follow_the_account(tmp_path):
+    with app_client(tmp_path / "games.db") as client:
+        assert client.get("/api/account/lessons").status_code == 401
+        csrf = sign_up(client)
+        headers = {"X-CSRF-Token": csrf}
+        forged = client.post("/api/account/lessons", json={"game": "sputnik"})
+        assert forged.status_code == 403  # (no CSRF token: nothing kept)
+        unknown = client.post("/api/account/lessons", json={"game": "chess"}, headers=headers)
+        assert unknown.status_code == 404 and "no lesson for 'chess'" in unknown.text
+        assert client.get("/api/account/lessons").json() == {"finished": []}
+        for game in ("sputnik", "four_way", "sputnik"):  # (again: kept once)
+            kept = client.post("/api/account/lessons", json={"game": game}, headers=headers)
+        assert kept.json() == {"finished": ["sputnik", "four_way"]}
+        other = second_device(client)
+        other.post("/api/session", json={"name": "Ada", "password": PASSWORD})
+        assert other.get("/api/account/lessons").json() == {"finished": ["sputnik", "four_way"]}
+        exported = client.get("/api/account/export").json()
+        assert exported["lessons_finished"] == ["sputnik", "four_way"]
+        assert exported["puzzle_tries"] == []
+        gone = client.request(
+            "DELETE", "/api/account", json={"password": PASSWORD}, headers=headers
+        )
+        assert gone.status_code == 204
+        assert client.get("/api/account/lessons").status_code == 401

@@ -53,7 +53,7 @@ async def test_the_migrations_make_the_tables_the_models_describe(url):
     await engine.dispose()
     store = await Store(url).open()
     version, differences = await schema(store)
-    assert version == newest() == "0004"
+    assert version == newest() == "0005"
     assert differences == []
     await store.close()
 
@@ -111,8 +111,8 @@ async def make_it_old(url: str, game_id: str, ada: str) -> None:
         await connection.execute(text("DROP TABLE chat"))
         await connection.execute(text("DROP TABLE bot_leases"))
         await connection.execute(text("DROP INDEX ix_games_listed"))
-        later_tables = ("puzzle_tries", "puzzle_ratings", "rating_changes", "ratings",
-                        "account_seats", "sessions", "accounts")  # fmt: skip
+        later_tables = ("lessons_finished", "puzzle_tries", "puzzle_ratings", "rating_changes",
+                        "ratings", "account_seats", "sessions", "accounts")  # fmt: skip
         for later in later_tables:
             await connection.execute(text(f"DROP TABLE {later}"))
         await connection.execute(text("DROP INDEX ix_games_ratings_applied"))

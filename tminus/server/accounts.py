@@ -221,7 +221,7 @@ class Accounts:
         return summaries
 
     async def export(self, account: Account) -> dict[str, Any]:
-        """Everything kept of the account: its details, ratings and games (JSON)."""
+        """Everything kept of the account: its details, ratings, puzzles, lessons and games."""
         held = await self.store.held_seats(account.id)
         games = []
         for game_id in dict.fromkeys(s.game_id for s in held):
@@ -232,6 +232,9 @@ class Accounts:
             "seats": [{"game": s.game_id, "seat": s.seat} for s in held],
             "ratings": [vars(s) for s in await self.store.standings_of(account.id)],
             "rating_history": await self.store.rating_history(account.id),
+            "puzzle_tries": [{"puzzle": p, "solved": s}
+                             for p, s in await self.store.tries_of(account.id)],
+            "lessons_finished": await self.store.lessons_of(account.id),
             "games": games,
         }  # fmt: skip
 

@@ -14,6 +14,7 @@ from tminus.server.store_notices import SeatNews
 from tminus.server.store_rows import (
     AccountRow,
     AccountSeatRow,
+    LessonFinishedRow,
     PuzzleTryRow,
     RatingChangeRow,
     RatingRow,
@@ -201,7 +202,7 @@ class AccountQueries(SeatChanges):
         return await self._run(work, write=False)
 
     async def delete_account(self, account_id: str) -> dict[str, list[SeatNews]]:
-        """The account, its sessions, ratings and puzzle tries go; its seats in past games
+        """The account, its sessions, ratings, puzzle tries and lessons go; its seats in past games
         keep the name ``FORMER`` (told to the other processes). {game id: its seats now} of
         those games."""
 
@@ -219,7 +220,8 @@ class AccountQueries(SeatChanges):
                     .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                     .values(name=FORMER)
                 )
-            for row in (AccountSeatRow, SessionRow, RatingRow, RatingChangeRow, PuzzleTryRow):
+            for row in (AccountSeatRow, SessionRow, RatingRow, RatingChangeRow, PuzzleTryRow,
+                        LessonFinishedRow):  # fmt: skip
                 await connection.execute(delete(row).where(row.account_id == account_id))
             await connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
             games = sorted({game_id for game_id, _ in held})

@@ -10,7 +10,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from tminus.server.store_base import StoreBase
 from tminus.server.store_engine import is_shared
-from tminus.server.store_rows import PuzzleRatingRow, PuzzleTryRow, now
+from tminus.server.store_rows import LessonFinishedRow, PuzzleRatingRow, PuzzleTryRow, now
 
 K = 16.0  # how far one try moves a puzzle's rating (Elo's K for a settled player)
 
@@ -94,6 +94,34 @@ class PuzzleQueries(StoreBase):
 
         async def work(connection) -> list[tuple[str, bool]]:
             return [(p, bool(s)) for p, s in (await connection.execute(query)).all()]
+
+        return await self._run(work, write=False)
+
+    async def finish_lesson(self, account_id: str, game: str) -> None:
+        """An account finished a game's lesson (again: nothing changes)."""
+        dialect = _insert(self.url)
+
+        async def work(connection) -> None:
+            await connection.execute(
+                dialect(LessonFinishedRow)
+                .values(account_id=account_id, game=game, at=now())
+                .on_conflict_do_nothing(
+                    index_elements=[LessonFinishedRow.account_id, LessonFinishedRow.game]
+                )
+            )
+
+        await self._run(work)
+
+    async def lessons_of(self, account_id: str) -> list[str]:
+        """The games whose lesson the account finished, first finished first."""
+        query = (
+            select(LessonFinishedRow.game)
+            .where(LessonFinishedRow.account_id == account_id)
+            .order_by(LessonFinishedRow.at, LessonFinishedRow.game)
+        )
+
+        async def work(connection) -> list[str]:
+            return list((await connection.scalars(query)).all())
 
         return await self._run(work, write=False)
 

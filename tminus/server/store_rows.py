@@ -197,6 +197,16 @@ class PuzzleRatingRow(Base):
     solved: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class LessonFinishedRow(Base):
+    """A lesson (Learn to play) an account finished: its progress on every device."""
+
+    __tablename__ = "lessons_finished"
+
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class PuzzleTryRow(Base):
     """An account's first try at a puzzle: its progress on every device."""
 

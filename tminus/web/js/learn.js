@@ -2,10 +2,11 @@
 // rule, marks on the board where to act (the step's CSS selector) and waits for one move. A
 // try goes to the server (POST …/try): a wrong one is told why (the rule that forbids it,
 // or why this step asks for another move) and the step waits again; a right one goes on.
-// This browser keeps which lessons were finished.
+// This browser keeps which lessons were finished, and so does the account of a person signed
+// in (on every device).
 import { boardFor } from "./boards/index.js";
 import { api, el, fitWords } from "./util.js";
-import { renderNav } from "./account.js";
+import { account, renderNav, request } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "tminus.lessons";
@@ -21,13 +22,37 @@ function finished() {
   }
 }
 
-function finish(game) {
-  const games = finished();
-  if (!games.includes(game)) games.push(game);
+function keep(games) {
+  const all = [...new Set([...finished(), ...games])];
   try {
-    localStorage.setItem(STORE, JSON.stringify({ finished: games }));
+    localStorage.setItem(STORE, JSON.stringify({ finished: all }));
   } catch {
     // (private browsing: kept as long as the page)
+  }
+}
+
+async function finish(game) {
+  keep([game]);
+  if (!(await account())) return;
+  try {
+    const mine = await request("/api/account/lessons", {
+      method: "POST",
+      body: { game },
+      csrf: true,
+    });
+    keep(mine.finished);
+  } catch {
+    // (kept here all the same: the account learns of it at the next lesson finished)
+  }
+}
+
+// The lessons the account finished on other devices, kept here too.
+async function fromAccount() {
+  if (!(await account())) return;
+  try {
+    keep((await request("/api/account/lessons")).finished);
+  } catch {
+    // (this browser's own progress is shown)
   }
 }
 
@@ -188,7 +213,7 @@ async function attempt(action) {
       : null,
   );
   if (last) {
-    finish(game);
+    await finish(game);
     renderGames();
     $("next").hidden = true;
     return;
@@ -222,6 +247,7 @@ async function start() {
     $("status").textContent = error.message;
     return;
   }
+  await fromAccount();
   const asked = new URLSearchParams(location.search).get("game");
   page.game = page.lessons.some((l) => l.game === asked) ? asked : null;
   renderGames();

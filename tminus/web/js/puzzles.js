@@ -3,7 +3,7 @@
 // keeps its progress (the puzzles solved and tried, the streak, its puzzle rating).
 import { boardFor } from "./boards/index.js";
 import { api, el, fitWords } from "./util.js";
-import { renderNav } from "./account.js";
+import { account, renderNav, request } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const GAMES = [
@@ -262,9 +262,29 @@ function showAnswer(result, tried) {
   $("next").focus();
 }
 
+// A signed-in person's first tries on every device (kept by the account), joined to this
+// browser's: the puzzles solved and tried, and the account's streak.
+async function fromAccount() {
+  if (!(await account())) return;
+  let kept;
+  try {
+    kept = await request("/api/account/puzzles");
+  } catch {
+    return; // (this browser's own progress is shown)
+  }
+  const mine = progress();
+  for (const { puzzle, solved } of kept.tries) {
+    if (!mine.tried.includes(puzzle)) mine.tried.push(puzzle);
+    if (solved && !mine.solved.includes(puzzle)) mine.solved.push(puzzle);
+  }
+  mine.streak = kept.streak;
+  save(mine);
+}
+
 async function start() {
   renderNav();
   renderProgress();
+  await fromAccount();
   $("next").addEventListener("click", () => next());
   const asked = new URLSearchParams(location.search);
   const game = GAMES.find(([name]) => name === asked.get("game"))?.[0];
