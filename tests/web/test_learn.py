@@ -11,7 +11,13 @@ import pytest
 from tminus.tutorials import lesson_games, load_lesson
 
 from .conftest import DESKTOP, PHONE, serious_accessibility_problems
-from .test_accounts import fits_the_screen, keep_screenshot
+from .test_accounts import (
+    fits_the_screen,
+    keep_screenshot,
+    sign_in_in_browser,
+    sign_up_in_browser,
+    unique,
+)
 
 
 def wait_for_step(page, number: int) -> None:
@@ -85,3 +91,24 @@ def test_a_move_allowed_but_not_the_steps_is_explained_and_the_keyboard_plays(se
     assert fits_the_screen(page)
     assert serious_accessibility_problems(page) == []
     keep_screenshot(page, "learn-desktop")
+
+
+def test_a_lesson_finished_signed_in_is_finished_on_every_device(server, new_page):
+    lesson = load_lesson("four_way")
+    name = unique("Lea")
+    phone = new_page(PHONE)
+    sign_up_in_browser(phone, server, name)
+    phone.goto(server + "/learn?game=four_way")
+    for number, scene in enumerate(lesson.scenes, 1):
+        wait_for_step(phone, number)
+        phone.click(f"#moves button[data-action='{scene.answer}']")
+        phone.wait_for_selector("#told .verdict.right")
+        if number < len(lesson.steps):
+            phone.click("#next")
+    phone.wait_for_selector("#games button[data-game=four_way] .lesson-done")
+    desktop = new_page(DESKTOP)  # another device: nothing kept in its browser
+    sign_in_in_browser(desktop, server, name)
+    desktop.wait_for_selector("#account-name")
+    desktop.goto(server + "/learn")
+    desktop.wait_for_selector("#games button[data-game=four_way] .lesson-done")
+    assert desktop.locator("#games .lesson-done").count() == 1  # (only the one finished)

@@ -7,15 +7,21 @@ from __future__ import annotations
 from tminus.puzzles import model
 
 from .conftest import DESKTOP, PHONE, serious_accessibility_problems
-from .test_accounts import fits_the_screen, keep_screenshot
+from .test_accounts import (
+    fits_the_screen,
+    keep_screenshot,
+    sign_in_in_browser,
+    sign_up_in_browser,
+    unique,
+)
 
 
-def shown_puzzle(page) -> model.Puzzle:
+def shown_puzzle(page, game: str = "four_way") -> model.Puzzle:
     """The puzzle the page shows, as shipped (its answer and every move's value)."""
     page.wait_for_selector("#puzzle:not([hidden]) #moves button.move:not([disabled])")
     shown = page.get_attribute("#puzzle", "data-puzzle")
     assert f"puzzle={shown}" in page.url
-    return {p.id: p for p in model.load_set("four_way")}[shown]
+    return {p.id: p for p in model.load_set(game)}[shown]
 
 
 def test_solving_puzzles_on_a_phone(server, new_page):
@@ -82,3 +88,21 @@ def test_sputnik_and_count_down_puzzles_draw_and_answer(server, new_page):
         page.wait_for_selector(".verdict")
         assert value in page.inner_text(".puzzle-values")
         assert fits_the_screen(page)
+
+
+def test_puzzles_solved_signed_in_count_on_another_device(server, new_page):
+    name = unique("Pia")
+    phone = new_page(PHONE)
+    sign_up_in_browser(phone, server, name)
+    phone.goto(server + "/puzzles?game=sputnik")
+    solved = shown_puzzle(phone, "sputnik")
+    phone.click(f"#moves button[data-action='{solved.answer}']")
+    phone.wait_for_selector(".verdict.right")
+    desktop = new_page(DESKTOP)  # another device: nothing kept in its browser
+    sign_in_in_browser(desktop, server, name)
+    desktop.wait_for_selector("#account-name")
+    desktop.goto(server + "/puzzles?game=sputnik")
+    shown = shown_puzzle(desktop, "sputnik")
+    assert shown.id != solved.id  # the one solved on the phone is not served again
+    assert desktop.inner_text("#my-solved") == "1"
+    assert desktop.inner_text("#my-streak") == "1"
