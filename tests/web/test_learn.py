@@ -79,6 +79,9 @@ def test_a_move_allowed_but_not_the_steps_is_explained_and_the_keyboard_plays(se
     wait_for_step(page, 1)
     scene = lesson.scene(1)
     other = next(a for a in scene.state.legal_actions() if a != scene.answer)
+    assert not page.is_visible(f"#moves button[data-action='{other}']")  # (folded away)
+    page.focus("#moves details.lesson-others summary")
+    page.keyboard.press("Enter")  # unfolds the other moves allowed
     page.focus(f"#moves button[data-action='{other}']")
     page.keyboard.press("Enter")
     page.wait_for_selector("#told .lesson-reason")

@@ -133,20 +133,31 @@ function render() {
   );
   box.dataset.board = board.name;
   markBoard();
+  // The step's move first; the other moves allowed folded away (the board offers them too).
+  const button = (m) =>
+    el(
+      "button",
+      {
+        type: "button",
+        class: m.action === step.answer && !page.done ? "move lesson-move" : "move",
+        "data-action": m.action,
+        disabled: !open,
+        onclick: () => attempt(m.action),
+      },
+      m.label || m.text,
+    );
+  const others = state.legal.filter((m) => m.action !== step.answer);
+  const wasOpen = $("moves").querySelector("details")?.open;
   $("moves").replaceChildren(
-    ...state.legal.map((m) =>
-      el(
-        "button",
-        {
-          type: "button",
-          class: m.action === step.answer && !page.done ? "move lesson-move" : "move",
-          "data-action": m.action,
-          disabled: !open,
-          onclick: () => attempt(m.action),
-        },
-        m.label || m.text,
-      ),
-    ),
+    ...state.legal.filter((m) => m.action === step.answer).map(button),
+    others.length
+      ? el(
+          "details",
+          { class: "lesson-others", open: wasOpen || null },
+          el("summary", {}, `Other moves allowed here (${others.length})`),
+          el("div", { class: "moves" }, ...others.map(button)),
+        )
+      : null,
   );
 }
 
