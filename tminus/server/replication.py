@@ -161,19 +161,13 @@ class Replicator:
             case Rematch(rematch=rematch):
                 table.record.rematch = rematch
                 return True
-            case Paused(paused=paused):
-                changed = table.record.paused != paused
-                table.record.paused = paused
-                return changed
-            case Seats(seats=seats, clocks=clocks):
-                if clocks is not None:
-                    table.record.clocks = clocks
-                return take_seats(table, seats) or clocks is not None
-            case TakeBack(take_back=take_back):
-                changed = table.record.take_back != take_back
-                table.record.take_back = take_back
-                return changed
-            case Reload():
+            case Seats() | Paused() | TakeBack() | Reload():
+                # Seats, pause and take-back are told as values, as they were at that commit;
+                # but this copy may hold newer ones already: its own changes are put in memory
+                # from the store's answer (a join takes every seat as stored: other processes'
+                # joins too), not from their notices, and a catch-up reads what was committed
+                # after. A notice committed before them, heard after, would undo them: the
+                # values are read as stored now instead (never older than the copy's).
                 return await self.catch_up_locked(table)
         if news.at > table.move_number:  # a gap: read what was missed
             return await self.catch_up_locked(table)
