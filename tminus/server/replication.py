@@ -171,6 +171,8 @@ class Replicator:
                 return await self.catch_up_locked(table)
         if news.at > table.move_number:  # a gap: read what was missed
             return await self.catch_up_locked(table)
+        if news.at + len(news.moves) < table.move_number:
+            return False  # older than the copy (a catch-up read past it): its clocks and status too
         moves = news.moves[table.move_number - news.at :]  # (those before are known here)
         if news.clocks is not None:
             table.record.clocks = news.clocks
