@@ -237,21 +237,45 @@ def test_bench_never_builds_the_endgame_table(monkeypatch, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_serve_builds_the_endgame_table_only_when_asked(monkeypatch, tmp_path, capsys):
-    from tminus.agents.solvers import sputnik_endgame
-    from tminus.cli.online import say_endgames
+def test_serve_builds_the_tables_missing_unless_told_not_to(monkeypatch, tmp_path, capsys):
+    import numpy as np
+
+    from tminus.agents.solvers import sputnik_endgame, tables
+    from tminus.cli.online import say_tables
 
     started = []
-    monkeypatch.setattr(sputnik_endgame, "build_in_background", lambda: started.append(1))
+    monkeypatch.setattr(tables, "build_process", lambda name, **how: started.append((name, how)))
     monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # an empty cache
     sputnik_endgame.forget_loaded_tables()
     try:
-        say_endgames(build=False)
-        assert started == [] and "--build-endgames" in capsys.readouterr().out
-        say_endgames(build=True)
-        assert started == [1] and "in the background" in capsys.readouterr().out
+        say_tables(build=False)
+        assert started == [] and "tminus tables build" in capsys.readouterr().out
+        say_tables(build=True)
+        assert [name for name, _ in started] == list(tables.TABLES)
+        assert all(how == {"low_priority": True, "quiet": True} for _, how in started)
+        assert "in the background" in capsys.readouterr().out
         sputnik_endgame.build(3, 2).save(sputnik_endgame.cache_path())  # (small, in its place)
-        say_endgames(build=True)  # built: nothing to say or start
-        assert started == [1] and capsys.readouterr().out == ""
+        for table in ("four_way_duel_adult", "four_way_duel_junior"):
+            np.save(tables.TABLES[table].path(), np.zeros(1))  # (there: not read here)
+        started.clear()
+        say_tables(build=True)  # all built: nothing to say or start
+        assert started == [] and capsys.readouterr().out == ""
     finally:
         sputnik_endgame.forget_loaded_tables()
+
+
+def test_tables_lists_them_and_builds_the_missing_in_processes_of_their_own(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # (the builds' processes inherit it)
+    listed = run("tables")
+    assert listed.exit_code == 0, listed.output
+    assert "four_way_duel_adult" in listed.output and "sputnik_endgame" in listed.output
+    assert list(tmp_path.iterdir()) == []
+    refused = run("tables", "build", "chess")
+    assert refused.exit_code == 2 and "no table 'chess'" in refused.output
+    built = run("tables", "build", "four_way_duel_adult", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    from tminus.agents.solvers import four_way_duel
+
+    assert four_way_duel.solved_path(False).exists()
+    again = run("tables", "build", "four_way_duel_adult")
+    assert again.exit_code == 0 and "built already" in again.output

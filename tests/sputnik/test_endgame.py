@@ -11,7 +11,6 @@ from tminus.agents.solvers.sputnik import Solver
 from tminus.agents.solvers.sputnik_endgame import (
     SputnikEndgameAgent,
     build,
-    build_in_background,
     build_once,
     cache_path,
     cached_table,
@@ -94,11 +93,9 @@ def test_the_build_waits_for_nobody_and_builds_once(empty_cache):
     assert build_once(1) is None  # built already: not again
 
 
-def test_the_background_build_saves_the_table_where_the_bots_look(empty_cache):
-    builder = build_in_background(2)
-    assert builder is not None and builder.wait(timeout=120) == 0
-    assert cached_table(3, 2) is not None
-    assert build_in_background(2) is None  # there: nothing to start
+def test_a_build_shared_by_processes_finds_what_one_process_finds():
+    alone, shared = build(3, 3, jobs=1), build(3, 3, jobs=2)
+    assert shared.positions == alone.positions and np.array_equal(shared.won, alone.won)
 
 
 def test_the_endgame_agent_plays_the_win_the_table_finds(table):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from tminus.cli import about, benchmark, online, puzzle, review, simulation, terminal
+from tminus.cli import about, benchmark, online, puzzle, review, simulation, tables, terminal
 from tminus.cli.common import console
 from tminus.cli.terminal import your_move
 
@@ -30,6 +30,7 @@ for command in (
     puzzle.puzzle,
 ):
     app.command()(command)
+app.add_typer(tables.app, name="tables")
 
 
 def main() -> None:  # pragma: no cover

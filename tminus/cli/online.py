@@ -124,13 +124,14 @@ def serve(
     session_days: Annotated[
         float, typer.Option(help="Days a signed-in browser stays signed in.")
     ] = LIMITS.session_days,
-    build_endgames: Annotated[
+    build_tables: Annotated[
         bool,
         typer.Option(
-            help="Build Sputnik's endgame table in the background if it is missing (about "
-            "5 minutes and 900 MB, once): the two-player expert plays perfectly inside it."
+            help="Build the solved tables missing here in the background, at the lowest "
+            "priority (Sputnik's endgame table: about 75 s on 2 cores and 900 MB, once): "
+            "until then the bots, hints and reviews that read them search instead."
         ),
-    ] = False,
+    ] = True,
 ) -> None:
     """Play in the browser: start the server (needs the web extra) and print its address."""
     try:
@@ -179,7 +180,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
-    say_endgames(build_endgames)
+    say_tables(build_tables)
     proxies = [address.strip() for address in trusted_proxies.split(",") if address.strip()]
     http = guarded_http(request_timeout, connections_per_address, proxies)
     uvicorn.run(
@@ -228,20 +229,21 @@ def verify(
     )
 
 
-def say_endgames(build: bool) -> None:
-    """Start the Sputnik endgame table's build when asked, or say how to, if it is missing."""
-    from tminus.agents.solvers import sputnik_endgame
+def say_tables(build: bool) -> None:
+    """Start a build of the solved tables missing here when asked, or say how to."""
+    from tminus.agents.solvers import tables
 
-    if sputnik_endgame.cached_table() is not None:
+    missing = [t.name for t in tables.missing()]
+    if not missing:
         return
     if build:
-        sputnik_endgame.build_in_background()
+        tables.build_missing_in_background()
         console.print(
-            "Building Sputnik's endgame table in the background (about 5 minutes): until it "
-            "is saved, the two-player expert plays by search alone."
+            f"Building the solved tables missing here in the background ({', '.join(missing)}):"
+            " until each is saved, the bots, hints and reviews that read it search instead."
         )
     else:
         console.print(
-            "Sputnik's two-player expert plays by search alone: its endgame table is not "
-            "built here (tminus serve --build-endgames builds it, once)."
+            f"Solved tables missing here: {', '.join(missing)}. The bots, hints and reviews "
+            "that read them search instead (`tminus tables build` builds them)."
         )

@@ -18,7 +18,8 @@ Building goes up by galaxies left, 0 to N. A turn removes a galaxy, so most chil
 in a level already solved; the few that are not (a base help adds a galaxy, a step with
 nothing to remove keeps the count) are searched and memoised, up to MEMO_LIMIT at a time
 (few are met again from another position). The full table is built by a command and cached
-on disk, never in tests:
+on disk, never in tests (``tminus tables build``, or ``tminus serve`` in the background;
+each level's positions are shared by a process a core):
 
     nice python -m tminus.agents.solvers.sputnik_endgame build [N]
 """
@@ -27,9 +28,8 @@ from __future__ import annotations
 
 import fcntl
 import json
+import multiprocessing
 import os
-import shutil
-import subprocess
 import sys
 import time
 from array import array
@@ -46,7 +46,7 @@ from tminus.agents.solvers import cache_root
 from tminus.agents.solvers.sputnik_kernel import Kernel, kernel
 from tminus.games.sputnik.game import SputnikState
 
-DEFAULT_GALAXIES = 5  # the N of the cached table: 5 builds in about 5 minutes
+DEFAULT_GALAXIES = 5  # the N of the cached table: 5 builds in about 75 s on 2 cores
 RADIUS = 3
 MEMO_LIMIT = 100_000  # positions outside the solved levels remembered while building
 
@@ -76,12 +76,15 @@ def mask_images(k: Kernel, mask: int) -> list[int]:
     return [mask, image(mask, k.mirror_cells[1]), turned, image(turned, k.mirror_cells[1])]
 
 
-def positions(k: Kernel, galaxies: int) -> Iterator[int]:
+def positions(k: Kernel, galaxies: int, part: int = 0, parts: int = 1) -> Iterator[int]:
     """One position of each symmetry class with exactly ``galaxies`` galaxies, both rockets
     gone from home at least once: the galaxy mask is the smallest of its images, and when
-    a symmetry keeps that mask, the smallest key among the position's images."""
+    a symmetry keeps that mask, the smallest key among the position's images. (``part`` of
+    ``parts``: only the galaxy sets numbered ``part`` modulo ``parts``, for one worker.)"""
     a, b = k.corners
-    for chosen in combinations(range(k.cells), galaxies):
+    for number, chosen in enumerate(combinations(range(k.cells), galaxies)):
+        if number % parts != part:
+            continue
         mask = sum(1 << c for c in chosen)
         masks = mask_images(k, mask)
         if min(masks) != mask:
@@ -199,19 +202,69 @@ class _LevelSolver:
         return value
 
 
+def _level_won(
+    k: Kernel, known: Callable[[int], bool | None], level: int, part: int = 0, parts: int = 1
+) -> tuple[np.ndarray, int]:
+    """Every image of the won positions of ``level`` (``part`` of ``parts`` of it), and how
+    many positions were solved."""
+    solver = _LevelSolver(k, known)
+    won = array("Q")
+    count = 0
+    for key in positions(k, level, part, parts):
+        count += 1
+        if solver.solve(key):
+            won.extend(images(k, key))
+        if len(solver.memo) > MEMO_LIMIT:  # few are met again: keep memory flat
+            solver.memo.clear()
+    return np.frombuffer(won, dtype=np.uint64).copy(), count
+
+
+# What the workers of the level being built read (they are forked with it: nothing copied).
+_forked: tuple[Kernel, Callable[[int], bool | None]] | None = None
+
+
+def _forked_part(job: tuple[int, int, int]) -> tuple[np.ndarray, int]:
+    assert _forked is not None
+    return _level_won(*_forked, *job)
+
+
+def _solve_level(
+    k: Kernel, known: Callable[[int], bool | None], level: int, jobs: int
+) -> tuple[np.ndarray, int]:
+    """A level's won keys and count, split over ``jobs`` forked processes (one: here)."""
+    global _forked
+    if jobs <= 1:
+        return _level_won(k, known, level)
+    _forked = (k, known)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_forked_part, [(level, part, jobs) for part in range(jobs)])
+    finally:
+        _forked = None
+    return np.concatenate([won for won, _ in parts]), sum(count for _, count in parts)
+
+
+def _cpu_seconds() -> float:
+    """Processor time of this process and of its children that have ended (the workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def build(
     radius: int = RADIUS,
     max_galaxies: int = DEFAULT_GALAXIES,
     progress: Callable[[int, int, float], None] | None = None,
+    jobs: int = 1,
 ) -> EndgameTable:
     """Solve every position with at most ``max_galaxies`` galaxies; ``progress(level,
-    positions so far, seconds)`` after each level.
+    positions so far, seconds)`` after each level. ``jobs`` processes share each level
+    (forked: they read the levels below from this process's memory).
 
     A level's children are nearly all in the level just below, so only that level's won
     keys are kept as a set; older levels are sorted arrays, and the level being built
     collects its keys in a flat array: N = 5 builds in well under 1 GB."""
     k = kernel(radius)
-    started = time.process_time()  # processor time: the machine may be shared
+    started = _cpu_seconds()  # processor time: the machine may be shared
     won_by_level: list[np.ndarray] = []  # sorted keys: every image of each won position
     below: set[int] = set()  # the same keys of the level just below, for fast lookups
     flags_shift = k.shift + 4 * k.width
@@ -233,29 +286,20 @@ def build(
     count = 0
     try:
         for level in range(max_galaxies + 1):
-            solver = _LevelSolver(k, known)
-            won = array("Q")
-            for key in positions(k, level):
-                count += 1
-                if solver.solve(key):
-                    won.extend(images(k, key))
-                if len(solver.memo) > MEMO_LIMIT:  # few are met again: keep memory flat
-                    solver.memo.clear()
-            del solver  # its memo
+            keys, solved = _solve_level(k, known, level, jobs)
+            count += solved
             below = set()  # (not needed past its level: its memory goes first)
-            keys = np.array(won, dtype=np.uint64)
-            del won
             won_by_level.append(sorted_unique(keys))
             below = set(keys.tolist()) if level < max_galaxies else set()
             if progress:
-                progress(level, count, time.process_time() - started)
+                progress(level, count, _cpu_seconds() - started)
     finally:
         sys.setrecursionlimit(limit)
     below.clear()
     every = np.concatenate(won_by_level)
     won_by_level.clear()
     every.sort()
-    return EndgameTable(radius, max_galaxies, every, count, time.process_time() - started)
+    return EndgameTable(radius, max_galaxies, every, count, _cpu_seconds() - started)
 
 
 def sorted_unique(keys: np.ndarray) -> np.ndarray:
@@ -294,27 +338,14 @@ def forget_loaded_tables() -> None:
     _loaded.clear()
 
 
-def build_in_background(max_galaxies: int = DEFAULT_GALAXIES) -> subprocess.Popen | None:
-    """Start ``build`` in a process of the lowest priority, unless the table is there
-    (None). Any number of callers may: the build command builds once (``build_once``)."""
-    if cached_table(RADIUS, max_galaxies) is not None:
-        return None
-    command = [sys.executable, "-m", __name__, "build", str(max_galaxies)]
-    nice = shutil.which("nice")  # the players' games come first (no preexec_fn: threads)
-    return subprocess.Popen(
-        [nice, "-n", "19", *command] if nice else command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # (a server's Ctrl-C is not the builder's)
-    )
-
-
 def build_once(
-    max_galaxies: int, progress: Callable[[int, int, float], None] | None = None
+    max_galaxies: int,
+    progress: Callable[[int, int, float], None] | None = None,
+    jobs: int | None = None,
 ) -> EndgameTable | None:
     """Build and save the table unless it is saved already or another process is building
-    it now (None): one build for every process of a server on this machine."""
+    it now (None): one build for every process of a server on this machine. ``jobs``
+    processes share the work (default: one a core)."""
     path = cache_path(RADIUS, max_galaxies)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
@@ -324,7 +355,7 @@ def build_once(
             return None
         if cached_table(RADIUS, max_galaxies) is not None:
             return None
-        table = build(RADIUS, max_galaxies, progress)
+        table = build(RADIUS, max_galaxies, progress, jobs or os.cpu_count() or 1)
         table.save(path)
         return table
 
