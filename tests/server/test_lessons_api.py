@@ -9,7 +9,7 @@ import pytest
 
 from tminus.tutorials import lesson_games, load_lesson
 
-from .test_accounts import PASSWORD, app_client, second_device, sign_up
+from .test_accounts import PASSWORD, app_client, call, second_device, sign_up
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +83,8 @@ def test_a_signed_in_persons_finished_lessons_follow_the_account(tmp_path):
         unknown = client.post("/api/account/lessons", json={"game": "chess"}, headers=headers)
         assert unknown.status_code == 404 and "no lesson for 'chess'" in unknown.text
         assert client.get("/api/account/lessons").json() == {"finished": []}
+        store = client.app.state.store
+        account_id = call(client, store.account_named, "ada").id
         for game in ("sputnik", "four_way", "sputnik"):  # (again: kept once)
             kept = client.post("/api/account/lessons", json={"game": game}, headers=headers)
         assert kept.json() == {"finished": ["sputnik", "four_way"]}
@@ -97,3 +99,4 @@ def test_a_signed_in_persons_finished_lessons_follow_the_account(tmp_path):
         )
         assert gone.status_code == 204
         assert client.get("/api/account/lessons").status_code == 401
+        assert call(client, store.lessons_of, account_id) == []  # (its rows went with it)

@@ -84,6 +84,9 @@ def test_sputnik_and_count_down_puzzles_draw_and_answer(server, new_page):
         page.goto(server + f"/puzzles?game={game}")
         page.wait_for_selector("#puzzle:not([hidden]) #moves button.move:not([disabled])")
         assert page.locator("#board > *").count() == 1
+        if game == "count_down":  # the printed board came with the puzzle: it is drawn
+            page.wait_for_selector("#board [data-square]")
+            assert "could not be loaded" not in page.inner_text("#board")
         page.click("#moves button.move >> nth=0")
         page.wait_for_selector(".verdict")
         assert value in page.inner_text(".puzzle-values")

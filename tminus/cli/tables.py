@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tminus.agents.solvers.tables import TABLES, SolvedTable, build_process, table_named
+from tminus.agents.solvers.tables import BUSY, TABLES, SolvedTable, build_process, table_named
 from tminus.cli.common import console, fail
 from tminus.cli.progress import progress_console
 
@@ -88,19 +88,25 @@ def one_build(table: SolvedTable, bars: Progress, slots: threading.Semaphore, fa
     with slots:
         started = time.monotonic()
         bars.update(task, description=table.name)
-        process = build_process(table.name)
         said: list[str] = []
-        assert process.stdout is not None
-        for line in process.stdout:
-            words = line.split()
-            if len(words) == 3 and words[0] == "progress":
-                bars.update(task, completed=float(words[1]), total=float(words[2]))
-            else:
-                said.append(line.rstrip())
-        code = process.wait()
+        try:
+            process = build_process(table.name)
+            assert process.stdout is not None
+            for line in process.stdout:
+                words = line.split()
+                if len(words) == 3 and words[0] == "progress":
+                    bars.update(task, completed=float(words[1]), total=float(words[2]))
+                else:
+                    said.append(line.rstrip())
+            code = process.wait()
+        except OSError as error:  # (no process could be started)
+            said, code = [str(error)], -1
     took = time.monotonic() - started
     if code == 0 and table.built():
         bars.update(task, description=f"{table.name}: built in {took:.0f} s")
+        return
+    if code == 0 and BUSY in said:
+        bars.update(task, description=f"{table.name}: {BUSY} (a server?)")
         return
     failed.append(table.name)
     bars.update(task, description=f"{table.name}: failed")

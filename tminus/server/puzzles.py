@@ -19,6 +19,7 @@ from tminus.server.pipeline import rebuild
 from tminus.server.storage import PERSON, PLAYING, Seat, Store, StoredGame, now
 from tminus.server.store_puzzles import expected_score
 from tminus.server.tables import GameError
+from tminus.server.tutorials import printed_board
 from tminus.server.views import view
 
 SOLVER_K = 32.0  # how far one try moves the solver's rating (a new player's K)
@@ -60,7 +61,9 @@ class PuzzleBook:
         puzzle = self.get(puzzle_id)
         rated = await self.store.puzzle_ratings([puzzle.id])
         rating = rated.get(puzzle.id, (puzzle.rating, 0, 0))[0]
-        return {**summary(puzzle), "rating": round(rating), "state": position(puzzle)}
+        game = load_game(puzzle.game, **puzzle.params)
+        return {**summary(puzzle), "rating": round(rating), "state": position(puzzle),
+                "layout": printed_board(game)}  # fmt: skip
 
     async def answer(
         self, puzzle_id: str, action: Any, solver: float, account_id: str | None

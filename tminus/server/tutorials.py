@@ -2,27 +2,33 @@
 each with its position as the learner's seat sees it (the table's own view, so any board
 draws it, with the script's moves since the step before in its log), and a try judged.
 
-Nothing is stored: a lesson is the same for everyone, and the browser keeps which lessons
-its person finished.
+A lesson is the same for everyone: nothing of it is stored. Which lessons a person finished
+is kept by their browser, and by their account when they are signed in
+(``/api/account/lessons``).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from tminus.core.game import Game
 from tminus.server.pipeline import apply
 from tminus.server.storage import PERSON, PLAYING, Seat, StoredGame, now
 from tminus.server.tables import Draft, GameError, Table, move_labels
 from tminus.server.views import view
 from tminus.tutorials import Lesson, lesson_games, load_lesson
 
+log = logging.getLogger(__name__)
+
 
 def lesson_of(game: str) -> Lesson:
-    try:
-        return load_lesson(game)
-    except ValueError:
+    """The lesson of ``game`` (404 for a game without one). A shipped script that does not
+    replay is the server's fault, not the asker's: it raises as it is (a 500, logged)."""
+    if game not in lesson_games():
         raise GameError("not_found", f"no lesson for {game[:64]!r}; lessons: "
-                        f"{', '.join(lesson_games())}") from None  # fmt: skip
+                        f"{', '.join(lesson_games())}")  # fmt: skip
+    return load_lesson(game)
 
 
 def number_in(lesson: Lesson, number: int) -> int:
@@ -33,8 +39,15 @@ def number_in(lesson: Lesson, number: int) -> int:
 
 
 def listing() -> list[dict[str, Any]]:
-    """Every lesson: its game, title, first words and length."""
-    return [about(load_lesson(game)) for game in lesson_games()]
+    """Every lesson: its game, title, first words and length (a script that does not
+    replay is left out, and logged: the others are still offered)."""
+    lessons = []
+    for game in lesson_games():  # (listed shortest first: the simplest games come first)
+        try:
+            lessons.append(about(load_lesson(game)))
+        except ValueError:
+            log.exception("the lesson of %s does not replay: left out", game)
+    return sorted(lessons, key=lambda lesson: (lesson["steps"], lesson["game"]))
 
 
 def about(lesson: Lesson) -> dict[str, Any]:
@@ -52,6 +65,7 @@ def show(game: str, number: int) -> dict[str, Any]:
         **about(lesson), "number": number, "rule": step.rule, "say": step.say,
         "mark": step.mark, "answer": lesson.scene(number).answer,
         "state": view(table, lesson.seat), "moves": move_labels(table),
+        "layout": printed_board(lesson.game),
     }  # fmt: skip
 
 
@@ -86,3 +100,9 @@ def scene_table(lesson: Lesson, number: int) -> Table:
         apply(table, draft, action)
     table.state, table.log = draft.state, draft.entries
     return table
+
+
+def printed_board(game: Game) -> dict[str, Any] | None:
+    """The board a game's drawing needs (``/api/games/ID/layout`` for a game in play),
+    for pages that show a position of no game in play; None for a game without one."""
+    return game.layout() if game.game_type.layout else None

@@ -355,7 +355,7 @@ def build_once(
             return None
         if cached_table(RADIUS, max_galaxies) is not None:
             return None
-        table = build(RADIUS, max_galaxies, progress, jobs or os.cpu_count() or 1)
+        table = build(RADIUS, max_galaxies, progress, jobs or len(os.sched_getaffinity(0)))
         table.save(path)
         return table
 

@@ -52,7 +52,13 @@ def _endgame(progress: Progress) -> None:
     sputnik_endgame.build_once(
         sputnik_endgame.DEFAULT_GALAXIES, lambda level, _count, _s: progress(level + 1, levels)
     )
+    if sputnik_endgame.cached_table() is None:  # (its lock taken: another process builds it)
+        print(BUSY, flush=True)
+        return
     progress(levels, levels)
+
+
+BUSY = "another process is building it now"
 
 
 TABLES = {

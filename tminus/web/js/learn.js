@@ -31,9 +31,9 @@ function keep(games) {
   }
 }
 
-async function finish(game) {
-  keep([game]);
-  if (!(await account())) return;
+// Tell the account of a lesson finished (kept here all the same if that fails: the next
+// visit signed in tells it again).
+async function tellAccount(game) {
   try {
     const mine = await request("/api/account/lessons", {
       method: "POST",
@@ -42,18 +42,28 @@ async function finish(game) {
     });
     keep(mine.finished);
   } catch {
-    // (kept here all the same: the account learns of it at the next lesson finished)
+    // (see above)
   }
 }
 
-// The lessons the account finished on other devices, kept here too.
+async function finish(game) {
+  keep([game]);
+  if (await account()) await tellAccount(game);
+}
+
+// The lessons the account finished on other devices, kept here too; and those finished in
+// this browser that the account does not know yet (before signing in), told to it.
 async function fromAccount() {
   if (!(await account())) return;
+  let kept;
   try {
-    keep((await request("/api/account/lessons")).finished);
+    kept = (await request("/api/account/lessons")).finished;
   } catch {
-    // (this browser's own progress is shown)
+    return; // (this browser's own progress is shown)
   }
+  const untold = finished().filter((game) => !kept.includes(game));
+  keep(kept);
+  for (const game of untold) await tellAccount(game);
 }
 
 function renderGames() {
@@ -78,6 +88,8 @@ function renderGames() {
 
 async function choose(game) {
   page.game = game;
+  page.step = null; // (the lesson shown was another game's: nothing of it may be tried)
+  $("lesson").hidden = true;
   renderGames();
   history.replaceState(null, "", `${location.pathname}?game=${encodeURIComponent(game)}`);
   await show(1);
@@ -129,6 +141,7 @@ function render() {
       before: null,
       earlier: [],
       narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
+      layout: step.layout, // (the printed board, for a game that has one)
     }),
   );
   box.dataset.board = board.name;
@@ -200,6 +213,8 @@ async function attempt(action) {
   const label = step.moves.find((m) => m.action === action)?.label ?? String(action);
   if (!verdict.correct) {
     render();
+    // The button pressed was drawn again: the keyboard stays where it was.
+    $("moves").querySelector(`button[data-action="${action}"]`)?.focus();
     $("told").replaceChildren(
       el("p", { class: "verdict wrong" }, `Not ${label}.`),
       el("p", { class: "lesson-reason" }, verdict.reason),

@@ -143,6 +143,7 @@ function render() {
       before: null,
       earlier: [],
       narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
+      layout: page.puzzle.layout, // (the printed board, for a game that has one)
     }),
   );
   box.dataset.board = board.name;
@@ -277,7 +278,7 @@ async function fromAccount() {
     if (!mine.tried.includes(puzzle)) mine.tried.push(puzzle);
     if (solved && !mine.solved.includes(puzzle)) mine.solved.push(puzzle);
   }
-  mine.streak = kept.streak;
+  if (kept.tries.length) mine.streak = kept.streak; // (no tries kept yet: this browser's)
   save(mine);
 }
 

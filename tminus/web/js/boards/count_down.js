@@ -1633,7 +1633,8 @@ export default {
   name: "count_down",
   render(obs, ctx) {
     const id = gameId();
-    const layout = layouts.get(id);
+    // (a page that is not a game's, a lesson's or a puzzle's, brings the printed board along)
+    const layout = ctx.layout || layouts.get(id);
     const framed = (board) => {
       if (!ctx.narrow) return board;
       const frame = zoomFrame(board);
