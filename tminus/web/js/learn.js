@@ -4,13 +4,12 @@
 // or why this step asks for another move) and the step waits again; a right one goes on.
 // This browser keeps which lessons were finished, and so does the account of a person signed
 // in (on every device).
-import { boardFor } from "./boards/index.js";
-import { api, el, fitWords } from "./util.js";
+import { api, el } from "./util.js";
+import { drawPosition, whenDrawn } from "./position.js";
 import { account, renderNav, request } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "tminus.lessons";
-const NARROW = 640; // below this board width, boards draw their phone layout
 const page = { lessons: [], game: null, step: null, done: false, busy: false };
 
 function finished() {
@@ -127,24 +126,11 @@ function render() {
   const { step } = page;
   const state = step.state;
   const open = !page.done && !page.busy;
-  const box = $("board");
-  const board = boardFor(state.game);
-  box.replaceChildren(
-    board.render(state.observation, {
-      seat: state.seat,
-      seats: state.seats,
-      legal: open ? state.legal : [],
-      toMove: state.to_move,
-      onMove: attempt,
-      replay: false,
-      ended: false,
-      before: null,
-      earlier: [],
-      narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
-      layout: step.layout, // (the printed board, for a game that has one)
-    }),
-  );
-  box.dataset.board = board.name;
+  drawPosition($("board"), state, {
+    legal: open ? state.legal : [],
+    onMove: attempt,
+    layout: step.layout,
+  });
   markBoard();
   // The step's move first; the other moves allowed folded away (the board offers them too).
   const button = (m) =>
@@ -248,16 +234,8 @@ async function attempt(action) {
   $("next").focus();
 }
 
-// A board's words are fitted to their boxes once drawn (Count Down's draws later), and the
-// step's mark put back on what was redrawn.
-let fitting = 0;
-new MutationObserver(() => {
-  cancelAnimationFrame(fitting);
-  fitting = requestAnimationFrame(() => {
-    fitWords($("board"));
-    markBoard();
-  });
-}).observe($("board"), { childList: true, subtree: true });
+// The step's mark is put back on what a board draws late (Count Down's) or again.
+whenDrawn($("board"), markBoard);
 
 async function start() {
   renderNav();

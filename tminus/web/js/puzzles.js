@@ -1,8 +1,8 @@
 // The puzzles page: choose a game, solve its next puzzle (a position from a real game with
 // one move clearly best), see every move's exact value, go on to the next. This browser
 // keeps its progress (the puzzles solved and tried, the streak, its puzzle rating).
-import { boardFor } from "./boards/index.js";
-import { api, el, fitWords } from "./util.js";
+import { api, el } from "./util.js";
+import { drawPosition, whenDrawn } from "./position.js";
 import { account, renderNav, request } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +12,6 @@ const GAMES = [
   ["count_down", "Count Down"],
 ];
 const STORE = "tminus.puzzles";
-const NARROW = 640; // below this board width, boards draw their phone layout
 const page = { game: null, puzzle: null, answered: null, busy: false };
 
 function progress() {
@@ -129,24 +128,7 @@ function render() {
   const state = page.puzzle.state;
   const open = !page.answered && !page.busy;
   const legal = open ? state.legal : [];
-  const box = $("board");
-  const board = boardFor(state.game);
-  box.replaceChildren(
-    board.render(state.observation, {
-      seat: state.seat,
-      seats: state.seats,
-      legal,
-      toMove: state.to_move,
-      onMove: play,
-      replay: false,
-      ended: false,
-      before: null,
-      earlier: [],
-      narrow: box.clientWidth > 0 && box.clientWidth < NARROW,
-      layout: page.puzzle.layout, // (the printed board, for a game that has one)
-    }),
-  );
-  box.dataset.board = board.name;
+  drawPosition($("board"), state, { legal, onMove: play, layout: page.puzzle.layout });
   const answered = page.answered;
   $("moves").replaceChildren(
     ...state.legal.map((m) =>
@@ -171,12 +153,7 @@ function render() {
   );
 }
 
-// A board's words are fitted to their boxes once drawn (Count Down's draws later).
-let fitting = 0;
-new MutationObserver(() => {
-  cancelAnimationFrame(fitting);
-  fitting = requestAnimationFrame(() => fitWords($("board")));
-}).observe($("board"), { childList: true, subtree: true });
+whenDrawn($("board"));
 
 async function play(action) {
   const puzzle = page.puzzle;
