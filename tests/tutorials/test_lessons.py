@@ -74,6 +74,13 @@ def test_the_lesson_ends_with_the_learner_winning(game):
     assert end.is_terminal() and end.winners() == [lesson.seat]
 
 
+def test_three_two_one_ends_with_countdown_winning_the_round():
+    lesson = load_lesson("three_two_one")
+    end = lesson.scenes[-1].state.clone()
+    end.apply_action(lesson.scenes[-1].answer)  # Countdown!, strictly lowest: 3 + 1
+    assert end.position_dict()["scores"] == [4, 2] and end.position_dict()["wins"] == [1, 0]
+
+
 def script_of(game: str) -> dict:
     return json.loads(lesson_path(game).read_text(encoding="utf-8"))
 
