@@ -49,9 +49,10 @@ class LiveServer:
     def launch(self) -> LiveServer:
         """Start the process (``wait`` until it answers). The database URL goes in the
         environment, as the README says: a password on the command line is seen by all."""
+        # (A test's server builds no solved tables: 900 MB and a minute or more each.)
         command = [
             sys.executable, "-m", "tminus.cli", "serve", "--port", str(self.port),
-            "--bot-delay", str(self.bot_delay), *self.options,
+            "--bot-delay", str(self.bot_delay), "--no-build-tables", *self.options,
         ]  # fmt: skip
         environment = {**os.environ, "PYTHONPATH": str(ROOT), "TMINUS_DATABASE_URL": self.db_url}
         # The log goes to a file: a pipe nobody reads would fill, and block the server.
