@@ -200,3 +200,31 @@ def test_a_hint_names_a_best_move_only_when_it_beats_the_next_by_two_standard_er
     assert about_equal(tied_exactly) == [7, 3]
     exact_worse = [(7, value, Estimate(0.0, 0.0)), (3, value, Estimate(0.001, 0.0))]
     assert about_equal(exact_worse) == [7]
+
+
+def test_a_sputnik_review_says_when_its_endgame_table_is_missing_or_being_built(
+    monkeypatch, tmp_path
+):
+    import fcntl
+
+    from tminus.agents.solvers import sputnik_endgame
+
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # a fresh server: no table built
+    sputnik_endgame.forget_loaded_tables()
+    game, history = recorded("sputnik", ["random", "random"])
+    history = history[:9]  # (the lot and four turns: the note is about the game, not its length)
+    try:
+        missing = review_game(game, history, budget=0.01).judges
+        assert any("endgame table is not built on this server" in j for j in missing)
+        with open(sputnik_endgame.cache_path().with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another process builds it now
+            building = review_game(game, history, budget=0.01).judges
+        assert any("endgame table is being built on this server" in j for j in building)
+        table = build(radius=3, max_galaxies=2)
+        assert not any("endgame" in j for j in review_game(game, history, table=table,
+                                                          budget=0.01).judges)  # fmt: skip
+        four_way, moves = recorded("four_way", ["greedy", "greedy"])
+        four_way_review = review_game(four_way, moves[:9], budget=0.01)
+        assert not any("endgame" in j for j in four_way_review.judges)
+    finally:
+        sputnik_endgame.forget_loaded_tables()

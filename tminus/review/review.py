@@ -11,7 +11,7 @@ import numpy as np
 
 from tminus.core.game import Game, State
 from tminus.review.grading import SIGNIFICANT, grade
-from tminus.review.judges import Estimate, Judge, judge_for
+from tminus.review.judges import Estimate, Judge, judge_for, missing_table_note
 from tminus.review.playouts import FIRST_ROUND, MAX_SAMPLES, PRECISION, Playouts, Sampling
 
 
@@ -233,7 +233,11 @@ def review_game(
     names = names or [f"Player {s + 1}" for s in range(game.num_players)]
     judges = judges_for(game, samples, seed, None, table)
     everything = lambda state: True  # noqa: E731
-    return _review(game, history, names, None, judges, everything, budget, progress, judged)
+    review = _review(game, history, names, None, judges, everything, budget, progress, judged)
+    missing = missing_table_note(game, table)
+    if missing is not None:
+        review.judges.append(missing)
+    return review
 
 
 def review_seat(

@@ -338,6 +338,20 @@ def forget_loaded_tables() -> None:
     _loaded.clear()
 
 
+def being_built(max_galaxies: int = DEFAULT_GALAXIES) -> bool:
+    """Whether a process on this machine is building the table now (its lock is held)."""
+    lock_path = cache_path(RADIUS, max_galaxies).with_suffix(".lock")
+    if not lock_path.exists():
+        return False
+    with open(lock_path) as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
+
+
 def build_once(
     max_galaxies: int,
     progress: Callable[[int, int, float], None] | None = None,
