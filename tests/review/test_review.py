@@ -223,6 +223,9 @@ def test_a_sputnik_review_says_when_its_endgame_table_is_missing_or_being_built(
         table = build(radius=3, max_galaxies=2)
         assert not any("endgame" in j for j in review_game(game, history, table=table,
                                                           budget=0.01).judges)  # fmt: skip
+        table.save(sputnik_endgame.cache_path())  # the build ended (a small table in its place)
+        assert sputnik_endgame.cached_table() is not None  # read from the next use on
+        assert not any("endgame" in j for j in review_game(game, history, budget=0.01).judges)
         four_way, moves = recorded("four_way", ["greedy", "greedy"])
         four_way_review = review_game(four_way, moves[:9], budget=0.01)
         assert not any("endgame" in j for j in four_way_review.judges)
