@@ -94,6 +94,42 @@ async def test_a_copy_takes_the_news_in_order_and_reads_what_it_missed(tmp_path,
     await there.store.close()
 
 
+async def test_seats_heard_late_never_undo_what_the_copy_read_since(tmp_path, notices):
+    # Two people join on two processes: the first join's notice, committed first, reaches
+    # the other process after that process has put the second join in memory from the
+    # store's answer (every seat as stored). Told as values, it undid that join.
+    here = await new_service(tmp_path / "games.db")
+    there = await new_service(tmp_path / "games.db")
+    mine = await create(here, "four_way", {"players": 3}, seats("person", "person", "person"))
+    theirs = await there.get(mine.id)
+    notices.clear()
+    await here.join(mine, 2, token(mine, 2))  # Cy, on this process: committed first
+    early = [payload for game_id, payload in notices if game_id == mine.id]
+    await there.join(theirs, 1, token(theirs, 1))  # Bea, on the other: sees Cy as stored
+    assert [s.joined for s in theirs.record.seats] == [False, True, True]
+    await heard(there, mine.id, early)  # Cy's notice, heard late: Bea's seat is not undone
+    assert [s.joined for s in theirs.record.seats] == [False, True, True]
+    await here.store.close()
+    await there.store.close()
+
+
+async def test_moves_heard_after_a_catch_up_never_set_the_copy_back(tmp_path, notices):
+    here = await new_service(tmp_path / "games.db")
+    there = await new_service(tmp_path / "games.db")
+    mine = await create(here, "four_way", {}, seats("person", "person"))
+    theirs = await there.get(mine.id)
+    notices.clear()
+    await join_all(here, mine)  # the game starts: its notice says "playing"
+    early = [payload for game_id, payload in notices if game_id == mine.id]
+    await play_out(here, mine)
+    await there.replicator.catch_up(theirs)  # read past the early notices (finished)
+    assert theirs.status == FINISHED
+    await heard(there, mine.id, early)  # heard late: "playing" is old news
+    assert theirs.status == FINISHED and theirs.state.history() == mine.state.history()
+    await here.store.close()
+    await there.store.close()
+
+
 async def test_a_bots_estimate_is_news_to_the_other_copy(tmp_path, notices):
     here = await new_service(tmp_path / "games.db")
     there = await new_service(tmp_path / "games.db")
