@@ -279,3 +279,13 @@ def test_tables_lists_them_and_builds_the_missing_in_processes_of_their_own(monk
     assert four_way_duel.solved_path(False).exists()
     again = run("tables", "build", "four_way_duel_adult")
     assert again.exit_code == 0 and "built already" in again.output
+
+    import fcntl
+
+    from tminus.agents.solvers import sputnik_endgame
+
+    with open(sputnik_endgame.cache_path().with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a server's build, under way
+        busy = run("tables", "build", "sputnik_endgame")
+    assert busy.exit_code == 0 and "another process is building it" in busy.output
+    assert not sputnik_endgame.cache_path().exists()

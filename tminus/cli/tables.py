@@ -105,8 +105,8 @@ def one_build(table: SolvedTable, bars: Progress, slots: threading.Semaphore, fa
     if code == 0 and table.built():
         bars.update(task, description=f"{table.name}: built in {took:.0f} s")
         return
-    if code == 0 and BUSY in said:
-        bars.update(task, description=f"{table.name}: {BUSY} (a server?)")
+    if code == BUSY:
+        bars.update(task, description=f"{table.name}: another process is building it (a server?)")
         return
     failed.append(table.name)
     bars.update(task, description=f"{table.name}: failed")

@@ -119,14 +119,12 @@ class ExactSputnik:
 def missing_table_note(game: Game, table: Any = None) -> str | None:
     """Why a game that the solved endgame table would judge exactly near its end is only
     estimated here (None: nothing is missing): said with the review's judges."""
-    sputnik: Any = game  # (a Sputnik game: its rockets and board)
-    if table is not None or game.name != "sputnik" or game.num_players != 2:
-        return None
-    if sputnik.rockets_per_player != 1 or sputnik.board.radius != 3:
-        return None
     from tminus.agents.solvers import sputnik_endgame
 
-    if sputnik_endgame.cached_table() is not None:
+    covered: Any = game  # (the table's board: the default radius)
+    if table is not None or not sputnik_endgame.solvable(game):
+        return None
+    if covered.board.radius != sputnik_endgame.RADIUS or sputnik_endgame.cached_table() is not None:
         return None
     where = "being built" if sputnik_endgame.being_built() else "not built"
     return (f"Sputnik's endgame table is {where} on this server: the last moves are estimated "

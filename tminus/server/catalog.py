@@ -88,3 +88,9 @@ def refuse_local_only(game_name: str, params: dict[str, Any]) -> None:
                 f"parameter {name!r} of {game_name} names a file on the server: "
                 "it cannot be set from the browser"
             )
+
+
+def printed_board(game: Any) -> dict[str, Any] | None:
+    """A game's printed board (Count Down's track, cards and prices), which its drawing
+    needs; None for a game without one. Public data."""
+    return game.layout() if game.game_type.layout else None

@@ -14,12 +14,11 @@ from typing import Any
 
 from tminus.core.registry import load_game
 from tminus.puzzles import Puzzle, load_set, shipped_games, verdict
-from tminus.server.catalog import title_of
+from tminus.server.catalog import printed_board, title_of
 from tminus.server.pipeline import rebuild
 from tminus.server.storage import PERSON, PLAYING, Seat, Store, StoredGame, now
 from tminus.server.store_puzzles import expected_score
 from tminus.server.tables import GameError
-from tminus.server.tutorials import printed_board
 from tminus.server.views import view
 
 SOLVER_K = 32.0  # how far one try moves the solver's rating (a new player's K)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from tminus.core.game import Game
+from tminus.server.catalog import printed_board
 from tminus.server.pipeline import apply
 from tminus.server.storage import PERSON, PLAYING, Seat, StoredGame, now
 from tminus.server.tables import Draft, GameError, Table, move_labels
 from tminus.server.views import view
-from tminus.tutorials import Lesson, lesson_games, load_lesson
+from tminus.tutorials import Lesson, Scene, lesson_games, load_lesson
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +31,12 @@ def lesson_of(game: str) -> Lesson:
     return load_lesson(game)
 
 
-def number_in(lesson: Lesson, number: int) -> int:
-    if not 1 <= number <= len(lesson.steps):
-        raise GameError("not_found", f"the lesson has steps 1 to {len(lesson.steps)}, not "
-                        f"{number}")  # fmt: skip
-    return number
+def scene_of(lesson: Lesson, number: int) -> Scene:
+    """Step ``number``'s scene (404 outside the lesson, in the lesson's words)."""
+    try:
+        return lesson.scene(number)
+    except ValueError as error:
+        raise GameError("not_found", str(error)) from None
 
 
 def listing() -> list[dict[str, Any]]:
@@ -59,11 +60,11 @@ def show(game: str, number: int) -> dict[str, Any]:
     """Step ``number``: what it teaches, where to act, its position for the learner's seat
     and every move that position can name (for "Why can't I…?")."""
     lesson = lesson_of(game)
-    step = lesson.steps[number_in(lesson, number) - 1]
-    table = scene_table(lesson, number)
+    scene, step = scene_of(lesson, number), lesson.steps[number - 1]
+    table = scene_table(lesson, number, scene)
     return {
         **about(lesson), "number": number, "rule": step.rule, "say": step.say,
-        "mark": step.mark, "answer": lesson.scene(number).answer,
+        "mark": step.mark, "answer": scene.answer,
         "state": view(table, lesson.seat), "moves": move_labels(table),
         "layout": printed_board(lesson.game),
     }  # fmt: skip
@@ -72,7 +73,7 @@ def show(game: str, number: int) -> dict[str, Any]:
 def judge(game: str, number: int, action: Any) -> dict[str, Any]:
     """A try: right (with the step's closing words), or the reason it is not."""
     lesson = lesson_of(game)
-    number_in(lesson, number)
+    scene_of(lesson, number)
     if isinstance(action, bool) or not isinstance(action, int):
         raise GameError("bad_request", f"action must be an integer, not {action!r}")
     if not 0 <= action < lesson.game.num_distinct_actions:
@@ -83,10 +84,9 @@ def judge(game: str, number: int, action: Any) -> dict[str, Any]:
             "next": number + 1 if number < len(lesson.steps) else None}  # fmt: skip
 
 
-def scene_table(lesson: Lesson, number: int) -> Table:
+def scene_table(lesson: Lesson, number: int, scene: Scene) -> Table:
     """The step's position as a table: its start, then the script's moves, logged (so the
     table's log tells what the others did since the learner's last move)."""
-    scene = lesson.scene(number)
     record = StoredGame(
         id=f"lesson-{lesson.game_name}-{number}", game=lesson.game_name,
         params=dict(lesson.game.params), rules_version=lesson.game.rules_version,
@@ -100,9 +100,3 @@ def scene_table(lesson: Lesson, number: int) -> Table:
         apply(table, draft, action)
     table.state, table.log = draft.state, draft.entries
     return table
-
-
-def printed_board(game: Game) -> dict[str, Any] | None:
-    """The board a game's drawing needs (``/api/games/ID/layout`` for a game in play),
-    for pages that show a position of no game in play; None for a game without one."""
-    return game.layout() if game.game_type.layout else None

@@ -390,10 +390,16 @@ class WholeBoard:
         return self.solver.wins(key)
 
 
+def solvable(game: Any) -> bool:
+    """Whether ``game`` is Sputnik for two players with a rocket each: the game the solver
+    and the endgame tables know."""
+    return game.name == "sputnik" and game.num_players == 2 and game.rockets_per_player == 1
+
+
 def oracle_for(game: Any, table: EndgameTable | None = None) -> EndgameTable | WholeBoard | None:
     """What knows the exact value of ``game``'s positions: the whole radius-2 board, or
     the endgame table (``table``, else the cached one) for larger boards; None: nothing."""
-    if game.name != "sputnik" or game.num_players != 2 or game.rockets_per_player != 1:
+    if not solvable(game):
         return None
     radius = game.board.radius
     if radius == 2:

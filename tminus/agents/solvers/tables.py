@@ -30,11 +30,11 @@ class SolvedTable:
     path: Callable[[], Path]
     build: Callable[[Progress], None]  # builds and saves it (a no-op when it is there)
     units: str  # what ``progress`` counts
+    saved_last: str = ""  # the suffix of a file saved after ``path``, if any: then it is whole
 
     def built(self) -> bool:
-        return self.path().exists() and (
-            self.name != "sputnik_endgame" or self.path().with_suffix(".json").exists()
-        )
+        last = self.path().with_suffix(self.saved_last) if self.saved_last else self.path()
+        return self.path().exists() and last.exists()
 
 
 def _duel(junior: bool) -> Callable[[Progress], None]:
@@ -53,12 +53,11 @@ def _endgame(progress: Progress) -> None:
         sputnik_endgame.DEFAULT_GALAXIES, lambda level, _count, _s: progress(level + 1, levels)
     )
     if sputnik_endgame.cached_table() is None:  # (its lock taken: another process builds it)
-        print(BUSY, flush=True)
-        return
+        raise SystemExit(BUSY)
     progress(levels, levels)
 
 
-BUSY = "another process is building it now"
+BUSY = 3  # a build's exit status when another process is building the table now
 
 
 TABLES = {
@@ -88,6 +87,7 @@ TABLES = {
             lambda: sputnik_endgame.cache_path(),
             _endgame,
             "galaxy levels",
+            saved_last=".json",
         ),
     )
 }

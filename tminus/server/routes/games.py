@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from tminus.server.catalog import printed_board
 from tminus.server.errors import documented
 from tminus.server.protocol import CreateGame
 from tminus.server.routes.deps import Admit, Bots, Client, Service
@@ -83,8 +84,7 @@ async def export_game(game_id: str, service: Service) -> dict[str, Any]:
 @router.get("/api/games/{game_id}/layout", responses=documented(404, 409, 503))
 async def game_layout(game_id: str, service: Service) -> dict[str, Any]:
     """The game's printed board (e.g. Count Down's track), if it has one: public data."""
-    game = (await service.get(game_id)).game
-    return game.layout() if game.game_type.layout else {}
+    return printed_board((await service.get(game_id)).game) or {}
 
 
 @router.get("/api/games/{game_id}/moves", responses=documented(404, 409, 503))
