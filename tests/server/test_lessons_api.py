@@ -100,3 +100,13 @@ def test_a_signed_in_persons_finished_lessons_follow_the_account(tmp_path):
         assert gone.status_code == 204
         assert client.get("/api/account/lessons").status_code == 401
         assert call(client, store.lessons_of, account_id) == []  # (its rows went with it)
+
+
+@pytest.mark.parametrize("game", sorted(lesson_games()))
+def test_every_move_a_step_can_name_has_a_name_of_its_own(client, game):
+    # (What "Why can't I…?" lists: Count Down once named every move of another decision as
+    # the one at hand: "Back to Surprise" thirty times over on a roll of 10.)
+    for number in range(1, len(load_lesson(game).steps) + 1):
+        moves = client.get(f"/api/lessons/{game}/{number}").json()["moves"]
+        labels = [m["label"] for m in moves]
+        assert len(set(labels)) == len(labels), (number, labels)

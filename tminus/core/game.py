@@ -264,6 +264,13 @@ class State(Generic[G]):
         """A legal move of the player to move, as its button says it: "Attack Bob"."""
         return self.action_to_string(action)
 
+    def move_name(self, action: int, names: Sequence[str]) -> str:
+        """Any move of the game, allowed now or not, named for people: what "Why can't I…?"
+        lists. Its button's words by default; a game whose buttons speak only of the decision
+        at hand (they would misname a move of another) names the others otherwise. Raises
+        when this position cannot name ``action`` at all."""
+        return self.move_label(action, names)
+
     def narrate(
         self,
         action: int,

@@ -203,7 +203,7 @@ def move_labels(table: Table) -> list[dict[str, Any]]:
     labels = []
     for action in range(table.game.num_distinct_actions):
         try:
-            label = table.state.move_label(action, names)
+            label = table.state.move_name(action, names)
         except Exception:  # (a move of another phase: this position cannot name it)
             continue
         labels.append({"action": action, "label": label})

@@ -556,6 +556,13 @@ class CountDownState(TurnState[CountDownGame]):
     def move_label(self, action: int, names: Sequence[str]) -> str:
         return words.move_label(self, action, names)
 
+    def move_name(self, action: int, names: Sequence[str]) -> str:
+        # (a button's words belong to the decision at hand: "Back to Surprise" would name
+        # every move of another decision on a roll of 10)
+        if self.is_legal(action):
+            return self.move_label(action, names)
+        return words.plain_name(self, action, names)
+
     def narrate(
         self,
         action: int,

@@ -8,6 +8,7 @@ draws a green card".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -102,6 +103,14 @@ def move_label(state: CountDownState, action: int, names: Sequence[str]) -> str:
     check_names(state, names)
     check_decision(state, action)
     return said(state, action, names)[0]
+
+
+def plain_name(state: CountDownState, action: int, names: Sequence[str]) -> str:
+    """Any action named by what it is, whatever the decision at hand: the engine's name,
+    seats called by their names ("Offer Bob: 50 for Radar", "Buy photo Radar")."""
+    check_names(state, names)
+    text = re.sub(r"\bseat (\d+)", lambda m: names[int(m.group(1))], state.action_to_string(action))
+    return text[:1].upper() + text[1:]
 
 
 # -- the log ----------------------------------------------------------------------------
