@@ -278,6 +278,9 @@ def play_to_the_end(ws, game, seat=0, choice=0):
     return message
 
 
+SEARCH_BOT = {"kind": "bot", "bot": "ismcts:simulations=100"}  # (not instant: thinks in a worker)
+
+
 @pytest.fixture
 def troubled():
     register_game(TroubledGame)
@@ -292,18 +295,19 @@ def troubled():
 def test_a_bot_in_trouble_plays_a_random_move_and_the_log_says_so(
     tmp_path, troubled, trouble, words
 ):
-    """The bot thinks in a worker process: it crashes, spins past its CPU budget or kills
-    its worker; the game goes on with a random legal move, and the next bots still play."""
+    """A search bot thinks in a worker process: it crashes, spins past its CPU budget or
+    kills its worker; the game goes on with a random legal move, and the next bots still
+    play. (A random or greedy bot thinks in the server's process: ``test_bot_quick``.)"""
     with app_client(tmp_path / "games.db", bot_budget=0.3) as client:
-        game = create(client, [PERSON, {"kind": "bot", "bot": "random"}], game="troubled",
+        game = create(client, [PERSON, SEARCH_BOT], game="troubled",
                       trouble=trouble)  # fmt: skip
         with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             final = play_to_the_end(ws, game, choice=-1)  # pass: the bot gets its turns
         notes = [line for line in final_log(client, game["id"]) if "random move" in line]
         assert notes and all(
-            line.startswith(f"Random (easy) {words} and played a random move.") for line in notes
+            line.startswith(f"Search (hard) {words} and played a random move.") for line in notes
         )
-        fine = create(client, [PERSON, {"kind": "bot", "bot": "random"}], game="troubled",
+        fine = create(client, [PERSON, SEARCH_BOT], game="troubled",
                       trouble="none")  # fmt: skip
         with client.websocket_connect(f"/ws/games/{fine['id']}") as ws:
             play_to_the_end(ws, fine)

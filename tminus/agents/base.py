@@ -24,6 +24,13 @@ class Agent(Protocol[S]):
         ...
 
 
+def is_instant(agent: object) -> bool:
+    """Whether ``agent`` answers in microseconds (its class says ``instant = True``): the
+    server lets such a bot think in its own process, where a round trip to a worker
+    process would cost a hundred times its thought."""
+    return bool(getattr(agent, "instant", False))
+
+
 def estimate_of(agent: object) -> float | None:
     """The chance to win that ``agent`` gave its last move, if it keeps one."""
     value = getattr(agent, "estimate", None)

@@ -9,6 +9,7 @@ from tminus.core.game import Game, State
 
 class RandomAgent:
     name = "random"
+    instant = True  # a move in microseconds (scripts/bot_think_time.py)
 
     def __init__(self, game: Game, seed: int | list[int] | None = None) -> None:
         self._rng = np.random.default_rng(seed)

@@ -6,9 +6,11 @@ again when it is a bot's turn, without keeping it in memory meanwhile) and renew
 leases in the background; a lease not renewed in time (its process died or hung) is taken
 by another process, which sweeps the store for games in play whose bots nobody plays.
 
-Bots think in worker processes, never in the event loop's process, within a CPU budget:
-``BotPool`` (``bot_pool``) sends each turn to a worker, which thinks (``bot_thinking``);
-a bot that fails is replaced, for that move, by a random legal move. The leases this
+Bots think in worker processes, within a CPU budget: ``BotPool`` (``bot_pool``) sends each
+turn to a worker, which thinks (``bot_thinking``); a bot that fails is replaced, for that
+move, by a random legal move. Only the bots that answer in microseconds (random and greedy
+players) think in the event loop's process (``bot_quick``), where a worker's round trip
+would cost a hundred times their thought. The leases this
 process holds are kept in ``Leases`` (``bot_leases``).
 """
 
@@ -22,9 +24,10 @@ import time
 
 from tminus.server.bot_leases import Leases
 from tminus.server.bot_pool import BotPool, BrokenWorker, Lane, Thought, worker_context
+from tminus.server.bot_quick import QuickBots
 from tminus.server.bot_thinking import WORKER_CACHE, OutOfTime, Turn, serve_turns, think
 from tminus.server.service import GameError, GameService, Table, unavailable
-from tminus.server.storage import PLAYING, StoreError
+from tminus.server.storage import FINISHED, PLAYING, StoreError
 
 __all__ = [  # (what the rest of the server and the tests import from here)
     "WORKER_CACHE", "BotPlayer", "BotPool", "BrokenWorker", "Lane", "Leases", "OutOfTime",
@@ -52,6 +55,7 @@ class BotPlayer:
     ) -> None:
         self.service = service
         self.pool = pool
+        self.quick = QuickBots()  # the bots that think here, in microseconds
         self.delay = delay
         self.leases = leases
         self.max_games = max_games  # games taken over in one sweep at most
@@ -69,9 +73,11 @@ class BotPlayer:
 
     def changed(self, table: Table) -> None:
         if table.id in self.held and (table.status != PLAYING or table.record.paused):
-            # (Its end, or its pause, deleted the lease: not lost.)
+            # (Its end, or its pause, deleted the lease with it: not lost, and nothing left
+            # to release; a game stopped otherwise, broken say, has it released.)
             self.leases.mine.pop(table.id, None)
-            self._spawn(self.let_go(table.id))
+            deleted = table.status == FINISHED or table.record.paused
+            self._spawn(self.let_go(table.id, release=not deleted))
             return
         task = self.tasks.get(table.id)
         if table.bot_to_move() is not None and (task is None or task.done()):
@@ -108,6 +114,7 @@ class BotPlayer:
 
     async def let_go(self, game_id: str, release: bool = True) -> None:
         """Stop playing a game's bots here (its game ended, or the lease was lost)."""
+        self.quick.forget(game_id)
         if game_id in self.held:
             self.held.discard(game_id)
             self.service.unfollow(game_id)
@@ -134,11 +141,16 @@ class BotPlayer:
                 # (bot_to_move: a bot's seat, and every bot's seat is made with its spec)
                 assert entry.bot is not None
                 seed = bot_seed(table.record.seed, seat)
-                turn = Turn(
-                    game_id, type(table.game), dict(table.game.params),
-                    tuple(table.state.history()), seat, entry.bot, seed,
-                )  # fmt: skip
-                thought = await self.pool.think(turn, table.state.legal_actions(), entry.name)
+                if self.quick.instant(table.game, entry.bot):
+                    thought = self.quick.think(
+                        game_id, table.game, table.state, seat, entry.bot, seed, entry.name
+                    )
+                else:
+                    turn = Turn(
+                        game_id, type(table.game), dict(table.game.params),
+                        tuple(table.state.history()), seat, entry.bot, seed,
+                    )  # fmt: skip
+                    thought = await self.pool.think(turn, table.state.legal_actions(), entry.name)
                 try:
                     await self.service.bot_move(
                         table, seat, move_number, thought.action, thought.problem, thought.estimate

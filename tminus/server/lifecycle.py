@@ -91,7 +91,9 @@ class Lifecycle(ServiceParts):
             hints=hints, rated=rated, clock=clock,
         )  # fmt: skip
         await await_store(self.store.create(record))
-        table = Table(record=record, game=game, state=game.new_initial_state())
+        # (A game made here has said nothing yet: its talk need not be read, and what is
+        # said from now on, here or on another process, is heard into it.)
+        table = Table(record=record, game=game, state=game.new_initial_state(), chat=[])
         self.memory.keep(table)
         if all(s.kind == BOT for s in made):
             async with table.lock:

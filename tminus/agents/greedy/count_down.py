@@ -55,6 +55,7 @@ class Wants:
 
 class CountDownGreedy:
     name = "greedy"
+    instant = True  # a move in microseconds (scripts/bot_think_time.py)
 
     def __init__(self, game: CountDownGame, seed: int | list[int] | None = None) -> None:
         self.game = game

@@ -25,6 +25,7 @@ def chance_to_get(junior: bool) -> dict[int, float]:
 
 class FourWayGreedy:
     name = "greedy"
+    instant = True  # a move in microseconds (scripts/bot_think_time.py)
 
     def __init__(self, game: FourWayGame, seed: int | list[int] | None = None) -> None:
         # A key that few rolls offer is worth more now: it will be hard to get later.

@@ -18,6 +18,7 @@ OWN_ROOM = 5.0  # the cost of taking a galaxy next to one's own rocket
 
 class SputnikGreedy:
     name = "greedy"
+    instant = True  # a move in microseconds (scripts/bot_think_time.py)
 
     def __init__(self, game: SputnikGame, seed: int | list[int] | None = None) -> None:
         self.game = game

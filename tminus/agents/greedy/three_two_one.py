@@ -66,6 +66,7 @@ def cost_with(card: int, copies: int, size: int) -> float:
 
 class ThreeTwoOneGreedy:
     name = "greedy"
+    instant = True  # a move in microseconds (scripts/bot_think_time.py)
 
     def __init__(self, game: ThreeTwoOneGame, seed: int | list[int] | None = None) -> None:
         self._rng = np.random.default_rng(seed)
