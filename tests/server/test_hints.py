@@ -102,3 +102,33 @@ def test_hints_are_refused_when_off_out_of_turn_from_spectators_and_malformed(tm
             assert_refused((a, b)[mover], client, on["id"], stale, "stale", "stale")
             bad = {"type": "hint", "move_number": "now"}
             assert_refused((a, b)[mover], client, on["id"], bad, "bad_request", "move_number")
+
+
+def test_a_sputnik_hint_says_when_the_endgame_table_is_not_built_and_not_once_it_is(
+    monkeypatch, tmp_path
+):
+    """A fresh server answers a hint at once by search, and says the table is missing; once
+    the build ends (a small table in its place), the next hint reads it and says nothing."""
+    from tests.review.helpers import recorded
+    from tminus.agents.solvers import sputnik_endgame
+    from tminus.server.outbound import HintMessage
+    from tminus.server.reviews import hint_of
+
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path))  # nothing built here
+    sputnik_endgame.forget_loaded_tables()
+    game, history = recorded("sputnik", ["random", "random"])
+    history = history[:9]
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    seat = state.current_player()
+    try:
+        before = hint_of(type(game), dict(game.params), history, seat, 4, budget=0.05)
+        assert "endgame table is not built on this server" in before["note"]
+        message = HintMessage(type="hint", seat=seat, move_number=9, label="x", labels=[], **before)
+        assert message.note == before["note"]  # (told to the socket with the hint)
+        sputnik_endgame.build(radius=3, max_galaxies=2).save(sputnik_endgame.cache_path())
+        after = hint_of(type(game), dict(game.params), history, seat, 4, budget=0.05)
+        assert after["note"] is None and after["action"] in state.legal_actions()
+    finally:
+        sputnik_endgame.forget_loaded_tables()

@@ -243,6 +243,9 @@ class HintMessage(Shown):
     """Those moves in words."""
     worlds: int
     """The deals the chance was played out in (1: an exact value)."""
+    note: str | None = None
+    """Why the hint is estimated where it could be exact (Sputnik's endgame table is not
+    built on this server yet), or None."""
 
 
 class WhyMessage(Shown):

@@ -28,6 +28,7 @@ from typing import Any
 
 from tminus.core.game import Game
 from tminus.review import MoveReview, Review, review_game
+from tminus.review.judges import missing_table_note
 from tminus.review.playouts import MAX_SAMPLES, Z95
 from tminus.review.review import about_equal, compared_to_best
 from tminus.server.bots import worker_context
@@ -95,7 +96,8 @@ def hint_of(
     A best move is named only when it beats the next by two standard errors of their
     paired difference; otherwise ``equal`` lists the moves about as good as it (best first),
     and the table says they are about equal. ``width``: the 95% interval of the chance;
-    ``worlds``: how many deals it was played out in."""
+    ``worlds``: how many deals it was played out in; ``note``: why a hint the solved
+    endgame table would make exact is only estimated (the table is not built yet)."""
     state = game(**params).new_initial_state()
     for action in history:
         state.apply_action(action)
@@ -111,6 +113,8 @@ def hint_of(
         "width": Z95 * value.error,
         "equal": equal,
         "worlds": value.count,  # (1: an exact value)
+        # (Sputnik's endgame table not built or being built here: estimated until it is.)
+        "note": missing_table_note(state.game),
     }
 
 

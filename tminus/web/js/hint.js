@@ -22,16 +22,18 @@ export function hintParts(view, { hint, asked, myTurn, send, offline }) {
 // What the hint says: the best move, or, when the best does not beat the next by two
 // standard errors, that the best moves are about equal (the server's ``equal``), with the
 // chance to win and its 95% interval.
+// A note from the server (the solved endgame table not built yet) follows it.
 export function hintText(hint) {
   const chance = Math.round(100 * hint.chance);
   const width = hint.width ? ` ± ${Math.max(1, Math.round(100 * hint.width))}` : "";
   const labels = hint.labels || [hint.label];
+  const note = hint.note ? ` ${hint.note}.` : "";
   if (labels.length > 1)
     return (
       `Hint: these moves are about equal: ${labels.join("; ")} ` +
-      `(your chance to win after them: about ${chance}%${width})`
+      `(your chance to win after them: about ${chance}%${width})${note}`
     );
-  return `Hint: ${hint.label} (your chance to win after it: about ${chance}%${width})`;
+  return `Hint: ${hint.label} (your chance to win after it: about ${chance}%${width})${note}`;
 }
 
 // The hint for the position on the page, if that is the one it was told for.
