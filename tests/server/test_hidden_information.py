@@ -165,8 +165,9 @@ def check_hint(state, seat, message):
     assert message["equal"] == about_equal(found) and message["worlds"] == value.count
     assert set(message) == {
         "type", "seat", "move_number", "label", "labels", "action", "chance", "error", "width",
-        "equal", "worlds",
+        "equal", "worlds", "note",
     }  # fmt: skip
+    assert message["note"] is None  # (only a Sputnik duel's hint waits for a table)
 
 
 def check_messages(table, records, tokens):
