@@ -10,6 +10,7 @@ import pytest
 
 from tminus.agents.base import is_instant
 from tminus.agents.registry import make_agent
+from tminus.core.playout import sample_chance
 from tminus.core.registry import list_games, load_game
 from tminus.server.bot_quick import QuickBots
 from tminus.server.bot_thinking import Turn, think
@@ -27,8 +28,7 @@ def decisions(game, seed: int, limit: int = 120):
         if state.is_terminal():
             return
         if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
+            state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
             continue
         yield state
         state.apply_action(rng.choice(state.legal_actions()))

@@ -36,6 +36,13 @@ class Thought:
     estimate: float | None = None  # the bot's chance to win by its own search, if it has one
 
 
+def played_at_random(name: str, game_id: str, problem: str, legal: list[int]) -> Thought:
+    """A random legal move instead of a bot's that failed (``problem``), and the log says so,
+    wherever the bot thought."""
+    log.warning("%s in game %s %s and played a random move", name, game_id, problem)
+    return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
+
+
 def worker_context():
     """How the server starts the processes that think for it (bots, reviews, hints): a
     fork server, so that none inherits the event loop's threads and sockets."""
@@ -183,8 +190,7 @@ class BotPool:
                 else:
                     return Thought(thought[0], estimate=thought[1])
             break
-        log.warning("%s in game %s %s and played a random move", name, turn.game_id, problem)
-        return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
+        return played_at_random(name, turn.game_id, problem, legal)
 
     def stop(self) -> None:
         for lane in self.lanes:

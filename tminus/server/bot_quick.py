@@ -13,13 +13,12 @@ a worker would.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections import OrderedDict
 
 from tminus.agents.base import Agent, estimate_of, is_instant
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
-from tminus.server.bot_pool import Thought
+from tminus.server.bot_pool import Thought, played_at_random
 from tminus.server.bot_thinking import WORKER_CACHE
 
 log = logging.getLogger("tminus.server.bots")
@@ -64,8 +63,7 @@ class QuickBots:
             if action in legal:
                 return Thought(action, estimate=estimate_of(agent))
             problem = f"chose the illegal move {action}"
-        log.warning("%s in game %s %s and played a random move", name, game_id, problem)
-        return Thought(secrets.choice(legal), f"{name} {problem} and played a random move.")
+        return played_at_random(name, game_id, problem, legal)
 
     def forget(self, game_id: str) -> None:
         """A game whose bots are no longer played here."""
