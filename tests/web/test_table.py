@@ -65,6 +65,8 @@ def board_page(server, new_page, game, players, viewport=None):
     page = new_page(viewport)
     page.goto(server + created["spectate"])
     page.wait_for_selector("#board > *")
+    # Count Down's board fetches its printed board first: a draw before then would come later.
+    page.wait_for_function("!document.querySelector('#board .loading')")
     return page
 
 
