@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import secrets
+
+import anyio
 
 from tminus.agents.registry import make_agent
 from tminus.server.service import GameService, Table
 from tminus.server.storage import PLAYING, Store
+
+WAIT = 10.0  # seconds a test waits for a socket's next message before it fails
 
 # The seat tokens of the games the tests made: the store keeps only their hashes.
 TOKENS: dict[str, dict[int, str]] = {}
@@ -57,3 +62,26 @@ async def play_out(service: GameService, table: Table, limit: int = 100_000) -> 
 async def new_service(path, **options) -> GameService:
     store = await Store(f"sqlite:///{path}").open()
     return GameService(store, **options)
+
+
+def receive_text(ws, awaited: str = "a message", seconds: float = WAIT) -> str:
+    """The next text message on a TestClient socket (``ws``): a test failure naming what
+    was ``awaited`` if none comes within ``seconds`` (``ws.receive_text()`` would wait for
+    ever). Read from the session's own stream, with a deadline on the app's event loop: a
+    wait given up takes nothing from the socket, the next read gets the next message."""
+
+    async def next_message() -> dict:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(next_message)
+    except TimeoutError:
+        raise AssertionError(f"no message within {seconds:g} s: awaited {awaited}") from None
+    ws._raise_on_close(message)  # (closed: WebSocketDisconnect, as receive_text says)
+    return message["text"]
+
+
+def receive_json(ws, awaited: str = "a message", seconds: float = WAIT):
+    """``receive_text``'s message, decoded."""
+    return json.loads(receive_text(ws, awaited, seconds))

@@ -29,6 +29,7 @@ from tminus.server.limits import Limits
 from tminus.server.reviews import SAMPLES
 from tminus.server.takeback import TAKE_BACK, play_row
 
+from .helpers import receive_json, receive_text
 from .secret_game import WORDS, SecretGame
 
 HINT_WORLDS = SAMPLES  # worlds a hint is played out in here: its first round only
@@ -79,7 +80,7 @@ def play_recorded(client, game_name, params, seed):
         # spectator's to the spectator only.
         told = [None] if viewer is None else viewers[: viewers.index(viewer) + 1]
         for other in told:
-            records[other].append(sockets[other].receive_text())
+            records[other].append(receive_text(sockets[other], f"seat {viewer}'s hello, told"))
     take_backs = list(TAKE_BACK_FROM)
     for turn in range(MAX_MOVES):
         last = {v: last_state(records[v]) for v in viewers}
@@ -89,25 +90,26 @@ def play_recorded(client, game_name, params, seed):
         if turn in CHAT_AT:  # table talk reaches everyone, spectators too
             sockets[mover].send_json({"type": "chat", "text": CHAT_AT[turn]})
             for viewer in viewers:
-                records[viewer].append(sockets[viewer].receive_text())
+                records[viewer].append(receive_text(sockets[viewer], f"table talk at turn {turn}"))
         if turn in HINT_AT:  # the table is told; the hint goes to the one who asked
             sockets[mover].send_json({"type": "hint", "move_number": last[mover]["move_number"]})
             for viewer in viewers:
-                records[viewer].append(sockets[viewer].receive_text())
-            records[mover].append(sockets[mover].receive_text())
+                said = f"the table told of a hint at turn {turn}"
+                records[viewer].append(receive_text(sockets[viewer], said))
+            records[mover].append(receive_text(sockets[mover], f"the hint asked at turn {turn}"))
         choice = rng.choice(last[mover]["legal"])
         sockets[mover].send_json(
             {"type": "move", "move_number": last[mover]["move_number"], "action": choice["action"]}
         )
         for viewer in viewers:
-            records[viewer].append(sockets[viewer].receive_text())
+            records[viewer].append(receive_text(sockets[viewer], f"the state after turn {turn}"))
         asker = last_state(records[None])["may_take_back"]
         if take_backs and turn >= take_backs[0][0] and asker is not None:
             take_back_recorded(sockets, records, viewers, asker, take_backs.pop(0)[1])
     if last_state(records[None])["status"] == "finished":  # play again: everyone is told
         sockets[0].send_json({"type": "rematch"})
         for viewer in viewers:
-            records[viewer].append(sockets[viewer].receive_text())
+            records[viewer].append(receive_text(sockets[viewer], "the rematch offer"))
         assert last_state(records[None])["rematch"]["id"] == table.record.rematch
     for ws in sockets.values():
         ws.__exit__(None, None, None)
@@ -125,7 +127,8 @@ def take_back_recorded(sockets, records, viewers, asker, accept):
     for seat, message in steps:
         sockets[seat].send_json(message)
         for viewer in viewers:
-            records[viewer].extend(sockets[viewer].receive_text() for _ in range(2))
+            told = f"a take-back's state and table talk ({message['type']})"
+            records[viewer].extend(receive_text(sockets[viewer], told) for _ in range(2))
     taken = last_state(records[None])["move_number"] == number + 1
     assert taken == accept
 
@@ -301,17 +304,17 @@ def test_a_hot_seat_socket_is_sent_only_the_view_of_the_seat_it_plays_now(client
                       "seats": [{"seat": 1, "token": tokens[1]}]})  # fmt: skip
     other = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
     other.send_json({"type": "hello", "seat": 2, "token": tokens[2]})
-    received = [device.receive_json()]
+    received = [receive_json(device, "the device's first state")]
     while received[-1]["status"] != "playing":  # (its seats joined, then seat 2: started)
-        received.append(device.receive_json())
-    last = {2: other.receive_json()}
+        received.append(receive_json(device, "the started game, at the device"))
+    last = {2: receive_json(other, "seat 2's first state")}
     while last[2]["status"] != "playing":
-        last[2] = other.receive_json()
+        last[2] = receive_json(other, "the started game, at seat 2")
     device.send_json({"type": "switch", "seat": 2})
-    assert device.receive_json()["code"] == "forbidden"  # not one of its seats
+    assert receive_json(device, "a switch refused")["code"] == "forbidden"  # not its seat
     # Passed to seat 1 once whoever moves first: a game may end before seat 1's turn.
     device.send_json({"type": "switch", "seat": 1})
-    received.append(device.receive_json())
+    received.append(receive_json(device, "the device passed to seat 1"))
     assert received[-1]["seat"] == 1
     for _ in range(MAX_MOVES):
         state = received[-1]
@@ -321,14 +324,14 @@ def test_a_hot_seat_socket_is_sent_only_the_view_of_the_seat_it_plays_now(client
         socket = other if mover == 2 else device
         if mover != 2 and state["seat"] != mover:  # passed to the next person at the device
             device.send_json({"type": "switch", "seat": mover})
-            received.append(device.receive_json())
+            received.append(receive_json(device, f"the device passed to seat {mover}"))
             state = received[-1]
         view = state if mover != 2 else last[2]
         choice = rng.choice(view["legal"])
         socket.send_json({"type": "move", "move_number": view["move_number"],
                           "action": choice["action"]})  # fmt: skip
-        received.append(device.receive_json())
-        last[2] = other.receive_json()
+        received.append(receive_json(device, f"the state after seat {mover}'s move, at the device"))
+        last[2] = receive_json(other, f"the state after seat {mover}'s move, at seat 2")
     device.__exit__(None, None, None)
     other.__exit__(None, None, None)
     states = [m for m in received if m["type"] == "state"]
@@ -359,5 +362,5 @@ def test_a_hot_seat_hello_names_valid_seats_of_its_own(client, registered):
     ):  # fmt: skip
         with client.websocket_connect(path) as ws:
             ws.send_json(hello)
-            assert ws.receive_json()["code"] in ("forbidden", "bad_request")
+            assert receive_json(ws, "a bad hello's refusal")["code"] in ("forbidden", "bad_request")
     assert not any(s.joined for s in created.table.record.seats)

@@ -5,9 +5,12 @@ spectators and when malformed."""
 
 from __future__ import annotations
 
+import multiprocessing
+
 from tminus.core.registry import load_game
 from tminus.review import review_position
 
+from .helpers import receive_json
 from .test_api import app_client, assert_refused, seated
 
 ADA = {"kind": "person", "name": "Ada"}
@@ -24,14 +27,14 @@ def create(client, seats, hints, game="four_way", **params):
 def until(ws, kind):
     """Messages until one of ``kind``: (it, the ones before it)."""
     before = []
-    while (message := ws.receive_json())["type"] != kind:
+    while (message := receive_json(ws, f"a message of type {kind!r}"))["type"] != kind:
         before.append(message)
     return message, before
 
 
 def my_turn(ws, message, seat):
     while not (message["type"] == "state" and message["to_move"] == seat and message["legal"]):
-        message = ws.receive_json()
+        message = receive_json(ws, f"a state with seat {seat} to move")
     return message
 
 
@@ -132,3 +135,58 @@ def test_a_sputnik_hint_says_when_the_endgame_table_is_not_built_and_not_once_it
         assert after["note"] is None and after["action"] in state.legal_actions()
     finally:
         sputnik_endgame.forget_loaded_tables()
+
+
+def test_a_sputnik_hint_over_the_socket_notes_the_missing_table_until_one_is_there(
+    monkeypatch, tmp_path
+):
+    """The way a player asks: on a fresh server (no endgame table in its cache) a Sputnik
+    hint is answered at once, by search, and its message says the table is missing; once a
+    (small) table is in the cache, the next hint, asked the same way, reads it: no note."""
+    from tminus.agents.solvers import sputnik_endgame
+    from tminus.server import reviews
+    from tminus.server.outbound import server_message
+
+    monkeypatch.setenv("TMINUS_CACHE", str(tmp_path / "cache"))  # nothing built here
+    # The hints process must read this cache: spawned afresh with this environment, not
+    # forked from a fork server that an earlier test started with the environment it had.
+    monkeypatch.setattr(reviews, "worker_context", lambda: multiprocessing.get_context("spawn"))
+    with app_client(tmp_path / "games.db", hint_budget=0.05, hint_worlds=64) as client:
+        game = create(client, [ADA, BEA], True, game="sputnik")
+        path = f"/ws/games/{game['id']}"
+        with client.websocket_connect(path) as a, client.websocket_connect(path) as b:
+            sockets = (a, b)
+            for seat, ws in enumerate(sockets):
+                token = game["invites"][seat]["token"]
+                ws.send_json({"type": "hello", "seat": seat, "token": token})
+
+            def views_from(number: int) -> list[dict]:
+                """Each seat's view of the first position in play from ``number`` on."""
+                views = []
+                for ws in sockets:
+                    state = until(ws, "state")[0]
+                    while state["status"] != "playing" or state["move_number"] < number:
+                        state = until(ws, "state")[0]
+                    views.append(state)
+                return views
+
+            def hint_for_the_mover(views: list[dict]) -> dict:
+                """The hint the seat to move asks for, over its socket."""
+                mover = views[0]["to_move"]
+                state = views[mover]
+                sockets[mover].send_json({"type": "hint", "move_number": state["move_number"]})
+                hint = until(sockets[mover], "hint")[0]
+                server_message.validate_python(hint)  # (note: part of the published message)
+                assert hint["seat"] == mover and hint["move_number"] == state["move_number"]
+                assert hint["action"] in [m["action"] for m in state["legal"]]
+                return hint
+
+            views = views_from(0)
+            before = hint_for_the_mover(views)
+            assert "endgame table is not built on this server" in (before["note"] or "")
+            sputnik_endgame.build(radius=3, max_galaxies=2).save(sputnik_endgame.cache_path())
+            mover, number = views[0]["to_move"], views[0]["move_number"]
+            move = {"type": "move", "move_number": number, "action": before["action"]}
+            sockets[mover].send_json(move)
+            after = hint_for_the_mover(views_from(number + 1))
+            assert after["note"] is None  # the table is found: nothing is missing

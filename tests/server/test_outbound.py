@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 from tminus.server.outbound import ServerMessage, messages_schema, server_message
 from tminus.server.protocol import ClientMessage
 
+from .helpers import receive_json
 from .test_api import app_client
 
 # Each game with rules that end it soon (a turn cap ends a game too) and its seats.
@@ -37,25 +38,29 @@ class Socket:
     def send(self, message: dict) -> None:
         self.ws.send_json(message)
 
-    def next(self) -> dict:
-        message = self.ws.receive_json()
+    def next(self, awaited: str = "a message") -> dict:
+        """The next message (a test failure naming what was ``awaited`` if none comes)."""
+        last = self.received[-1]["type"] if self.received else "none"
+        message = receive_json(self.ws, f"{awaited} (received: {len(self.received)}, last {last})")
         server_message.validate_python(message)  # (a ValidationError names the field)
         self.received.append(message)
         return message
 
-    def until(self, wanted) -> dict:
-        while not wanted(message := self.next()):
+    def until(self, wanted, awaited: str) -> dict:
+        """Messages until one is ``wanted`` (``awaited`` says which, should none come)."""
+        while not wanted(message := self.next(awaited)):
             pass
         return message
 
     def state(self, number: int) -> dict:
         """The first state at ``number`` rows of the log or later."""
-        return self.until(lambda m: m["type"] == "state" and m["move_number"] >= number)
+        wanted = f"a state at move {number} or later"
+        return self.until(lambda m: m["type"] == "state" and m["move_number"] >= number, wanted)
 
     def drain(self) -> None:
         """Everything sent so far (a ping's pong comes after it)."""
         self.send({"type": "ping"})
-        self.until(lambda m: m["type"] == "pong")
+        self.until(lambda m: m["type"] == "pong", "the pong to a ping")
 
 
 def seat_of(kind: str, index: int) -> dict:
@@ -86,13 +91,14 @@ def asides(mine: Socket, state: dict) -> None:
     """At a seat's first turn: a line of table talk, a hint, a refused move, a ping."""
     number = state["move_number"]
     mine.send({"type": "chat", "text": "good luck"})
-    mine.until(lambda m: m["type"] == "chat")
+    mine.until(lambda m: m["type"] == "chat", "the table talk said")
     mine.send({"type": "hint", "move_number": number})
-    hint = mine.until(lambda m: m["type"] == "hint")
+    hint = mine.until(lambda m: m["type"] == "hint", "the hint asked for")
     assert hint["action"] in [m["action"] for m in state["legal"]]
     illegal = max(m["action"] for m in state["legal"]) + 1000
     mine.send({"type": "move", "move_number": number, "action": illegal})
-    assert mine.until(lambda m: m["type"] == "error")["code"] == "illegal"
+    refused = mine.until(lambda m: m["type"] == "error", "an illegal move's refusal")
+    assert refused["code"] == "illegal"
     mine.drain()
 
 
@@ -100,11 +106,15 @@ def take_back(people: dict[int, Socket], state: dict) -> None:
     """The seat that may ask takes back its last move, and every other person accepts."""
     asker, number = people[state["may_take_back"]], state["move_number"]
     asker.send({"type": "take_back", "move_number": number})
-    asked = asker.until(lambda m: m["type"] == "state" and m["take_back"] is not None)
+    asked = asker.until(
+        lambda m: m["type"] == "state" and m["take_back"] is not None, "a take-back asked"
+    )
     for seat in asked["take_back"]["waiting"]:
         answer = {"type": "take_back_answer", "move_number": number, "accept": True}
         people[seat].send(answer)
-        people[seat].until(lambda m: m["type"] == "state" and m["take_back"] is None)
+        people[seat].until(
+            lambda m: m["type"] == "state" and m["take_back"] is None, "the take-back answered"
+        )
 
 
 def play(people: dict[int, Socket], eve: Socket, rng: random.Random) -> dict:
@@ -119,7 +129,8 @@ def play(people: dict[int, Socket], eve: Socket, rng: random.Random) -> dict:
             return False
         return m["status"] == "finished" or m["to_move"] in people
 
-    while (state := eve.until(news))["status"] != "finished":
+    awaited = "the spectator's next state: a person to move, or the end"
+    while (state := eve.until(news, awaited))["status"] != "finished":
         done = state["move_number"]
         if state["may_take_back"] is not None and not took_back:
             take_back(people, state)
@@ -147,9 +158,9 @@ def test_every_message_of_a_whole_game_fits_the_schema(tmp_path, game):
             last = play(people, eve, random.Random(game))
             assert last["result"] is not None
             people[persons[0]].send({"type": "rematch"})
-            eve.until(lambda m: m["type"] == "state" and m["rematch"] is not None)
+            eve.until(lambda m: m["type"] == "state" and m["rematch"] is not None, "a rematch")
             late = connect(client, stack, made, None)
-            late.until(lambda m: m["type"] == "chat" and m["history"])
+            late.until(lambda m: m["type"] == "chat" and m["history"], "the talk so far")
             sockets = [eve, late, *people.values()]
             for socket in sockets:
                 socket.drain()
@@ -168,14 +179,17 @@ def test_a_resignation_and_a_refused_hello_fit_the_schema(tmp_path):
         with client.websocket_connect(f"/ws/games/{made['id']}") as ws:
             stranger = Socket(ws)
             stranger.send({"type": "hello", "seat": 0, "token": "not the token"})
-            assert stranger.until(lambda m: m["type"] == "error")["code"] == "forbidden"
+            refused = stranger.until(lambda m: m["type"] == "error", "a wrong token's refusal")
+            assert refused["code"] == "forbidden"
 
         with ExitStack() as stack:
             ada, bea = (connect(client, stack, made, seat) for seat in (0, 1))
             ada.state(0)
             bea.state(0)
             ada.send({"type": "resign"})
-            over = bea.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+            over = bea.until(
+                lambda m: m["type"] == "state" and m["status"] == "finished", "the resigned end"
+            )
         assert over["result"]["reason"] == "resigned" and over["result"]["resigned"] == 0
 
 
