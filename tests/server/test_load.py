@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -50,3 +52,23 @@ def test_the_servers_it_starts_get_the_database_url_out_of_the_process_list(tmp_
     finally:
         process.kill()
         process.wait()
+
+
+def test_more_games_than_one_address_may_open_connections_play_without_errors():
+    """Every game's connections come from loopback: the server the script starts must not
+    hold it to the per-address limit (64), or 200 games would measure refusals."""
+    figures = main(["--games", "80", "--seconds", "3", "--bots", "person,greedy", "--json"])
+    assert figures["games_started"] >= 80 and figures["errors"] == 0, figures
+
+
+def test_the_server_settles_its_heap_before_serving():
+    """``tminus serve`` freezes what it made to start and collects young objects seldom
+    (in a process of its own: both change the whole process's garbage collector)."""
+    script = (
+        "import gc; from tminus.server.serving import settle_the_heap, YOUNG_COLLECTION_EVERY;"
+        "before = gc.get_threshold()[0]; settle_the_heap();"
+        "print(before, gc.get_threshold()[0], YOUNG_COLLECTION_EVERY, gc.get_freeze_count())"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    before, after, wanted, frozen = map(int, out.stdout.split())
+    assert before == 700 and after == wanted == 50_000 and frozen > 10_000

@@ -341,6 +341,24 @@ async def test_one_process_at_a_time_holds_a_games_bots(tmp_path):
     await store.close()
 
 
+async def test_a_lease_runs_out_by_the_stores_clock_even_after_the_clock_moved(tmp_path):
+    """The statement that takes a lease is made once and kept: it must follow the clock."""
+    service = await new_service(tmp_path / "games.db")
+    table = await create(service, "four_way", {}, seats("person", "greedy"))
+    store = service.store
+    assert await store.take_lease(table.id, "mine", 10)
+    assert not await store.take_lease(table.id, "theirs", 10)
+    store.clock.advance(11)  # mine ran out
+    assert await store.take_lease(table.id, "theirs", 10)
+    assert not await store.take_lease(table.id, "mine", 10)
+    store.clock.advance(5)  # theirs still holds it
+    assert not await store.take_lease(table.id, "mine", 10)
+    assert await store.take_lease(table.id, "theirs", 10)  # renewed: 10 s from now
+    store.clock.advance(9)
+    assert not await store.take_lease(table.id, "mine", 10)
+    await store.close()
+
+
 async def test_a_lease_taken_while_the_leases_are_renewed_is_not_lost(tmp_path, monkeypatch):
     """Under load a new game's lease can be taken while the renewal is on its way to the
     store: the renewal does not name it, yet it is ours (it was taken as lost, its bots

@@ -141,7 +141,7 @@ def serve(
         from sqlalchemy.engine import make_url
 
         from tminus.server.app import create_app
-        from tminus.server.serving import PipelinedMessages, guarded_http
+        from tminus.server.serving import PipelinedMessages, guarded_http, settle_the_heap
         from tminus.server.storage import Store, StoreError, hold_sqlite
     except ImportError:
         raise fail('the server needs the web extra: pip install "tminus[web]"') from None
@@ -183,8 +183,10 @@ def serve(
     say_tables(build_tables)
     proxies = [address.strip() for address in trusted_proxies.split(",") if address.strip()]
     http = guarded_http(request_timeout, connections_per_address, proxies)
+    app = create_app(db, bot_delay, limits)
+    settle_the_heap()
     uvicorn.run(
-        create_app(db, bot_delay, limits), host=host, port=port, log_level="warning",
+        app, host=host, port=port, log_level="warning",
         ws_max_size=65536, http=http, ws=PipelinedMessages,
         # (uvicorn believes X-Forwarded-For from loopback by default: a local sender could
         # pose as any address and slip past the per-address limits)

@@ -195,6 +195,7 @@ def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
         "--bot-delay", "0", "--creates-per-minute", "0",
         "--max-bot-games", "100000", "--sockets-per-client", "100000",
         "--max-sockets", "100000", "--messages-per-second", "0",
+        "--connections-per-address", "100000",  # (every game's connections come from here)
         "--no-build-tables",  # (a table's build in the background would be measured too)
     ]  # fmt: skip
     # The URL goes in the environment: on the command line every user of the machine sees it.

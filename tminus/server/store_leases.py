@@ -4,7 +4,7 @@ over by another process (see ``tminus.server.bots``)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import Float, bindparam, delete, exists, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -20,23 +20,37 @@ class LeaseQueries(StoreBase):
     async def take_lease(self, game_id: str, holder: str, seconds: float) -> bool:
         """Take (or renew) the lease of a game's bots for ``seconds``: only if nobody holds
         it, ``holder`` does, or its holder let it expire. Whether ``holder`` has it now."""
-        dialect = postgresql_insert if is_shared(self.url) else sqlite_insert
-        statement = dialect(BotLease).values(
-            game_id=game_id, holder=holder, expires=self.clock.now() + seconds
-        )
-        upsert = statement.on_conflict_do_update(
-            index_elements=[BotLease.game_id],
-            set_={"holder": holder, "expires": statement.excluded.expires},
-            where=(BotLease.holder == holder) | (BotLease.expires < self.clock.now()),
-        ).returning(BotLease.holder)
+        upsert = self.lease_upsert()
+        values = {"game_id": game_id, "holder": holder, "seconds": seconds}
 
         async def work(connection) -> bool:
-            return (await connection.execute(upsert)).first() is not None
+            return (await connection.execute(upsert, values)).first() is not None
 
         try:
             return await self._run(work)
         except ClaimLost:  # the game is gone (its row, that the lease points to)
             return False
+
+    def lease_upsert(self):
+        """``take_lease``'s statement, made once for the store's clock: made anew for every
+        game, its parts were most of what the garbage collector had to free under load."""
+        made = getattr(self, "_lease_upsert", None)
+        if made is not None and made[0] == self.clock.ahead:
+            return made[1]
+        dialect = postgresql_insert if is_shared(self.url) else sqlite_insert
+        statement = dialect(BotLease).values(
+            game_id=bindparam("game_id"),
+            holder=bindparam("holder"),
+            expires=self.clock.now() + bindparam("seconds", type_=Float()),
+        )
+        upsert = statement.on_conflict_do_update(
+            index_elements=[BotLease.game_id],
+            set_={"holder": statement.excluded.holder, "expires": statement.excluded.expires},
+            where=(BotLease.holder == statement.excluded.holder)
+            | (BotLease.expires < self.clock.now()),
+        ).returning(BotLease.holder)
+        self._lease_upsert = (self.clock.ahead, upsert)
+        return upsert
 
     async def renew_leases(self, holder: str, seconds: float, game_ids) -> set[str]:
         """Extend the leases of these games that ``holder`` still has: the ids of those
