@@ -52,11 +52,13 @@ class Admission:
                 "a minute",
                 60,
             )
+        wanted = sum(is_search(spec) for spec in specs)
+        if not wanted:
+            return  # (no search bot asked for: the others' are not counted, every game over)
         searching = sum(
             is_search(s.bot) for t in thinking for s in t.record.seats if s.kind == "bot"
         )
-        wanted = sum(is_search(spec) for spec in specs)
-        if wanted and searching + wanted > limits.max_search_bots:
+        if searching + wanted > limits.max_search_bots:
             raise Refused(
                 "busy",
                 f"the server is busy: {searching} search bots are playing (at most "

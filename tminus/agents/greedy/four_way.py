@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from tminus.games.four_way import rules
 from tminus.games.four_way.actions import ATTACK, FLIP, PASS, SCORE_KEYS, SCORE_PAIRS
 from tminus.games.four_way.game import FourWayGame, FourWayState
+
+
+@cache  # (the same for every game: a server makes a greedy player for every bot seat)
+def hardness(junior: bool) -> dict[int, float]:
+    """For each key, how hard it is to get: 1 / the chance that one roll offers it."""
+    return {key: 1 / p for key, p in chance_to_get(junior).items()}
 
 
 def chance_to_get(junior: bool) -> dict[int, float]:
@@ -29,7 +37,7 @@ class FourWayGreedy:
 
     def __init__(self, game: FourWayGame, seed: int | list[int] | None = None) -> None:
         # A key that few rolls offer is worth more now: it will be hard to get later.
-        self._hardness = {k: 1 / p for k, p in chance_to_get(game.junior).items()}
+        self._hardness = hardness(game.junior)
 
     def keys_flipped(self, action: int) -> list[int]:
         if FLIP <= action < SCORE_KEYS:
