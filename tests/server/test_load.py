@@ -72,3 +72,22 @@ def test_the_server_settles_its_heap_before_serving():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     before, after, wanted, frozen = map(int, out.stdout.split())
     assert before == 700 and after == wanted == 50_000 and frozen > 10_000
+
+
+def test_a_profile_of_the_server_is_cut_below_its_event_loop(tmp_path):
+    """scripts/fold_profile.py: what docs/measurements' folded profiles are made with."""
+    site = "/venv/lib/python3.11/site-packages"
+    raw = tmp_path / "loop.raw"
+    raw.write_text(
+        f"main (x.py:1);Runner.run (/usr/lib/python3.11/asyncio/runners.py:118);"
+        f"Hub.send (/somewhere/tminus/server/hub.py:98);to_json ({site}/pydantic_core/x.py:5) 3\n"
+        f"main (x.py:1);Runner.run (/usr/lib/python3.11/asyncio/runners.py:120);"
+        f"Hub.send (/somewhere/tminus/server/hub.py:99);to_json ({site}/pydantic_core/x.py:6) 2\n"
+        "idle (x.py:2) 4\n"
+    )
+    script = Path(__file__).parents[2] / "scripts" / "fold_profile.py"
+    out = subprocess.run([sys.executable, script, raw], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "Hub.send (/somewhere/tminus/server/hub.py);to_json (pydantic_core/x.py) 5",
+        "idle (x.py) 4",
+    ]
