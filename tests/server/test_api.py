@@ -12,6 +12,7 @@ from tminus.core.registry import register_game, unregister_game
 from tminus.server.app import create_app
 from tminus.server.limits import Limits
 
+from .helpers import receive_json
 from .troubled_game import TroubledGame
 
 PERSON = {"kind": "person"}
@@ -110,10 +111,10 @@ def test_replay_waits_for_the_end(client):
 
 def test_unknown_game_over_the_socket(client):
     with client.websocket_connect("/ws/games/nope") as ws:
-        message = ws.receive_json()
+        message = receive_json(ws, "the error naming the unknown game")
         assert message == {"type": "error", "code": "not_found", "message": "no game 'nope'"}
         with pytest.raises(WebSocketDisconnect) as info:
-            ws.receive_json()
+            receive_json(ws, "the socket's close after the error")
         assert info.value.code == 4404
 
 
@@ -140,28 +141,28 @@ def test_a_bad_hello_is_refused_and_closes_the_socket(client, hello, code, words
     game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         ws.send_json(hello)
-        message = ws.receive_json()
+        message = receive_json(ws, "the refusal of the bad hello")
         assert message["type"] == "error" and message["code"] == code
         assert words in message["message"]
         with pytest.raises(WebSocketDisconnect):
-            ws.receive_json()
+            receive_json(ws, "the socket's close after the refusal")
     assert history(client, game["id"])[0] == "waiting"  # nobody joined
 
 
 def seated(client, ws, game, seat):
     ws.send_json({"type": "hello", "seat": seat, "token": game["invites"][seat]["token"]})
-    return ws.receive_json()
+    return receive_json(ws, f"the state after seat {seat}'s hello")
 
 
 def assert_refused(ws, client, game_id, message, code, words):
     """The answer is one error, nothing changed, and no state message followed it."""
     before = history(client, game_id)
     ws.send_text(message if isinstance(message, str) else json.dumps(message))
-    answer = ws.receive_json()
+    answer = receive_json(ws, f"the refusal ({code}) of {message!r:.80}")
     assert answer["type"] == "error" and answer["code"] == code, answer
     assert words in answer["message"]
     ws.send_json({"type": "ping"})
-    assert ws.receive_json() == {"type": "pong"}
+    assert receive_json(ws, "the pong after the refusal") == {"type": "pong"}
     assert history(client, game_id) == before
 
 
@@ -175,7 +176,7 @@ def test_bad_moves_over_the_socket(client):
         seated(client, ws0, game, 0)
         state = seated(client, ws1, game, 1)  # both joined: the game started
         assert state["status"] == "playing"
-        state0 = ws0.receive_json()
+        state0 = receive_json(ws0, "seat 0's state once seat 1 joined")
         mover, other = (ws0, ws1) if state0["to_move"] == 0 else (ws1, ws0)
         number = state["move_number"]
         legal = [m["action"] for m in (state0 if mover is ws0 else state)["legal"]]
@@ -203,7 +204,7 @@ def test_bad_moves_over_the_socket(client):
         # And a good move is accepted and reaches both seats.
         mover.send_json(move)
         for ws in (mover, other):
-            after = ws.receive_json()
+            after = receive_json(ws, "the state after the good move")
             assert after["move_number"] > number
             assert after["log"][0] == {"index": number, "actor": after["log"][0]["actor"],
                                        "text": after["log"][0]["text"]}  # fmt: skip
@@ -214,7 +215,7 @@ def test_a_seat_names_itself(client):
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         seated(client, ws, game, 1)
         ws.send_json({"type": "name", "name": "Bea"})
-        assert ws.receive_json()["seats"][1]["name"] == "Bea"
+        assert receive_json(ws, "the state after naming the seat")["seats"][1]["name"] == "Bea"
         assert_refused(ws, client, game["id"], {"type": "name", "name": ""}, "bad_request", "name")
         too_long = {"type": "name", "name": "x" * 41}
         assert_refused(ws, client, game["id"], too_long, "bad_request", "at most 40")
@@ -225,7 +226,7 @@ def test_spectators_cannot_play_or_start(client):
     game = create(client, [PERSON, PERSON])
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         ws.send_json({"type": "hello"})
-        state = ws.receive_json()
+        state = receive_json(ws, "the spectator's state")
         assert state["seat"] is None and state["legal"] == []
         for message in ({"type": "start"}, {"type": "resign"}, {"type": "name", "name": "x"},
                         {"type": "move", "move_number": 0, "action": 0}):  # fmt: skip
@@ -237,10 +238,10 @@ def test_start_and_resign_over_the_socket(client):
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         assert seated(client, ws, game, 0)["status"] == "waiting"
         ws.send_json({"type": "start"})
-        assert ws.receive_json()["status"] == "playing"
+        assert receive_json(ws, "the state after the start")["status"] == "playing"
         assert_refused(ws, client, game["id"], {"type": "start"}, "bad_state", "already started")
         ws.send_json({"type": "resign"})
-        while (message := ws.receive_json())["status"] != "finished":
+        while (message := receive_json(ws, "the states after resigning"))["status"] != "finished":
             pass
         assert message["result"] == {
             "reason": "resigned",
@@ -262,7 +263,7 @@ def test_a_person_plays_a_whole_game_against_bots(client):
             if message["legal"]:
                 ws.send_json({"type": "move", "move_number": message["move_number"],
                               "action": message["legal"][0]["action"]})  # fmt: skip
-            message = ws.receive_json()
+            message = receive_json(ws, "the next state of the game against bots")
     replay = client.get(f"/api/games/{game['id']}/replay").json()
     assert replay["frames"][-1]["public"]["winner"] in (0, 1)
     assert client.get(f"/api/games/{game['id']}/verify").json()["ok"]
@@ -274,7 +275,7 @@ def play_to_the_end(ws, game, seat=0, choice=0):
         if message["legal"]:
             ws.send_json({"type": "move", "move_number": message["move_number"],
                           "action": message["legal"][choice]["action"]})  # fmt: skip
-        message = ws.receive_json()
+        message = receive_json(ws, "the next state of the game played to the end")
     return message
 
 

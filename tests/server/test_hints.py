@@ -80,7 +80,7 @@ def test_hints_are_refused_when_off_out_of_turn_from_spectators_and_malformed(tm
         ):
             seated(client, a, off, 0)
             state = seated(client, b, off, 1)
-            a.receive_json()  # (Bea took her seat)
+            receive_json(a, "seat 0's state once Bea took her seat")
             mover = state["to_move"]
             ws = (a, b)[mover]
             number = state["move_number"]
@@ -93,9 +93,9 @@ def test_hints_are_refused_when_off_out_of_turn_from_spectators_and_malformed(tm
         ):
             seated(client, a, on, 0)
             state = seated(client, b, on, 1)
-            a.receive_json()
+            receive_json(a, "seat 0's state once Bea took her seat")
             eve.send_json({"type": "hello"})
-            eve.receive_json()
+            receive_json(eve, "the spectator's state")
             mover, number = state["to_move"], state["move_number"]
             waiting = (a, b)[1 - mover]
             hint = {"type": "hint", "move_number": number}

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from tminus.agents.levels import levels
 from tminus.cli import app as cli
 
+from .helpers import receive_json
 from .live import LiveServer, RawSocket
 from .test_api import app_client, call, create, seated, service, stored_ids
 
@@ -155,7 +156,7 @@ def test_a_locked_database_is_a_clear_retryable_error_everywhere(tmp_path):
         ):
             seated(client, ws0, game, 0)
             state = seated(client, ws1, game, 1)
-            first = ws0.receive_json()
+            first = receive_json(ws0, "seat 0's state once seat 1 joined")
             mover, view = (ws0, first) if first["legal"] else (ws1, state)
             move = {"type": "move", "move_number": view["move_number"],
                     "action": view["legal"][0]["action"]}  # fmt: skip
@@ -168,13 +169,15 @@ def test_a_locked_database_is_a_clear_retryable_error_everywhere(tmp_path):
                 assert response.json()["code"] == "unavailable"
                 assert "database is locked" in response.json()["message"]
                 mover.send_json(move)
-                answer = mover.receive_json()
+                answer = receive_json(mover, "the refusal of a move while the database is locked")
                 assert answer["code"] == "unavailable" and "try again" in answer["message"]
                 assert client.get("/api/catalog").status_code == 200
                 mover.send_json({"type": "ping"})
-                assert mover.receive_json() == {"type": "pong"}  # the socket stays
+                pong = receive_json(mover, "the pong while the database is locked")
+                assert pong == {"type": "pong"}  # the socket stays
             mover.send_json(move)  # the same move, once the database is free again
-            assert mover.receive_json()["move_number"] > view["move_number"]
+            moved = receive_json(mover, "the state after the move retried")
+            assert moved["move_number"] > view["move_number"]
 
 
 # -- 5. binary frames and deep JSON ----------------------------------------------------------------
@@ -183,11 +186,11 @@ def test_a_binary_frame_is_refused_with_a_message_and_a_close_frame(client):
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         seated(client, ws, game, 0)
         ws.send_bytes(b"\x00\x01binary")
-        answer = ws.receive_json()
+        answer = receive_json(ws, "the refusal of a binary frame")
         assert answer == {"type": "error", "code": "bad_request",
                           "message": "binary frames are not accepted: send JSON text"}  # fmt: skip
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive_json(ws, "the close after the binary frame")
         assert closed.value.code == 1003
 
 
@@ -197,10 +200,10 @@ def test_deeply_nested_json_is_refused_and_the_socket_stays(client):
         seated(client, ws, game, 0)
         for deep in ("[" * 2000 + "]" * 2000, '{"a":' * 800 + "1" + "}" * 800):
             ws.send_text(deep)
-            answer = ws.receive_json()
+            answer = receive_json(ws, "the refusal of deeply nested JSON")
             assert answer["type"] == "error" and answer["code"] == "bad_request"
             ws.send_json({"type": "ping"})
-            assert ws.receive_json() == {"type": "pong"}
+            assert receive_json(ws, "the pong after the refusal") == {"type": "pong"}
 
 
 @pytest.fixture
@@ -236,22 +239,23 @@ def test_sockets_per_address_and_messages_per_socket_are_limited(tmp_path):
         path = f"/ws/games/{game['id']}"
         with client.websocket_connect(path) as ws0, client.websocket_connect(path) as ws1:
             with client.websocket_connect(path) as third:
-                refused = third.receive_json()
+                refused = receive_json(third, "the refusal of a third socket")
                 assert (
                     refused["code"] == "rate_limited" and "too many sockets" in refused["message"]
                 )
                 with pytest.raises(WebSocketDisconnect) as closed:
-                    third.receive_json()
+                    receive_json(third, "the third socket's close")
                 assert closed.value.code == 4429
             seated(client, ws0, game, 0)
             for _ in range(3):
                 ws0.send_json({"type": "ping"})
-                assert ws0.receive_json() == {"type": "pong"}
+                assert receive_json(ws0, "a pong within the burst") == {"type": "pong"}
             ws0.send_json({"type": "ping"})
-            answer = ws0.receive_json()
+            answer = receive_json(ws0, "the refusal of a ping over the rate")
             assert answer["code"] == "rate_limited" and "1 a second" in answer["message"]
             ws1.send_json({"type": "hello"})
-            assert ws1.receive_json()["type"] == "state"  # other sockets are not held back
+            other = receive_json(ws1, "the spectator's state on the other socket")
+            assert other["type"] == "state"  # other sockets are not held back
 
 
 # -- 7. a restart with a game that no longer replays ----------------------------------------------
@@ -274,7 +278,7 @@ def test_the_server_starts_beside_a_game_that_no_longer_replays(tmp_path):
         assert client.get(f"/api/games/{healthy['id']}").json()["status"] == "playing"
         with client.websocket_connect(f"/ws/games/{doomed['id']}") as ws:
             ws.send_json({"type": "hello"})
-            answer = ws.receive_json()
+            answer = receive_json(ws, "the refusal of a game that no longer replays")
             assert answer["code"] == "broken" and "cannot go on" in answer["message"]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from .helpers import receive_json
 from .test_api import PERSON, app_client, call, create, seated, service
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -48,7 +49,7 @@ def test_the_public_list_holds_listed_games_in_play_and_ids_give_anyones_own(tmp
             state = seated(client, ws, hidden, mover)
             action = state["legal"][0]["action"]
             ws.send_json({"type": "move", "move_number": state["move_number"], "action": action})
-            assert ws.receive_json()["move_number"] > state["move_number"]
+            assert receive_json(ws, "the moved state")["move_number"] > state["move_number"]
         service(client).tables.clear()
         again = client.get(f"/api/games?ids={hidden['id']}").json()[0]
         table = call(client, service(client).get, hidden["id"])
@@ -72,12 +73,12 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
     ):
         seated(client, ada, game, 0)
         seated(client, bea, game, 1)
-        ada.receive_json()  # Bea arrived: the game started
+        receive_json(ada, "Ada's state once Bea arrived: the game started")
         eve.send_json({"type": "hello"})
-        eve.receive_json()
+        receive_json(eve, "the spectator's state")
         ada.send_json({"type": "chat", "text": "  <script>alert(1)</script>\n hi  "})
         for ws in (ada, bea, eve):
-            line = ws.receive_json()
+            line = receive_json(ws, "the chat line")
             assert line["type"] == "chat" and len(line["messages"]) == 1
             assert line["messages"][0] | {"at": None} == {
                 "index": 1,
@@ -87,19 +88,19 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
             }
         # A spectator reads; it does not talk. Bad lines are refused; nothing is stored.
         eve.send_json({"type": "chat", "text": "hello"})
-        assert eve.receive_json()["code"] == "forbidden"
+        assert receive_json(eve, "the refusal of a spectator's chat")["code"] == "forbidden"
         for bad, code in [({"type": "chat", "text": "x" * 201}, "bad_request"),
                           ({"type": "chat", "text": ""}, "bad_request"),
                           ({"type": "chat", "text": "   "}, "bad_request"),
                           ({"type": "chat", "text": 5}, "bad_request")]:  # fmt: skip
             bea.send_json(bad)
-            assert bea.receive_json()["code"] == code
+            assert receive_json(bea, "the refusal of a bad chat line")["code"] == code
         # Five lines at once, then one every two seconds (a refused line costs nothing).
         for n in range(5):
             bea.send_json({"type": "chat", "text": f"line {n}"})
-            assert bea.receive_json()["messages"][0]["text"] == f"line {n}"
+            assert receive_json(bea, "the chat line echoed")["messages"][0]["text"] == f"line {n}"
         bea.send_json({"type": "chat", "text": "too fast"})
-        refused = bea.receive_json()
+        refused = receive_json(bea, "the refusal of a chat line too fast")
         assert refused["code"] == "rate_limited" and "nothing was done" in refused["message"]
     stored = call(client, service(client).store.chat, game["id"], 100)
     assert [line["text"] for line in stored][1:] == [f"line {n}" for n in range(5)]
@@ -107,8 +108,8 @@ def test_chat_reaches_everyone_present_is_stored_capped_and_refused_to_spectator
     service(client).tables.clear()
     with client.websocket_connect(path) as late:
         late.send_json({"type": "hello"})
-        late.receive_json()
-        history = late.receive_json()
+        receive_json(late, "the late spectator's state")
+        history = receive_json(late, "the chat history")
         assert history["type"] == "chat" and history["history"] is True
         assert [line["index"] for line in history["messages"]] == [1, 2, 3, 4, 5, 6]
 
@@ -120,21 +121,24 @@ def test_a_rematch_keeps_seats_names_and_secrets_and_rotates_the_first_player(cl
     with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
         seated(client, ada, game, 0)
         seated(client, bea, game, 1)
-        ada.receive_json()
+        receive_json(ada, "Ada's state once Bea arrived")
         bea.send_json({"type": "rematch"})
-        assert bea.receive_json()["code"] == "bad_state"  # not before the end
+        refused = receive_json(bea, "the refusal of a rematch before the end")
+        assert refused["code"] == "bad_state"  # not before the end
         ada.send_json({"type": "resign"})
-        assert ada.receive_json()["status"] == bea.receive_json()["status"] == "finished"
+        ended = receive_json(ada, "Ada's state after the resignation")
+        assert ended["status"] == receive_json(bea, "Bea's state after it")["status"] == "finished"
         with client.websocket_connect(path) as eve:
             eve.send_json({"type": "hello"})
-            eve.receive_json()
+            receive_json(eve, "the spectator's state")
             eve.send_json({"type": "rematch"})
-            assert eve.receive_json()["code"] == "forbidden"  # spectators ask for nothing
+            refused = receive_json(eve, "the refusal of a spectator's rematch")
+            assert refused["code"] == "forbidden"  # spectators ask for nothing
         bea.send_json({"type": "rematch"})
-        offer = ada.receive_json()["rematch"]
-        assert bea.receive_json()["rematch"] == offer and offer["seats"] == [1, 0]
+        offer = receive_json(ada, "Ada's rematch offer")["rematch"]
+        assert receive_json(bea, "Bea's offer")["rematch"] == offer and offer["seats"] == [1, 0]
         bea.send_json({"type": "rematch"})  # asked twice: the same rematch
-        assert bea.receive_json()["rematch"] == offer
+        assert receive_json(bea, "the same offer, asked twice")["rematch"] == offer
     again = client.get(f"/api/games/{offer['id']}").json()
     assert again["status"] == "waiting" and again["commitment"] != game["commitment"]
     assert [(s["name"], s["joined"]) for s in again["seats"]] == [("Bea", True), ("Ada", False)]
@@ -142,7 +146,7 @@ def test_a_rematch_keeps_seats_names_and_secrets_and_rotates_the_first_player(cl
     # Ada's secret opens her new seat (one place earlier: Bea, second before, starts).
     with client.websocket_connect(f"/ws/games/{offer['id']}") as ada:
         ada.send_json({"type": "hello", "seat": 1, "token": game["invites"][0]["token"]})
-        started = ada.receive_json()
+        started = receive_json(ada, "the state of the rematch")
         assert started["status"] == "playing" and started["seat"] == 1
         assert started["params"] == client.get(f"/api/games/{game['id']}").json()["params"]
 
@@ -152,10 +156,10 @@ def test_bots_accept_a_rematch_at_once(client):
     with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
         seated(client, ws, game, 0)
         ws.send_json({"type": "resign"})
-        while ws.receive_json().get("status") != "finished":
+        while receive_json(ws, "the states after resigning").get("status") != "finished":
             pass
         ws.send_json({"type": "rematch"})
-        offer = ws.receive_json()["rematch"]
+        offer = receive_json(ws, "the rematch offer")["rematch"]
     again = client.get(f"/api/games/{offer['id']}").json()
     assert again["status"] == "playing"
     assert [s["kind"] for s in again["seats"]] == ["bot", "person"]
@@ -172,12 +176,12 @@ def test_a_rematch_is_a_new_game_under_the_creation_limit(tmp_path):
             with client.websocket_connect(f"/ws/games/{game_id}") as ws:
                 ws.send_json({"type": "hello", "seat": seat, "token": token})
                 ws.send_json({"type": "resign"})
-                while ws.receive_json().get("status") != "finished":
+                while receive_json(ws, "the end after resigning").get("status") != "finished":
                     pass
                 ws.send_json({"type": "rematch"})
-                answer = ws.receive_json()
+                answer = receive_json(ws, "the rematch or its refusal")
                 while answer.get("type") != "error" and not answer.get("rematch"):
-                    answer = ws.receive_json()
+                    answer = receive_json(ws, "the rematch or its refusal")
             if answer.get("type") == "error":
                 break
             game_id, seat = answer["rematch"]["id"], answer["rematch"]["seats"][seat]
@@ -198,9 +202,9 @@ def test_renames_and_votes_draw_on_the_table_talks_allowance(tmp_path):
             refused = None
             for n in range(8):
                 bea.send_json({"type": "name", "name": f"Bea {n}"})
-                answer = bea.receive_json()
+                answer = receive_json(bea, "the state or refusal after the rename")
                 while answer.get("type") not in ("state", "error"):
-                    answer = bea.receive_json()
+                    answer = receive_json(bea, "the state or refusal after the rename")
                 if answer["type"] == "error":
                     refused = (n, answer)
                     break
@@ -209,7 +213,7 @@ def test_renames_and_votes_draw_on_the_table_talks_allowance(tmp_path):
             seats = client.get(f"/api/games/{game['id']}").json()["seats"]
             assert seats[1]["name"] == "Bea 4"  # the refused name was not taken
             bea.send_json({"type": "bot", "seat": 0, "bot": "greedy"})  # the same allowance
-            answer = bea.receive_json()
+            answer = receive_json(bea, "the refusal of asking for a bot")
             assert answer["code"] == "rate_limited" and "asking for bots" in answer["message"]
         assert table_talk(client, game) == []  # no vote reached the table
 
@@ -225,14 +229,14 @@ def test_only_games_still_waiting_expire_and_an_expired_game_cannot_start(client
     with client.websocket_connect(f"/ws/games/{waiting['id']}") as ws:
         assert seated(client, ws, waiting, 0)["status"] == "expired"
         ws.send_json({"type": "start"})
-        refused = ws.receive_json()
+        refused = receive_json(ws, "the refusal of starting an expired game")
         assert refused["code"] == "bad_state" and "expired" in refused["message"]
         # Nothing else happens at it either: no resignation, no new name, no table talk.
         before = client.get(f"/api/games/{waiting['id']}").json()
         for message in ({"type": "resign"}, {"type": "name", "name": "Zed"},
                         {"type": "chat", "text": "anyone?"}):  # fmt: skip
             ws.send_json(message)
-            refused = ws.receive_json()
+            refused = receive_json(ws, "the refusal at an expired game")
             assert refused["code"] == "bad_state" and "expired" in refused["message"], message
         assert client.get(f"/api/games/{waiting['id']}").json() == before
         assert table_talk(client, waiting) == []
@@ -249,7 +253,7 @@ def table_talk(client, game) -> list[str]:
 
 def until(ws, done):
     """The messages a socket receives until one for which ``done`` holds (that one)."""
-    while not done(message := ws.receive_json()):
+    while not done(message := receive_json(ws, "a message for which `done` holds")):
         pass
     return message
 
@@ -262,7 +266,7 @@ def test_the_others_vote_a_bot_into_the_seat_of_a_person_who_left(client):
     with client.websocket_connect(path) as bea_ws, client.websocket_connect(path) as cy_ws:
         seated(client, bea_ws, game, 1)
         seated(client, cy_ws, game, 2)
-        bea_ws.receive_json()  # Cy arrived
+        receive_json(bea_ws, "Bea's state once Cy arrived")
         # Bea asks: one of the two people present is not more than half.
         bea_ws.send_json({"type": "bot", "seat": 0, "bot": "greedy"})
         asked = until(bea_ws, lambda m: m["type"] == "chat")["messages"][0]
@@ -300,12 +304,13 @@ def test_the_creator_gives_a_seat_to_a_bot_alone_and_refusals_change_nothing(cli
     with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
         seated(client, ada, game, 0)
         seated(client, bea, game, 1)
-        ada.receive_json()  # Bea arrived
+        receive_json(ada, "Ada's state once Bea arrived")
         with client.websocket_connect(path) as eve:
             eve.send_json({"type": "hello"})
-            eve.receive_json()
+            receive_json(eve, "the spectator's state")
             eve.send_json({"type": "bot", "seat": 2, "bot": "greedy"})
-            assert eve.receive_json()["code"] == "forbidden"  # a spectator gives nothing
+            refused = receive_json(eve, "the refusal of a spectator giving a seat to a bot")
+            assert refused["code"] == "forbidden"  # a spectator gives nothing
         refusals = [
             ({"type": "bot", "seat": 1, "bot": "greedy"}, "bad_state", "still here"),
             ({"type": "bot", "seat": 0, "bot": "greedy"}, "forbidden", "your own seat"),
@@ -317,7 +322,7 @@ def test_the_creator_gives_a_seat_to_a_bot_alone_and_refusals_change_nothing(cli
         ]
         for message, code, words in refusals:
             ada.send_json(message)
-            answer = ada.receive_json()
+            answer = receive_json(ada, "the refusal of giving a seat to a bot")
             assert answer["code"] == code and words in answer["message"], (message, answer)
         assert seat_kinds(client, game) == ["person"] * 3 and table_talk(client, game) == []
         ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})  # Ada made the game
@@ -336,7 +341,7 @@ def test_a_seat_goes_to_a_bot_only_after_its_person_has_been_away_long_enough(tm
         with client.websocket_connect(path) as ada:
             seated(client, ada, game, 0)
             start(client, game)
-            ada.receive_json()
+            receive_json(ada, "Ada's state once the game started")
             ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})
             refused = until(ada, lambda m: m["type"] == "error")
             assert refused["code"] == "bad_state" and "3600 s" in refused["message"]
@@ -352,11 +357,11 @@ def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path
         with client.websocket_connect(path) as ada, client.websocket_connect(path) as bea:
             seated(client, ada, game, 0)
             seated(client, bea, game, 1)
-            ada.receive_json()  # Bea arrived
+            receive_json(ada, "Ada's state once Bea arrived")
             service(client).store.clock.advance(3600)  # an hour later:
             renew_presence(client)  # the presence chore's round marks Bea here again
             ada.send_json({"type": "bot", "seat": 1, "bot": "greedy"})
-            refused = ada.receive_json()
+            refused = receive_json(ada, "the refusal: Bea is still here")
             assert refused["code"] == "bad_state" and "still here" in refused["message"]
             ada.send_json({"type": "bot", "seat": 2, "bot": "greedy"})  # Cy: away all along
             until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
@@ -394,7 +399,7 @@ def paused_until_one_comes_back(client):
     assert table.bot_to_move() is None
     with client.websocket_connect(f"/ws/games/{game['id']}") as eve:
         eve.send_json({"type": "hello"})  # a spectator does not wake it
-        assert eve.receive_json()["paused"] is True
+        assert receive_json(eve, "the spectator's state of the paused game")["paused"] is True
         with client.websocket_connect(path) as ada:
             back = seated(client, ada, game, 0)
             assert back["paused"] is False

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from .helpers import receive_json
 from .test_api import PERSON, app_client, assert_refused, call, seated, service
 from .test_together import until
 
@@ -37,7 +38,7 @@ def until_may_ask(ws, state):
 def first_mover(client, game, sockets):
     """Both seated; the socket of the seat to move, its seat and its state."""
     states = [seated(client, ws, game, seat) for seat, ws in enumerate(sockets)]
-    states[0] = sockets[0].receive_json()  # Bea arrived: started
+    states[0] = receive_json(sockets[0], "seat 0's state once Bea arrived")  # started
     mover = states[1]["to_move"]
     state = states[mover] if states[mover]["status"] == "playing" else states[0]
     return mover, state
@@ -57,7 +58,7 @@ def test_asked_then_accepted_over_the_socket_everyone_sees_it_and_spectators_can
         mover, state = first_mover(client, game, sockets)
         mine, theirs = sockets[mover], sockets[1 - mover]
         eve.send_json({"type": "hello"})
-        eve.receive_json()
+        receive_json(eve, "the spectator's state")
         state = until_may_ask(mine, state)
         assert state["may_take_back"] == mover and state["undo"] is True
         number = state["move_number"]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from tminus.server.outbound import server_message
 
+from .helpers import receive_json
 from .test_api import PERSON, client, create  # noqa: F401 (client: a fixture)
 
 
 def until(ws, kind):
     while True:
-        message = ws.receive_json()
+        message = receive_json(ws, f"a message of type {kind!r}")
         if message["type"] == kind:
             return message
 
