@@ -305,6 +305,7 @@ async def test_a_bots_estimate_is_dropped_where_cards_are_hidden(service, tmp_pa
     again = await new_service(tmp_path / "games.db")
     rebuilt = await again.get(table.id)
     assert all(e.estimate is None for e in rebuilt.log)
+    await again.store.close()  # (left open, its thread outlives the test's event loop)
 
 
 async def test_a_finished_game_records_its_result_and_reveals_the_seed(service):
