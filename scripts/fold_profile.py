@@ -17,7 +17,20 @@ from pathlib import Path
 LOOP = re.compile(r"asyncio/(runners|base_events|events)\.py")
 LINE = re.compile(r":\d+\)")
 INSTALLED = re.compile(r"\(/[^)]*/(?:site-packages|python3\.\d+)/")  # (greedy: the last one)
+LOOP_ITSELF = "(event loop)"  # a sample in the loop's own code (uvloop's is native)
 HERE = f"({Path(__file__).resolve().parents[1]}/"  # this repository's files, named from it
+
+
+def below_the_loop(frames: list[str]) -> list[str]:
+    """The frames under the first run of the loop's own frames (from ``asyncio.run`` down to
+    the callback it runs): the app's code, even where it calls back into asyncio."""
+    first = next((i for i, frame in enumerate(frames) if LOOP.search(frame)), None)
+    if first is None:
+        return frames
+    end = first
+    while end < len(frames) and LOOP.search(frames[end]):
+        end += 1
+    return frames[end:]
 
 
 def fold(lines) -> Counter[str]:
@@ -25,11 +38,11 @@ def fold(lines) -> Counter[str]:
     for line in lines:
         stack, count = line.rstrip("\n").rsplit(" ", 1)
         frames = stack.split(";")
-        below = max((i + 1 for i, frame in enumerate(frames) if LOOP.search(frame)), default=0)
         cleaned = [
-            INSTALLED.sub("(", LINE.sub(")", frame)).replace(HERE, "(") for frame in frames[below:]
+            INSTALLED.sub("(", LINE.sub(")", frame)).replace(HERE, "(")
+            for frame in below_the_loop(frames)
         ]
-        stacks[";".join(cleaned)] += int(count)
+        stacks[";".join(cleaned) or LOOP_ITSELF] += int(count)
     return stacks
 
 

@@ -13,14 +13,15 @@ request ``request_timeout`` seconds to arrive, head and body, and each address (
 trusted proxy's) ``connections_per_address`` connections at once; a WebSocket, once
 upgraded, is held to the app's own limits on sockets instead.
 
-Python's garbage collector, left as it is, stopped the server for 20 to 140 ms every second
-or two under load (a full collection looks at every object the process holds): the longest
+Python's garbage collector, left as it is, stopped the server for 110 to 140 ms every 2 or 3
+seconds under load (a full collection looks at every object the process holds): the longest
 round trips of moves were those pauses. ``settle_the_heap`` takes what the server made to
 start out of its sight and lets it run far less often (most objects here are freed by their
-reference counts, not by the collector). Freezing alone made it worse: Python runs a full
-collection when the objects it knows to be old grow by a quarter, and frozen ones do not
-count, so a full collection came with every hundredth young one (measured: twice the CPU
-a move). With young ones fifty thousand allocations apart, that is every 20 minutes or so.
+reference counts, not by the collector). Freezing alone made it worse (CPython 3.11-3.13):
+Python runs a full collection when the objects it knows to be old grow by a quarter, and
+after the first full one frozen objects no longer count, so a full collection came about
+every 120th young one (measured: 0.47 ms of CPU a move instead of 0.30). With young ones
+ten thousand allocations apart, that is every 3 or 4 minutes at full load.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade request ends
-# A collection of the young objects every 50,000 net allocations (Python's default: 700).
-# Measured at full load (50 games of 4-Way, 3,000 moves/s): one every 10 to 15 s, 40 to
-# 55 ms each, where without this a full collection came every second or two, 20 to 140 ms.
-# Smaller settings (10,000; 20,000) made shorter pauses but more of them, and a longer p99.
-YOUNG_COLLECTION_EVERY = 50_000
+# A collection of the young objects every 10,000 net allocations (CPython 3.11-3.13's
+# default: 700). Measured at full load (50 games of 4-Way, about 3,000 moves/s, 25 s): 13 to
+# 18 of them, 6.5 to 12 ms at the median, 30 ms at most, and one of the middle generation
+# (37 ms), where Python's own settings ran 8 to 12 full collections of 110 to 138 ms
+# (scripts/gc_pauses). 50,000 made fewer, longer pauses (14 to 51 ms), the same p99, and
+# 30 MB more resident memory; 5,000 a longer p99.
+YOUNG_COLLECTION_EVERY = 10_000
 
 
 def settle_the_heap() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Self
+from typing import Any, Self
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -40,6 +40,7 @@ class StoreBase:
         self.url = url
         self.busy_timeout = busy_timeout
         self.clock = clock or Clock()  # (the database's: one for every process)
+        self._lease_upsert: tuple[float, Any] | None = None  # (see ``take_lease``)
         self.engine: AsyncEngine | None = None
         self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
         self.pending: list = []  # saves waiting for the next group commit

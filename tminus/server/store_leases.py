@@ -34,7 +34,7 @@ class LeaseQueries(StoreBase):
     def lease_upsert(self):
         """``take_lease``'s statement, made once for the store's clock: made anew for every
         game, its parts were most of what the garbage collector had to free under load."""
-        made = getattr(self, "_lease_upsert", None)
+        made = self._lease_upsert
         if made is not None and made[0] == self.clock.ahead:
             return made[1]
         dialect = postgresql_insert if is_shared(self.url) else sqlite_insert
