@@ -17,6 +17,7 @@ import time
 
 from tminus.agents.base import is_instant
 from tminus.agents.registry import make_agent
+from tminus.core.playout import sample_chance
 from tminus.core.registry import list_games, load_game
 
 MAX_ACTIONS = 400  # a game is cut here: the figures are of moves, not of whole games
@@ -31,8 +32,7 @@ def think_times(name: str, spec: str, games: int) -> list[float]:
             if state.is_terminal():
                 break
             if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(actions, weights)[0])
+                state.apply_action(sample_chance(state.chance_outcomes(), rng.random()))
                 continue
             seat = state.current_player()
             agent = agents.setdefault(seat, make_agent(spec, game, seed=10 * seed + seat))

@@ -56,9 +56,9 @@ def test_a_take_back_starts_the_quick_bot_afresh_as_a_worker_does():
     for state in states[:6]:
         quick.think("g1", game, state, state.current_player(), "random", 7, "Bot")
     earlier = states[2]  # the game went back (a take-back): a new agent, as a worker makes
-    agent_before = quick.agents[("g1", earlier.current_player())][0]
+    agent_before = quick.agents.kept[("g1", earlier.current_player())][1]
     quick.think("g1", game, earlier, earlier.current_player(), "random", 7, "Bot")
-    assert quick.agents[("g1", earlier.current_player())][0] is not agent_before
+    assert quick.agents.kept[("g1", earlier.current_player())][1] is not agent_before
 
 
 def test_only_random_and_greedy_players_call_themselves_instant():
@@ -103,3 +103,19 @@ def test_a_game_of_greedy_bots_asks_no_worker(tmp_path):
         with client.websocket_connect(f"/ws/games/{searching['id']}") as ws:
             play_to_the_end(ws, searching)
         assert asked and set(asked) == {SEARCH["bot"]}  # a search still thinks in a worker
+
+
+def test_a_seats_memory_follows_the_game_and_keeps_the_most_recent():
+    from tminus.server.bot_thinking import SeatMemory
+
+    memory = SeatMemory(size=2)
+    memory.keep(("g1", 0), [1, 2], "agent")
+    assert memory.recall(("g1", 0), (1, 2, 3)) == ([1, 2], "agent")  # the game went on
+    assert memory.recall(("g1", 0), (1, 2, 3)) is None  # taken out until kept again
+    memory.keep(("g1", 0), [1, 2], "agent")
+    assert memory.recall(("g1", 0), [1, 5]) is None  # went another way (a take-back)
+    for game in ("g1", "g2", "g3"):
+        memory.keep((game, 0), [], game)
+    assert memory.recall(("g1", 0), []) is None  # the least recently used left
+    memory.forget("g2")
+    assert memory.recall(("g2", 0), []) is None and memory.recall(("g3", 0), []) == ([], "g3")

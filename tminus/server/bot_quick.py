@@ -13,21 +13,19 @@ a worker would.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 
-from tminus.agents.base import Agent, estimate_of, is_instant
+from tminus.agents.base import estimate_of, is_instant
 from tminus.agents.registry import make_agent
 from tminus.core.game import Game, State
 from tminus.server.bot_pool import Thought, played_at_random
-from tminus.server.bot_thinking import WORKER_CACHE
+from tminus.server.bot_thinking import SeatMemory
 
 log = logging.getLogger("tminus.server.bots")
 
 
 class QuickBots:
-    def __init__(self, size: int = WORKER_CACHE) -> None:
-        self.size = size
-        self.agents: OrderedDict[tuple[str, int], tuple[Agent, list[int]]] = OrderedDict()
+    def __init__(self) -> None:
+        self.agents = SeatMemory()  # each seat's agent, as a worker keeps it
         self.kinds: dict[tuple[str, str], bool] = {}  # (game, spec) -> instant?
 
     def instant(self, game: Game, spec: str) -> bool:
@@ -47,19 +45,15 @@ class QuickBots:
         legal = state.legal_actions()
         history = state.history()
         key = (game_id, seat)
-        cached = self.agents.pop(key, None)
-        if cached is None or history[: len(cached[1])] != cached[1]:
-            cached = (make_agent(spec, game, seed=seed), [])
-        agent = cached[0]
+        seen = self.agents.recall(key, history)
+        agent = make_agent(spec, game, seed=seed) if seen is None else seen[1]
         try:
             action = int(agent.step(state.clone()))
         except Exception:
             log.exception("bot %s (%s) in game %s failed", name, spec, game_id)
             problem = "failed"
         else:
-            self.agents[key] = (agent, history)
-            while len(self.agents) > self.size:
-                self.agents.popitem(last=False)
+            self.agents.keep(key, history, agent)
             if action in legal:
                 return Thought(action, estimate=estimate_of(agent))
             problem = f"chose the illegal move {action}"
@@ -67,5 +61,4 @@ class QuickBots:
 
     def forget(self, game_id: str) -> None:
         """A game whose bots are no longer played here."""
-        for key in [k for k in self.agents if k[0] == game_id]:
-            del self.agents[key]
+        self.agents.forget(game_id)

@@ -9,9 +9,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from tminus.agents.base import Agent, estimate_of
+from tminus.agents.base import estimate_of
 from tminus.agents.registry import make_agent
-from tminus.core.game import Game, State
+from tminus.core.game import Game
 
 WORKER_CACHE = 256  # games a worker keeps (state and agent) between turns
 
@@ -33,7 +33,33 @@ class OutOfTime(Exception):
     pass
 
 
-_games: OrderedDict[tuple[str, int], tuple[State, Agent]] = OrderedDict()
+class SeatMemory:
+    """What a bot kept of each (game, seat) between its turns, while the game goes on as it
+    saw it (a take-back starts it afresh); the ``size`` most recently used are kept."""
+
+    def __init__(self, size: int = WORKER_CACHE) -> None:
+        self.size = size
+        self.kept: OrderedDict[tuple[str, int], tuple[list[int], Any]] = OrderedDict()
+
+    def recall(self, key: tuple[str, int], history) -> tuple[list[int], Any] | None:
+        """The history seen then and what was kept, if ``history`` goes on from it (it is
+        taken out: ``keep`` it again)."""
+        seen = self.kept.pop(key, None)
+        if seen is None or list(history[: len(seen[0])]) != seen[0]:
+            return None
+        return seen
+
+    def keep(self, key: tuple[str, int], history, value: Any) -> None:
+        self.kept[key] = (list(history), value)
+        while len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        for key in [k for k in self.kept if k[0] == game_id]:
+            del self.kept[key]
+
+
+_games = SeatMemory()  # this worker's: each seat's state and agent
 
 
 def _out_of_time(_signum, _frame) -> None:
@@ -44,28 +70,24 @@ def think(turn: Turn, budget: float) -> tuple[int, float | None] | None:
     """The bot's action and its estimate of its chance to win (``estimate_of``), or None
     if it spent its CPU budget (runs in a worker process)."""
     key = (turn.game_id, turn.seat)
-    cached = _games.pop(key, None)
-    known = cached[0].history() if cached is not None else []
-    if cached is None or list(turn.history[: len(known)]) != known:
+    seen = _games.recall(key, turn.history)
+    if seen is None:
         game = turn.game(**turn.params)
         state, agent = game.new_initial_state(), make_agent(turn.spec, game, seed=turn.seed)
-        known = []
+        known: list[int] = []
     else:
-        state, agent = cached
+        known, (state, agent) = seen
     for action in turn.history[len(known) :]:
         state.apply_action(action)
-    _games[key] = (state, agent)
-    while len(_games) > WORKER_CACHE:
-        _games.popitem(last=False)
     signal.signal(signal.SIGPROF, _out_of_time)
     signal.setitimer(signal.ITIMER_PROF, budget)  # counts this process's CPU time
     try:
         action = int(agent.step(state.clone()))
     except OutOfTime:
-        _games.pop(key, None)  # the agent was stopped mid-thought: start it afresh
-        return None
+        return None  # (stopped mid-thought, it is not kept: it starts afresh)
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+    _games.keep(key, turn.history, (state, agent))  # (one that failed is not kept either)
     return action, estimate_of(agent)
 
 
