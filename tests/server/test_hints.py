@@ -128,6 +128,7 @@ def test_a_sputnik_hint_says_when_the_endgame_table_is_not_built_and_not_once_it
     try:
         before = hint_of(type(game), dict(game.params), history, seat, 4, budget=0.05)
         assert "endgame table is not built on this server" in before["note"]
+        assert "`" not in before["note"]  # (plain words on the page: no report's code marks)
         message = HintMessage(type="hint", seat=seat, move_number=9, label="x", labels=[], **before)
         assert message.note == before["note"]  # (told to the socket with the hint)
         sputnik_endgame.build(radius=3, max_galaxies=2).save(sputnik_endgame.cache_path())

@@ -215,3 +215,28 @@ def test_a_player_who_turns_it_on_reads_what_the_bot_thought(server, new_page):
     page.set_viewport_size({"width": 1280, "height": 800})
     assert horizontal_overflow(page) == 0
     screenshot(page, "bot-thoughts-desktop-1280x800")
+
+
+def test_a_sputnik_hint_says_plainly_when_the_endgame_table_is_missing_on_a_phone(server, new_page):
+    """Sputnik for two near its end is exact with the solved table; without it (not built
+    on this server) the hint is estimated and says so in plain words, and the phone's page
+    still fits its width."""
+    import httpx
+
+    from tminus.agents.solvers import sputnik_endgame
+
+    seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
+    body = {"game": "sputnik", "params": {"players": 2}, "hints": True, "seats": seats}
+    made = httpx.post(server + "/api/games", json=body).json()
+    page = new_page(PHONE)
+    page.goto(server + made["invites"][0]["url"])
+    page.wait_for_selector("#hint")
+    page.click("#hint")
+    said = page.locator("#hint-said")
+    said.wait_for(timeout=90_000)
+    words = said.inner_text()
+    assert words.startswith("Hint: ") and "`" not in words
+    missing = sputnik_endgame.cached_table() is None  # (the server's cache is this one)
+    assert ("endgame table is not built on this server" in words) is missing, words
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "hint-sputnik-note-phone-390x844")

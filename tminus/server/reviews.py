@@ -80,6 +80,12 @@ def review_of(
     )  # fmt: skip
 
 
+def plain_note(note: str | None) -> str | None:
+    """A judges' note for a page that shows it as it is: without the `quotes` that mark code
+    in a report (``review.report.inline_code``)."""
+    return None if note is None else note.replace("`", "")
+
+
 def hint_of(
     game: type[Game],
     params: dict[str, Any],
@@ -114,7 +120,7 @@ def hint_of(
         "equal": equal,
         "worlds": value.count,  # (1: an exact value)
         # (Sputnik's endgame table not built or being built here: estimated until it is.)
-        "note": missing_table_note(state.game),
+        "note": plain_note(missing_table_note(state.game)),
     }
 
 
