@@ -146,13 +146,13 @@ def test_the_lobby_turns_take_backs_on_for_friends_and_lets_the_creator_choose(s
     assert httpx.get(f"{server}/api/games/{game_id}").json()["undo"] is False
 
 
-def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, new_page):
-    """In a game whose creator allowed hints, the player to move asks for one on a phone:
-    the move is named with its chance to win and marked on the board and in the list."""
+def ask_for_a_hint(server, new_page, game: str):
+    """Ada, against a greedy bot in a two-player ``game`` whose creator allowed hints, asks
+    for one on a phone at her turn: her page and the hint's words."""
     import httpx
 
     seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
-    body = {"game": "four_way", "params": {"players": 2}, "hints": True, "seats": seats}
+    body = {"game": game, "params": {"players": 2}, "hints": True, "seats": seats}
     made = httpx.post(server + "/api/games", json=body).json()
     page = new_page(PHONE)
     page.goto(server + made["invites"][0]["url"])
@@ -160,6 +160,13 @@ def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, n
     page.click("#hint")
     said = page.locator("#hint-said")
     said.wait_for(timeout=90_000)  # (on a fresh machine the first duel hint solves the duel)
+    return page, said
+
+
+def test_a_hint_marks_the_best_move_on_the_board_and_the_table_is_told(server, new_page):
+    """In a game whose creator allowed hints, the player to move asks for one on a phone:
+    the move is named with its chance to win and marked on the board and in the list."""
+    page, said = ask_for_a_hint(server, new_page, "four_way")
     assert said.inner_text().startswith("Hint: ") and "chance to win" in said.inner_text()
     # One best move, or (the best not ahead by two standard errors; exact ties too) the
     # moves about equal to it, each named and marked.
@@ -221,19 +228,9 @@ def test_a_sputnik_hint_says_plainly_when_the_endgame_table_is_missing_on_a_phon
     """Sputnik for two near its end is exact with the solved table; without it (not built
     on this server) the hint is estimated and says so in plain words, and the phone's page
     still fits its width."""
-    import httpx
-
     from tminus.agents.solvers import sputnik_endgame
 
-    seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
-    body = {"game": "sputnik", "params": {"players": 2}, "hints": True, "seats": seats}
-    made = httpx.post(server + "/api/games", json=body).json()
-    page = new_page(PHONE)
-    page.goto(server + made["invites"][0]["url"])
-    page.wait_for_selector("#hint")
-    page.click("#hint")
-    said = page.locator("#hint-said")
-    said.wait_for(timeout=90_000)
+    page, said = ask_for_a_hint(server, new_page, "sputnik")
     words = said.inner_text()
     assert words.startswith("Hint: ") and "`" not in words
     missing = sputnik_endgame.cached_table() is None  # (the server's cache is this one)
