@@ -34,13 +34,12 @@ def timed(phase: str, info: dict) -> None:
 
 
 def report_later() -> None:
-    from importlib.util import find_spec
-    from pathlib import Path
-
-    serving = find_spec("tminus.server.serving")  # (code that freezes: wait for it)
-    settles = "settle_the_heap" in Path(serving.origin).read_text() if serving else False
-    deadline = time.monotonic() + 3  # (code from before the freeze: 3 s in)
-    while not gc.get_freeze_count() and (settles or time.monotonic() < deadline):
+    # Nothing is imported from this thread: an import racing the server's own (finding
+    # the game packages) left the server with no games at all, now and then.
+    time.sleep(3)
+    serving = sys.modules.get("tminus.server.serving")  # (imported by then: serve needs it)
+    settles = hasattr(serving, "settle_the_heap")  # (code from before it: counts from now)
+    while settles and not gc.get_freeze_count():
         time.sleep(0.1)
     del pauses[:]  # (the start's own collections are not serving's)
     time.sleep(float(os.environ.get("GC_PAUSES_AFTER", "25")))

@@ -62,16 +62,16 @@ def test_more_games_than_one_address_may_open_connections_play_without_errors():
 
 
 def test_the_server_settles_its_heap_before_serving():
-    """``tminus serve`` freezes what it made to start and collects young objects seldom
-    (in a process of its own: both change the whole process's garbage collector)."""
+    """``tminus serve`` freezes what it made to start, keeps young collections short and
+    full ones rare (in a process of its own: both change the whole process's collector)."""
     script = (
-        "import gc; from tminus.server.serving import settle_the_heap, YOUNG_COLLECTION_EVERY;"
+        "import gc; from tminus.server.serving import settle_the_heap;"
         "settle_the_heap();"
-        "print(gc.get_threshold()[0], YOUNG_COLLECTION_EVERY, gc.get_freeze_count())"
+        "print(*gc.get_threshold(), gc.get_freeze_count())"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    after, wanted, frozen = map(int, out.stdout.split())
-    assert after == wanted == 10_000 and frozen > 10_000
+    young, middle, full, frozen = map(int, out.stdout.split())
+    assert (young, middle, full) == (2_000, 5, 1_000) and frozen > 10_000
 
 
 def test_a_profile_of_the_server_is_cut_below_its_event_loop(tmp_path):

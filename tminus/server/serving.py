@@ -16,12 +16,13 @@ upgraded, is held to the app's own limits on sockets instead.
 Python's garbage collector, left as it is, stopped the server for 110 to 140 ms every 2 or 3
 seconds under load (a full collection looks at every object the process holds): the longest
 round trips of moves were those pauses. ``settle_the_heap`` takes what the server made to
-start out of its sight and lets it run far less often (most objects here are freed by their
-reference counts, not by the collector). Freezing alone made it worse (CPython 3.11-3.13):
-Python runs a full collection when the objects it knows to be old grow by a quarter, and
-after the first full one frozen objects no longer count, so a full collection came about
-every 120th young one (measured: 0.47 ms of CPU a move instead of 0.30). With young ones
-ten thousand allocations apart, that is every 3 or 4 minutes at full load.
+start out of its sight, keeps each collection of recent objects short, and all but stops
+full ones: measured under load, a full collection freed almost nothing (0 to 8 objects every
+12 s at 200 games), since what the server makes dies by its reference counts or young.
+Freezing alone made it worse (CPython 3.11-3.13): Python runs a full collection when the
+objects it knows to be old grow by a quarter, and after the first full one frozen objects
+no longer count, so a full collection came about every 120th young one (measured: 0.47 ms of
+CPU a move instead of 0.30).
 """
 
 from __future__ import annotations
@@ -35,22 +36,26 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade request ends
-# A collection of the young objects every 10,000 net allocations (CPython 3.11-3.13's
-# default: 700). Measured at full load (50 games of 4-Way, about 3,000 moves/s, 25 s): 13 to
-# 18 of them, 6.5 to 12 ms at the median, 30 ms at most, and one of the middle generation
-# (37 ms), where Python's own settings ran 8 to 12 full collections of 110 to 138 ms
-# (scripts/gc_pauses). 50,000 made fewer, longer pauses (14 to 51 ms), the same p99, and
-# 30 MB more resident memory; 5,000 a longer p99.
-YOUNG_COLLECTION_EVERY = 10_000
+# A collection of the young objects every 2,000 net allocations (CPython 3.11-3.13's
+# default: 700), of the middle generation every 5th of them, and a full one only after 1,000
+# of those (Python's default: 10), about every 6 minutes at full load. "Net" counts objects
+# made less objects freed, old ones too: at 200 games the young generation held 25,000 to
+# 80,000 objects by its collection with 10,000 here, and the pause grew with it (up to 100
+# ms; a middle collection 60 to 110 ms). With these, measured at 200 games of 4-Way (25 s,
+# scripts/gc_pauses): young ones median 1 to 3 ms, longest 6 ms; middle ones median 8 to 11
+# ms, longest 18 ms. They take about 3% of the loop instead of 1.5%.
+YOUNG_COLLECTION_EVERY = 2_000
+MIDDLE_COLLECTION_EVERY = 5  # young collections
+FULL_COLLECTION_EVERY = 1_000  # middle collections
 
 
 def settle_the_heap() -> None:
     """Before serving: what exists now (modules, schemas, the app) lives as long as the
-    process, so it is frozen out of the collector's sight, and collections run less often."""
+    process, so it is frozen out of the collector's sight; collections of recent objects
+    stay short, and full ones are rare."""
     gc.collect()
     gc.freeze()
-    _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, older, oldest)
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, MIDDLE_COLLECTION_EVERY, FULL_COLLECTION_EVERY)
 
 
 class PipelinedUpgrade(HttpToolsProtocol):
