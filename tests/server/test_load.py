@@ -26,6 +26,16 @@ def test_the_load_script_plays_games_and_reports_moves_per_second_and_round_trip
     assert '"moves_per_second"' in capsys.readouterr().out
 
 
+def test_a_game_is_made_with_as_many_players_as_seats_named():
+    """Count Down's default is four players: two seats named make a two-player game (the
+    tool once left the count out for two seats, and every create was refused)."""
+    figures = main(
+        ["--game", "count_down", "--games", "2", "--seconds", "3", "--bots", "person,greedy",
+         "--json"]
+    )  # fmt: skip
+    assert figures["errors"] == 0 and figures["moves"] > 0, figures
+
+
 @pytest.mark.parametrize("url", ["http://10.0.0.1:8000", "http://example.com", "http://[::2]:80"])
 def test_the_load_script_refuses_addresses_off_this_machine(url):
     with pytest.raises(SystemExit, match="only talks to loopback"):

@@ -54,10 +54,15 @@ def live_app(db, **limits):
     """The app on a free loopback port (``limits``: its Limits), yielding its address."""
     from tminus.server.app import create_app
     from tminus.server.limits import Limits
+    from tminus.server.serving import PipelinedMessages
 
     port = free_port()
     app = create_app(f"sqlite:///{db}", bot_delay=0.02, limits=Limits(**limits))
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    # (the sockets of `tminus serve`: Chromium reads the small messages sent uncompressed)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws=PipelinedMessages
+    )
+    instance = uvicorn.Server(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_until_complete, args=(instance.serve(),))
     thread.daemon = True

@@ -34,8 +34,18 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import BINARY, TEXT, Frame
 
 MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade request ends
+# Messages shorter than this go uncompressed: what one TCP segment carries (1,460 bytes on
+# Ethernet) less TLS's record and the frame's own head. A 4-Way state is about 1.1 KB, a
+# Count Down one 4 KB or more. Measured at 200 games of 4-Way: 0.315 and 0.35 ms of CPU a
+# move against 0.351 and 0.385 compressing them all (run in turn).
+COMPRESS_FROM = 1_400
 # A collection of the young objects every 2,000 net allocations (CPython 3.11-3.13's
 # default: 700), of the middle generation every 5th of them, and a full one only after 1,000
 # of those (Python's default: 10), about every 6 minutes at full load. "Net" counts objects
@@ -80,7 +90,42 @@ class PipelinedUpgrade(HttpToolsProtocol):
             protocol.data_received(rest)
 
 
+class SmallMessagesPlain(PerMessageDeflate):
+    """Compression (permessage-deflate) of the messages that need it: one that fits in a
+    single TCP segment goes as it is (RFC 7692 lets a sender leave any message uncompressed;
+    the receiver inflates only those marked compressed), since squeezing it saves bytes but
+    neither a packet nor a round trip, and costs the server's CPU on every move."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if frame.opcode in (TEXT, BINARY) and frame.fin and len(frame.data) < COMPRESS_FROM:
+            return frame
+        return super().encode(frame)
+
+
+class DeflateTheLargeOnes(ServerPerMessageDeflateFactory):
+    """uvicorn's permessage-deflate, as negotiated, with ``SmallMessagesPlain``'s encoding."""
+
+    def process_request_params(self, params, accepted_extensions):
+        response, agreed = super().process_request_params(params, accepted_extensions)
+        extension = SmallMessagesPlain(
+            agreed.remote_no_context_takeover, agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits, agreed.local_max_window_bits, self.compress_settings,
+        )  # fmt: skip
+        return response, extension
+
+
 class PipelinedMessages(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.conn.available_extensions:  # (uvicorn's settings, unless turned off)
+            self.conn.available_extensions = [
+                DeflateTheLargeOnes(  # (uvicorn's own settings)
+                    server_max_window_bits=12,
+                    client_max_window_bits=12,
+                    compress_settings={"memLevel": 5},
+                )
+            ]
+
     async def send(self, message) -> None:
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
