@@ -48,7 +48,7 @@ MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade reque
 COMPRESS_FROM = 1_400
 # A collection of the young objects every 2,000 net allocations (CPython 3.11-3.13's
 # default: 700), of the middle generation every 5th of them, and a full one only after 1,000
-# of those (Python's default: 10), about every 6 minutes at full load. "Net" counts objects
+# of those (Python's default: 10): every 4 to 8 minutes at 200 games. "Net" counts objects
 # made less objects freed, old ones too: at 200 games the young generation held 25,000 to
 # 80,000 objects by its collection with 10,000 here, and the pause grew with it (up to 100
 # ms; a middle collection 60 to 110 ms). With these, measured at 200 games of 4-Way (25 s,
