@@ -9,8 +9,8 @@ many objects they freed::
     cat /tmp/gc-pauses.*
 
 Serving starts when the server settles its heap (``gc.freeze``); with code from before
-that, counting starts 3 s after the process. Other processes (the load tool, bot workers) are
-left alone.
+that, counting starts 3 s after the process (30 s, if nothing of ``tminus.server.serving``
+was loaded by then). Other processes (the load tool, bot workers) are left alone.
 """
 
 from __future__ import annotations
@@ -35,11 +35,14 @@ def timed(phase: str, info: dict) -> None:
 
 def report_later() -> None:
     # Nothing is imported from this thread: an import racing the server's own (finding
-    # the game packages) left the server with no games at all, now and then.
-    time.sleep(3)
-    serving = sys.modules.get("tminus.server.serving")  # (imported by then: serve needs it)
-    settles = hasattr(serving, "settle_the_heap")  # (code from before it: counts from now)
-    while settles and not gc.get_freeze_count():
+    # the game packages) left the server with no games at all, now and then. Serving starts
+    # at the freeze; code from before there was one counts from 3 s in.
+    started_at = time.monotonic()
+    while not gc.get_freeze_count() and time.monotonic() - started_at < 30:
+        serving = sys.modules.get("tminus.server.serving")
+        old_code = serving is not None and not hasattr(serving, "settle_the_heap")
+        if old_code and time.monotonic() - started_at > 3:
+            break
         time.sleep(0.1)
     del pauses[:]  # (the start's own collections are not serving's)
     time.sleep(float(os.environ.get("GC_PAUSES_AFTER", "25")))

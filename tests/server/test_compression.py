@@ -73,6 +73,7 @@ async def play_a_few_moves(server: LiveServer, game: str, players: int):
     sizes: list[int] = []
     async with connect(url, compression="deflate", max_size=2**24) as ws:
         negotiated = [extension.name for extension in ws.protocol.extensions]
+        assert negotiated, "the server agreed to no compression"
         frames: list[tuple[bool, int]] = []  # (compressed, size once inflated)
         inflater = ws.protocol.extensions[0]
         inflate = inflater.decode

@@ -80,7 +80,7 @@ async def play_games(
 ) -> None:
     """One of the concurrent slots: a game at a time, played to its end, until the deadline."""
     seats = [{"kind": PERSON} if s == PERSON else {"kind": "bot", "bot": s} for s in lineup]
-    params = {"players": len(lineup)}  # (each game has its own default)
+    params = {"players": len(lineup)}  # (always named: the games' defaults differ)
     body = {"game": game, "params": params, "seats": seats}
     # A game outlasts the server's keep-alive (uvicorn: 5 s), so the next create must not
     # reuse a connection the server may be closing at that moment: keep them 1 s at most.

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -47,25 +49,53 @@ MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade reque
 # move against 0.351 and 0.385 compressing them all (run in turn).
 COMPRESS_FROM = 1_400
 # A collection of the young objects every 2,000 net allocations (CPython 3.11-3.13's
-# default: 700), of the middle generation every 5th of them, and a full one only after 1,000
-# of those (Python's default: 10): every 4 to 8 minutes at 200 games. "Net" counts objects
-# made less objects freed, old ones too: at 200 games the young generation held 25,000 to
-# 80,000 objects by its collection with 10,000 here, and the pause grew with it (up to 100
-# ms; a middle collection 60 to 110 ms). With these, measured at 200 games of 4-Way (25 s,
-# scripts/gc_pauses): young ones median 1 to 3 ms, longest 6 ms; middle ones median 8 to 11
-# ms, longest 18 ms. They take about 3% of the loop instead of 1.5%.
+# default: 700), of the middle generation after every 5 of them (Python collects it at the
+# 6th), and a full one only after 1,000 of those (Python's default: 10): every 4 to 8 minutes
+# at 200 games. "Net" counts objects made less objects freed, old ones too: at 200 games the
+# young generation held 25,000 to 80,000 objects by its collection with 10,000 here, and the
+# pause grew with it (up to 100 ms; a middle collection 56 to 128 ms). With these, measured
+# at 200 games of 4-Way (25 s, scripts/gc_pauses): young ones median 0.8 to 4 ms, longest 9
+# ms; middle ones median 5 to 13 ms, longest 18 ms. They take 6 to 7% of the loop instead of
+# 2%, for far shorter pauses.
 YOUNG_COLLECTION_EVERY = 2_000
 MIDDLE_COLLECTION_EVERY = 5  # young collections
 FULL_COLLECTION_EVERY = 1_000  # middle collections
+# A lightly loaded server makes few allocations, so its full collections could be hours
+# apart; one runs at least this often (seconds) all the same, unless one ran meanwhile.
+FULL_COLLECTION_AT_LEAST_EVERY = 600.0
 
 
-def settle_the_heap() -> None:
+def settle_the_heap(full_at_least_every: float = FULL_COLLECTION_AT_LEAST_EVERY) -> None:
     """Before serving: what exists now (modules, schemas, the app) lives as long as the
     process, so it is frozen out of the collector's sight; collections of recent objects
-    stay short, and full ones are rare."""
+    stay short, and full ones are rare, but never further apart than
+    ``full_at_least_every`` seconds."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_EVERY, MIDDLE_COLLECTION_EVERY, FULL_COLLECTION_EVERY)
+    threading.Thread(
+        target=collect_fully_now_and_then, args=(full_at_least_every,), daemon=True,
+        name="full collections",
+    ).start()  # fmt: skip
+
+
+def full_collections() -> int:
+    """How many full collections this process has run."""
+    return gc.get_stats()[2]["collections"]
+
+
+def collect_unless_collected(seen: int) -> int:
+    """A full collection unless one ran since ``seen`` full ones were counted; the count."""
+    if full_collections() == seen:
+        gc.collect()
+    return full_collections()
+
+
+def collect_fully_now_and_then(seconds: float) -> None:
+    seen = full_collections()
+    while True:
+        time.sleep(seconds)
+        seen = collect_unless_collected(seen)
 
 
 class PipelinedUpgrade(HttpToolsProtocol):
@@ -117,14 +147,14 @@ class DeflateTheLargeOnes(ServerPerMessageDeflateFactory):
 class PipelinedMessages(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if self.conn.available_extensions:  # (uvicorn's settings, unless turned off)
-            self.conn.available_extensions = [
-                DeflateTheLargeOnes(  # (uvicorn's own settings)
-                    server_max_window_bits=12,
-                    client_max_window_bits=12,
-                    compress_settings={"memLevel": 5},
-                )
-            ]
+        # uvicorn's factory, unless compression is turned off: its settings, our encoding
+        # (the factory's attributes are its constructor's parameters)
+        self.conn.available_extensions = [
+            DeflateTheLargeOnes(**vars(factory))
+            if isinstance(factory, ServerPerMessageDeflateFactory)
+            else factory
+            for factory in self.conn.available_extensions or []
+        ]
 
     async def send(self, message) -> None:
         await super().send(message)
