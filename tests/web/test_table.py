@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 
@@ -492,3 +493,38 @@ def test_a_sputnik_player_who_is_out_keeps_readable_words(server, new_page):
          legal=moves_with_labels(state, NAMES[:3]))  # fmt: skip
     assert page.locator(".sputnik-panel .player.out").count() == 1
     assert serious_accessibility_problems(page) == []
+
+
+def test_three_two_one_discard_buttons_wrap_on_a_desktop_when_many(server, new_page):
+    """Many equal cards picked make many discard buttons (one card or more, on either pile):
+    on a desktop they wrap into rows on the board, none cut off at its edges (a row of ten
+    ran out of the board on both sides)."""
+
+    def discards_by_value(s) -> Counter:
+        structs = (s.action_to_struct(a) for a in s.legal_actions())
+        return Counter(st["value"] for st in structs if st["kind"] == "discard")
+
+    def many_alike(s) -> bool:  # (more buttons than one row of the desktop holds: 7)
+        return s.current_player() >= 0 and max(discards_by_value(s).values(), default=0) >= 8
+
+    state = playout("three_two_one", many_alike, players=3)
+    seat = state.current_player()
+    value = discards_by_value(state).most_common(1)[0][0]
+    page = board_page(server, new_page, "three_two_one", 3)
+    draw(page, "three_two_one", state.observation(seat), seat=seat, names=NAMES[:3],
+         legal=moves_with_labels(state, NAMES[:3]))  # fmt: skip
+    page.locator(f"#board .group[data-value='{value}'] .card.playable").last.click()
+    buttons = page.locator("#board .offers .offer")
+    assert buttons.count() > 7, buttons.count()  # more than one row holds
+    outside = page.evaluate(
+        """() => {
+            const board = document.querySelector('#board svg').getBoundingClientRect();
+            return [...document.querySelectorAll('#board .offers .offer')]
+                .map(o => o.getBoundingClientRect())
+                .filter(r => r.left < board.left - 1 || r.right > board.right + 1).length;
+        }"""
+    )
+    assert outside == 0
+    rows = {round(b["y"]) for b in (buttons.nth(i).bounding_box() for i in range(buttons.count()))}
+    assert len(rows) == 2
+    screenshot(page, "three_two_one_many_discards_desktop")

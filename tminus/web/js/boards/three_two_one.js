@@ -595,8 +595,10 @@ function offers(obs, ctx, moves, y) {
     for (const pile of PILES)
       if (byCount[count][pile]) options.push({ count, pile, move: byCount[count][pile] });
   }
+  // (wide: one row while they fit, 7 across; five 10s to discard make ten buttons: two rows)
   const gap = 8,
-    perRow = O.perRow ?? options.length,
+    across = Math.floor((W - 2 * L.margin + gap) / (O.width + gap)),
+    perRow = Math.min(options.length, O.perRow ?? across),
     left = (W - (perRow * (O.width + gap) - gap)) / 2;
   options.forEach((o, i) => {
     const label = `${o.pile === "left" ? "◀ " : ""}${Array(o.count).fill(pick.value).join(" ")}${o.pile === "right" ? " ▶" : ""}`;
