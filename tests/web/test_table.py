@@ -17,6 +17,7 @@ from tminus.agents.registry import make_agent
 from tminus.core.registry import load_game
 
 from .conftest import (
+    DESKTOP,
     PHONE,
     create_game,
     horizontal_overflow,
@@ -495,10 +496,12 @@ def test_a_sputnik_player_who_is_out_keeps_readable_words(server, new_page):
     assert serious_accessibility_problems(page) == []
 
 
-def test_three_two_one_discard_buttons_wrap_on_a_desktop_when_many(server, new_page):
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_three_two_one_discard_buttons_wrap_into_rows_when_many(server, new_page, size):
     """Many equal cards picked make many discard buttons (one card or more, on either pile):
-    on a desktop they wrap into rows on the board, none cut off at its edges (a row of ten
-    ran out of the board on both sides)."""
+    they wrap into rows on the board, seven across on a desktop (a row of ten ran out of the
+    board on both sides) and three on a phone, none cut off at its edges, and the page never
+    scrolls sideways."""
 
     def discards_by_value(s) -> Counter:
         structs = (s.action_to_struct(a) for a in s.legal_actions())
@@ -510,12 +513,18 @@ def test_three_two_one_discard_buttons_wrap_on_a_desktop_when_many(server, new_p
     state = playout("three_two_one", many_alike, players=3)
     seat = state.current_player()
     value = discards_by_value(state).most_common(1)[0][0]
-    page = board_page(server, new_page, "three_two_one", 3)
+    phone = size == "phone"
+    page = board_page(server, new_page, "three_two_one", 3, PHONE if phone else DESKTOP)
     draw(page, "three_two_one", state.observation(seat), seat=seat, names=NAMES[:3],
-         legal=moves_with_labels(state, NAMES[:3]))  # fmt: skip
-    page.locator(f"#board .group[data-value='{value}'] .card.playable").last.click()
+         legal=moves_with_labels(state, NAMES[:3]), narrow=phone)  # fmt: skip
+    # (a phone stacks equal cards under one target; a desktop spreads them, each playable)
+    if phone:
+        page.locator(f"#board .value-target[data-value='{value}']").click()
+    else:
+        page.locator(f"#board .group[data-value='{value}'] .card.playable").last.click()
     buttons = page.locator("#board .offers .offer")
-    assert buttons.count() > 7, buttons.count()  # more than one row holds
+    count = buttons.count()
+    assert count > 7, count  # more than one row holds
     outside = page.evaluate(
         """() => {
             const board = document.querySelector('#board svg').getBoundingClientRect();
@@ -524,7 +533,7 @@ def test_three_two_one_discard_buttons_wrap_on_a_desktop_when_many(server, new_p
                 .filter(r => r.left < board.left - 1 || r.right > board.right + 1).length;
         }"""
     )
-    assert outside == 0
-    rows = {round(b["y"]) for b in (buttons.nth(i).bounding_box() for i in range(buttons.count()))}
-    assert len(rows) == 2
-    screenshot(page, "three_two_one_many_discards_desktop")
+    assert outside == 0 and horizontal_overflow(page) == 0
+    rows = {round(b["y"]) for b in (buttons.nth(i).bounding_box() for i in range(count))}
+    assert len(rows) == -(-count // (3 if phone else 7))
+    screenshot(page, f"three_two_one_many_discards_{size}")
