@@ -43,9 +43,10 @@ def instrument(store_class) -> None:
 
     async def timed_write(self, batch, connection):
         started = time.perf_counter()
-        await write(self, batch, connection)
+        results = await write(self, batch, connection)
         statements.append(time.perf_counter() - started)
         sizes.append(len(batch))
+        return results
 
     async def timed_run(self, work, *, write=True):
         """``StoreBase._run`` with its transaction's parts timed (group commits only)."""

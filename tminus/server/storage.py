@@ -36,8 +36,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
+from typing import Any
 
 from sqlalchemy import select, update
 
@@ -135,7 +137,7 @@ class Store(
         await notify(connection, [(game_id, said_by(self.origin, n)) for game_id, n in news])
 
     async def create(self, game: StoredGame) -> None:
-        await self._run(partial(insert_game, game))
+        await self._run_soon(partial(insert_game, game))
 
     async def create_rematch(self, previous: str, game: StoredGame) -> str:
         """Make ``game`` the rematch of the finished game ``previous``, unless it has one
@@ -167,47 +169,55 @@ class Store(
         arrive while one is being written are committed together, in one transaction (a
         group commit); each returns once its rows are committed.
         """
+        await self._in_group_commit(save)
+
+    async def _in_group_commit(self, item: Save | Callable[[Any], Awaitable[Any]]):
+        """A save, or a short write (``StoreBase._run_soon``), in the next group commit: what
+        a write returns, once committed."""
         done = asyncio.get_running_loop().create_future()
-        self.pending.append((save, done))
+        self.pending.append((item, done))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write_pending())
-        await done
+        return await done
 
     async def _write_pending(self) -> None:
         while self.pending:
             batch, self.pending = self.pending, []
             try:
-                await self._run(partial(self._write, [s for s, _ in batch]))
+                results = await self._run(partial(self._write, [item for item, _ in batch]))
             except ClaimLost:  # one of them lost its claim: find which, each on its own
-                for item in batch:
-                    await self._settle(item)
+                await self._each_alone(batch)
             except StoreError as error:
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(StoreError(str(error)))
-            except Exception as error:  # a bug: every waiting save hears it, none hangs
-                log.exception("writing %d saves failed", len(batch))
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(error)
+            except Exception:  # a bug, or a write that refused: each on its own hears its own
+                log.exception("writing %d saves together failed", len(batch))
+                await self._each_alone(batch)
             else:
-                for _, done in batch:
+                for (_, done), result in zip(batch, results, strict=True):
                     if not done.done():
-                        done.set_result(None)
+                        done.set_result(result)
 
-    async def _settle(self, item) -> None:
-        save, done = item
-        try:
-            await self._run(partial(self._write, [save]))
-        except (ClaimLost, StoreError) as error:
-            if not done.done():
-                done.set_exception(error)
-        else:
-            if not done.done():
-                done.set_result(None)
+    async def _each_alone(self, batch) -> None:
+        for item, done in batch:
+            try:
+                result = await self._run(partial(self._write, [item]))
+            except Exception as error:
+                if not done.done():
+                    done.set_exception(error)
+            else:
+                if not done.done():
+                    done.set_result(result[0])
 
-    async def _write(self, batch: list[Save], connection) -> None:
-        await write_saves(connection, batch, self.origin, self.clock)
+    async def _write(self, batch: list, connection) -> list:
+        """The short writes first, in the order asked (none of them waits for a save of its
+        batch: each was asked before those were committed), then the saves, together."""
+        results = [None if isinstance(item, Save) else await item(connection) for item in batch]
+        saves = [item for item in batch if isinstance(item, Save)]
+        if saves:
+            await write_saves(connection, saves, self.origin, self.clock)
+        return results
 
     async def expire_waiting(self, seconds: float) -> list[str]:
         """Games still waiting for players ``seconds`` after they were made expire: their

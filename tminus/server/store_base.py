@@ -43,7 +43,7 @@ class StoreBase:
         self._lease_upsert: tuple[float, Any] | None = None  # (see ``take_lease``)
         self.engine: AsyncEngine | None = None
         self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
-        self.pending: list = []  # saves waiting for the next group commit
+        self.pending: list = []  # saves and short writes waiting for the next group commit
         self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
 
@@ -97,6 +97,21 @@ class StoreBase:
             raise unavailable(error, self.url) from None
         except OSError as error:
             raise StoreError(f"the game store cannot be used: {error}") from None
+
+    async def _run_soon(self, work):
+        """A short write that refuses nothing by itself (a game made, a seat joined, a lease
+        taken), as one transaction or, on SQLite, in the next group commit with the saves.
+        SQLite has one connection: these writes, each in a transaction of its own, kept it
+        from the saves for most of a move's round trip under load. PostgreSQL writes on
+        several connections at once, and a long transaction there would lock rows across
+        processes in no set order."""
+        if is_shared(self.url):
+            return await self._run(work)
+        return await self._in_group_commit(work)
+
+    async def _in_group_commit(self, item):
+        """(``storage.Store`` does it: saves and short writes committed together.)"""
+        raise NotImplementedError
 
     async def ping(self) -> None:
         """Reach the database once (StoreError if it cannot be reached): `/readyz`."""

@@ -27,7 +27,7 @@ class LeaseQueries(StoreBase):
             return (await connection.execute(upsert, values)).first() is not None
 
         try:
-            return await self._run(work)
+            return await self._run_soon(work)
         except ClaimLost:  # the game is gone (its row, that the lease points to)
             return False
 
@@ -65,7 +65,7 @@ class LeaseQueries(StoreBase):
             )
             return set(renewed.scalars())
 
-        return await self._run(work)
+        return await self._run_soon(work)
 
     async def release_leases(self, holder: str | None, game_ids=None) -> None:
         """Give up leases (``holder`` None: everybody's; ``game_ids`` None: all of them)."""
@@ -78,7 +78,7 @@ class LeaseQueries(StoreBase):
         async def work(connection) -> None:
             await connection.execute(statement)
 
-        await self._run(work)
+        await self._run_soon(work)
 
     async def unleased(self, limit: int) -> list[str]:
         """Games in play with bots whose lease nobody holds (never taken, or expired)."""

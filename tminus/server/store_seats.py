@@ -43,7 +43,7 @@ class SeatChanges(StoreBase):
             )
             return await self._tell_seats(connection, game_id)
 
-        return await self._run(work)
+        return await self._run_soon(work)
 
     async def _unpause(self, connection, game_id: str) -> bool:
         """A person is back: a paused game goes on (told to the other processes)."""
@@ -119,7 +119,7 @@ class SeatChanges(StoreBase):
                     resumed.add(game_id)
             return resumed
 
-        return await self._run(work)
+        return await self._run_soon(work)
 
     async def give_to_bot(
         self, game_id: str, seat: int, voter: int, bot: str, away: float
