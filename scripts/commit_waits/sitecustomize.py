@@ -25,6 +25,7 @@ begins: list[float] = []  # waits for the transaction to begin
 statements: list[float] = []
 commits: list[float] = []
 sizes: list[int] = []  # saves per group commit
+short: list[int] = []  # short writes per group commit (SQLite: a game made, a seat joined...)
 
 
 def percentiles(values: list[float]) -> str:
@@ -45,7 +46,9 @@ def instrument(store_class) -> None:
         started = time.perf_counter()
         results = await write(self, batch, connection)
         statements.append(time.perf_counter() - started)
-        sizes.append(len(batch))
+        made = sum(type(item).__name__ == "Save" for item in batch)
+        sizes.append(made)
+        short.append(len(batch) - made)
         return results
 
     async def timed_run(self, work, *, write=True):
@@ -76,14 +79,15 @@ def measure() -> None:
         time.sleep(0.01)
     instrument(sys.modules["tminus.server.storage"].Store)
     time.sleep(20)
-    for kept in (saves, begins, statements, commits, sizes):
+    for kept in (saves, begins, statements, commits, sizes, short):
         kept.clear()
     time.sleep(15)
     path = os.path.join(tempfile.gettempdir(), f"commit-waits.{os.getpid()}")
     with open(path, "w", encoding="utf-8") as out:
         out.write(f"saves ({len(saves)}): {percentiles(saves)}\n")
         out.write(
-            f"group commits ({len(sizes)}, {sum(sizes) / max(1, len(sizes)):.0f} saves each):"
+            f"group commits ({len(sizes)}, {sum(sizes) / max(1, len(sizes)):.0f} saves and"
+            f" {sum(short) / max(1, len(short)):.1f} short writes each):"
             f" waiting to begin {percentiles(begins)}; statements {percentiles(statements)};"
             f" commit {percentiles(commits)}\n"
         )

@@ -7,10 +7,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import select, update
 
 from tminus.server import storage
 from tminus.server.service import GameService
-from tminus.server.storage import Store
+from tminus.server.storage import GameRow, SeatRow, Store
 
 from .helpers import create, join_all, new_service, seats, step
 
@@ -111,3 +112,111 @@ async def test_on_postgresql_a_short_write_does_not_wait_for_the_group_commit(
     transactions.release.set()
     await asyncio.wait_for(move, timeout=10)
     await store.close()
+
+
+async def paused(store: Store, *game_ids: str) -> None:
+    async def work(connection) -> None:
+        await connection.execute(
+            update(GameRow).where(GameRow.id.in_(game_ids)).values(paused=True)
+        )
+
+    await store.transaction(work)
+
+
+async def test_after_a_refused_group_commit_each_write_hears_its_own_answer(tmp_path, monkeypatch):
+    """A batch refused as a whole (a lease for a game that is not there) is written again
+    item by item: the move is stored, the join and the return answer what they did, and
+    only the lease is refused."""
+    service = await new_service(tmp_path / "t.db")
+    store = service.store
+    table = await a_game_of_two(service)
+    waiting = await create(service, "four_way", {"players": 2}, seats("person", "person"))
+    away = await a_game_of_two(service)
+    await paused(store, away.id)
+    transactions = Transactions(store, monkeypatch)
+    move = asyncio.create_task(step(service, table))
+    await asyncio.wait_for(transactions.holding.wait(), timeout=10)
+    writes = [
+        asyncio.create_task(store.set_joined(waiting.id, 1, "Bea")),
+        asyncio.create_task(store.renew_seen([(away.id, 0)])),
+        asyncio.create_task(store.take_lease("no-such-game", "here", 30.0)),
+        asyncio.create_task(step(service, away)),  # (a save of the same batch)
+    ]
+    await asyncio.sleep(0.05)
+    transactions.release.set()
+    await asyncio.wait_for(move, timeout=10)
+    joined, resumed, lease, _ = await asyncio.wait_for(asyncio.gather(*writes), 10)
+    assert transactions.count == 6  # the first move's; the four together, refused; each alone
+    assert [(s.joined, s.name) for s in joined] == [(False, "Player 1"), (True, "Bea")]
+    assert resumed == {away.id}
+    assert lease is False
+    assert len((await store.load(away.id)).actions) == away.move_number > 0
+    await store.close()
+
+
+async def test_a_short_write_given_up_before_its_group_commit_is_not_made(tmp_path, monkeypatch):
+    """A join whose caller stopped waiting (a socket closed) is not written: the seat the
+    game in memory knows stays the seat stored."""
+    service = await new_service(tmp_path / "t.db")
+    store = service.store
+    table = await a_game_of_two(service)
+    other = await create(service, "four_way", {"players": 2}, seats("person", "person"))
+    transactions = Transactions(store, monkeypatch)
+    move = asyncio.create_task(step(service, table))
+    await asyncio.wait_for(transactions.holding.wait(), timeout=10)
+    joined = asyncio.create_task(store.set_joined(other.id, 1, "Bea"))
+    await asyncio.sleep(0.05)
+    joined.cancel()
+    transactions.release.set()
+    await asyncio.wait_for(move, timeout=10)
+    await asyncio.sleep(0.05)  # (the next group commit, had the join been kept)
+    seat = (await store.load(other.id)).seats[1]
+    assert (seat.joined, seat.name) == (False, "Player 2")
+    await store.close()
+
+
+async def test_on_postgresql_people_seen_while_one_rejoins_a_paused_game_do_not_deadlock(
+    database,
+):
+    """The chore marking people seen and a join lock the game's row before its seats'."""
+    store = await Store(database).open()
+    service = GameService(store)
+    table = await create(service, "four_way", {"players": 2}, seats("person", "person"))
+    await join_all(service, table)
+    await paused(store, table.id)
+    locked, go_on = asyncio.Event(), asyncio.Event()
+
+    async def joining(connection) -> None:  # (as ``set_joined`` does: the game, then a seat)
+        await connection.execute(select(GameRow.id).where(GameRow.id == table.id).with_for_update())
+        locked.set()
+        await go_on.wait()
+        await connection.execute(
+            update(SeatRow).where(SeatRow.game_id == table.id, SeatRow.seat == 1).values(name="Bea")
+        )
+
+    join = asyncio.create_task(store.transaction(joining))
+    await asyncio.wait_for(locked.wait(), timeout=10)
+    seen = asyncio.create_task(store.renew_seen([(table.id, 1)]))
+    await asyncio.sleep(0.3)  # (the chore waits for the game's row)
+    go_on.set()
+    await asyncio.wait_for(join, timeout=10)
+    assert await asyncio.wait_for(seen, timeout=10) == {table.id}
+    await store.close()
+
+
+async def test_a_bug_met_once_in_a_group_commit_leaves_each_write_made_alone(tmp_path, monkeypatch):
+    service = await new_service(tmp_path / "t.db")
+    table = await a_game_of_two(service)
+    write_saves, met = storage.write_saves, []
+
+    async def broken_once(connection, batch, origin="", clock=None):
+        if not met:
+            met.append(len(batch))
+            raise RuntimeError("planted")
+        await write_saves(connection, batch, origin, clock)
+
+    monkeypatch.setattr(storage, "write_saves", broken_once)
+    await asyncio.wait_for(step(service, table), timeout=10)
+    assert met == [1]
+    assert len((await service.store.load(table.id)).actions) == table.move_number > 0
+    await service.store.close()

@@ -432,8 +432,9 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path):
 async def test_a_bug_while_writing_fails_the_waiting_moves_and_the_next_move_is_written(
     tmp_path, monkeypatch
 ):
-    """An unexpected error in the group commit reaches every move waiting on it (none hangs)
-    and nothing is stored; the next move is written as usual."""
+    """An unexpected error in the group commit, met again when each move is written alone,
+    reaches every move waiting on it (none hangs) and nothing is stored; the next move is
+    written as usual."""
     service = await new_service(tmp_path / "t.db")
     table = await create(service, "four_way", {"players": 2}, seats("person", "person"))
     await join_all(service, table)

@@ -183,6 +183,11 @@ class Store(
     async def _write_pending(self) -> None:
         while self.pending:
             batch, self.pending = self.pending, []
+            # A short write whose caller gave up waiting is not made: the caller will not
+            # take its result into memory (a save is made all the same, as it always was).
+            batch = [(i, done) for i, done in batch if isinstance(i, Save) or not done.cancelled()]
+            if not batch:
+                continue
             try:
                 results = await self._run(partial(self._write, [item for item, _ in batch]))
             except ClaimLost:  # one of them lost its claim: find which, each on its own
@@ -211,8 +216,9 @@ class Store(
                     done.set_result(result[0])
 
     async def _write(self, batch: list, connection) -> list:
-        """The short writes first, in the order asked (none of them waits for a save of its
-        batch: each was asked before those were committed), then the saves, together."""
+        """The short writes first, in the order asked, then the saves, together. No short
+        write reads or changes what a save writes (games' status and turn, actions, clocks),
+        but for the bots' lease of a game a save ends: that save deletes it after them."""
         results = [None if isinstance(item, Save) else await item(connection) for item in batch]
         saves = [item for item in batch if isinstance(item, Save)]
         if saves:

@@ -117,15 +117,18 @@ class SeatChanges(StoreBase):
         )
 
         async def work(connection) -> set[str]:
-            here = sorted(set(seats))  # (in order: writers never cross)
-            await connection.execute(seen, [{"b_game": g, "b_seat": seat} for g, seat in here])
+            # A game's row is locked before its seats', as a join does: in the other order,
+            # a person rejoining a paused game meanwhile deadlocked with this on PostgreSQL.
+            here = sorted(set(seats))
             paused = await connection.scalars(
                 select(GameRow.id)
                 .where(GameRow.id.in_(sorted({game_id for game_id, _ in here})), GameRow.paused)
                 .order_by(GameRow.id)
                 .with_for_update()
             )
-            return {game_id for game_id in paused.all() if await self._unpause(connection, game_id)}
+            paused_ids = paused.all()
+            await connection.execute(seen, [{"b_game": g, "b_seat": seat} for g, seat in here])
+            return {game_id for game_id in paused_ids if await self._unpause(connection, game_id)}
 
         return await self._run_soon(work)
 
