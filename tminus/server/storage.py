@@ -197,7 +197,7 @@ class Store(
                     if not done.done():
                         done.set_exception(StoreError(str(error)))
             except Exception:  # a bug, or a write that refused: each on its own hears its own
-                log.exception("writing %d saves together failed", len(batch))
+                log.exception("writing %d saves and short writes together failed", len(batch))
                 await self._each_alone(batch)
             else:
                 for (_, done), result in zip(batch, results, strict=True):
