@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 
 from tminus.server.migrate import newest, upgrade
 from tminus.server.service import GameService
@@ -53,7 +53,7 @@ async def test_the_migrations_make_the_tables_the_models_describe(url):
     await engine.dispose()
     store = await Store(url).open()
     version, differences = await schema(store)
-    assert version == newest() == "0005"
+    assert version == newest() == "0006"
     assert differences == []
     await store.close()
 
@@ -91,7 +91,8 @@ async def test_an_old_database_is_brought_up_to_date_and_its_games_go_on(url):
         )).one()  # fmt: skip
     for name, added in LATER.items():
         assert set(added) <= columns[name]
-    assert "ix_games_listed" in indexes
+    assert "ix_games_listed" in indexes and "ix_games_to_rate" in indexes
+    assert "ix_games_ratings_applied" not in indexes  # (made by 0002, replaced by 0006)
     assert hashed == (token_hash(ada), None)  # the plain token is kept no more
     service = GameService(store)
     again = await service.get(table.id)
@@ -115,7 +116,7 @@ async def make_it_old(url: str, game_id: str, ada: str) -> None:
                         "ratings", "account_seats", "sessions", "accounts")  # fmt: skip
         for later in later_tables:
             await connection.execute(text(f"DROP TABLE {later}"))
-        await connection.execute(text("DROP INDEX ix_games_ratings_applied"))
+        await connection.execute(text("DROP INDEX ix_games_to_rate"))
         await connection.execute(text("DROP INDEX ix_games_deadline"))
         later = ("rated", "ratings_applied", "clock", "banks", "turn_since", "deadline")
         for column in later:
@@ -129,4 +130,30 @@ async def make_it_old(url: str, game_id: str, ada: str) -> None:
             text("UPDATE seats SET token = :t WHERE game_id = :g AND seat = 0"),
             {"t": ada, "g": game_id},
         )
+    await store.close()
+
+
+async def test_the_look_for_games_to_rate_uses_their_own_index(url):
+    """The rating chore's search (every few seconds, on every process) goes through the
+    index of the rated games not yet applied, not through every unrated game."""
+    store = await Store(url).open()
+    said: list[tuple[str, object]] = []
+
+    def heard(_connection, _cursor, statement, parameters, _context, _many):
+        if "ratings_applied" in statement:
+            said.append((statement, parameters))
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", heard)
+    assert await store.games_to_rate() == []
+    event.remove(store.engine.sync_engine, "before_cursor_execute", heard)
+    [(statement, parameters)] = said
+    async with store.engine.begin() as connection:
+        if store.engine.dialect.name == "sqlite":
+            explain = "EXPLAIN QUERY PLAN "
+        else:  # (on a table this small the planner would rather read it all)
+            await connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
+            explain = "EXPLAIN "
+        plan = await connection.exec_driver_sql(explain + statement, parameters)
+        said_plan = " ".join(str(row[-1]) for row in plan.all())
+    assert "ix_games_to_rate" in said_plan, said_plan
     await store.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,6 +21,22 @@ class Base(DeclarativeBase):
 
 class GameRow(Base):
     __tablename__ = "games"
+    # The rated games whose ratings are not applied yet, in an index of their own: every
+    # process looks for them every few seconds (``RatingQueries.games_to_rate``), and an
+    # index of ``ratings_applied`` alone held every unrated game (22-28 ms a look at
+    # 200,000 finished games; 0.6 ms with this one). It names all three columns the search
+    # compares: with status alone SQLite, which keeps no statistics here, chose between it
+    # and the index of every game's status by chance.
+    __table_args__ = (
+        Index(
+            "ix_games_to_rate",
+            "status",
+            "rated",
+            "ratings_applied",
+            sqlite_where=text("rated = 1 AND ratings_applied = 0"),
+            postgresql_where=text("rated AND NOT ratings_applied"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -52,7 +68,7 @@ class GameRow(Base):
     # Whether its result changes its players' ratings (``tminus.server.ratings``), and
     # whether it has (once, by whichever process finished it or found it finished).
     rated: Mapped[bool] = mapped_column(default=False)
-    ratings_applied: Mapped[bool] = mapped_column(default=False, index=True)
+    ratings_applied: Mapped[bool] = mapped_column(default=False)
     # Its clock (``tminus.server.clocks``: None for none), each seat's bank of seconds, when
     # the turn of the seat to move began and when its time runs out (the database's clock).
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
