@@ -190,14 +190,13 @@ class Store(
                 continue
             try:
                 results = await self._run(partial(self._write, [item for item, _ in batch]))
-            except ClaimLost:  # one of them lost its claim: find which, each on its own
-                await self._each_alone(batch)
-            except StoreError as error:
+            except StoreError as error:  # (the database cannot be used: nobody's is written)
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(StoreError(str(error)))
-            except Exception:  # a bug, or a write that refused: each on its own hears its own
-                log.exception("writing %d saves and short writes together failed", len(batch))
+            except Exception as error:  # a lost claim, or a bug: each alone hears its own
+                if not isinstance(error, ClaimLost):
+                    log.exception("writing %d saves and short writes together failed", len(batch))
                 await self._each_alone(batch)
             else:
                 for (_, done), result in zip(batch, results, strict=True):
