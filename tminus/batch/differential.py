@@ -35,6 +35,15 @@ CONFIGURATIONS: dict[str, list[dict[str, Any]]] = {
         {"players": 3, "radius": 5},
         {"players": 2, "radius": 4, "max_turns": 20},
     ],
+    # Every number of players (5: a watching fifth seat; 6: three teams of two), a weighted
+    # ball, arrests on any roll and none, and the turn cap.
+    "count_down": [
+        *({"players": n} for n in (2, 3, 4, 5, 6)),
+        {"players": 4, "ball_weights": "1,1,1,1,1,1,1,1,1,1,2,2"},
+        {"players": 3, "arrest_max": 12},
+        {"players": 2, "arrest_max": 0},
+        {"players": 6, "max_turns": 30},
+    ],
     # 2-3 players play to three round wins; 4-8 a number of rounds and extra rounds for ties.
     "three_two_one": [
         {"players": 2},

@@ -24,4 +24,5 @@ MANIFEST = GameManifest(
         experts_by_players={2: ("ismcts:simulations=800", "Deep search (expert)")},
     ),
     board="/static/js/boards/count_down.js",
+    batch={"numpy": "tminus.batch.count_down:CountDownBatch"},
 )
