@@ -29,16 +29,6 @@ except ImportError as error:  # (numba: the extra "numba")
 from tminus.batch.base import BatchEnv
 from tminus.core.game import CHANCE, TERMINAL
 from tminus.games.count_down import phases, setup
-from tminus.games.count_down.actions import (
-    ASK_FOR,
-    BUY,
-    BUY_PART_FROM,
-    DEMAND,
-    SELL,
-    SELL_PART,
-    SELL_SATURN,
-    SWAP,
-)
 from tminus.games.count_down.data import SQUARE_KINDS, SURPRISE_KINDS
 from tminus.games.count_down.game import CountDownGame, CountDownState
 
@@ -190,6 +180,7 @@ class CountDownBatch(BatchEnv[CountDownGame]):
         self._count = np.zeros(self.batch_size, dtype=np.uint64)
         self._no_log = np.zeros((self.batch_size, 0), dtype=np.int16)
         self._no_length = np.zeros(self.batch_size, dtype=np.int64)
+        self._moves = np.zeros(self.num_distinct_actions, dtype=np.int64)  # (one game's)
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {"rows": self.rows}
@@ -235,13 +226,15 @@ class CountDownBatch(BatchEnv[CountDownGame]):
 
     def _legal_mask(self) -> np.ndarray:
         mask = np.zeros((self.batch_size, self.num_distinct_actions), dtype=bool)
-        rules.legal_masks(self.rows, self.K, mask)
+        rules.legal_masks(self.rows, self.K, mask, self._moves)
         return mask
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
         """The base's pick (the ``int(u * count)``-th legal action), without the mask."""
         actions = np.zeros(self.batch_size, dtype=np.int64)
-        rules.sample_actions(self.rows, self.K, np.asarray(uniform, dtype=np.float64), actions)
+        rules.sample_actions(
+            self.rows, self.K, np.asarray(uniform, dtype=np.float64), actions, self._moves
+        )
         return actions
 
     def returns(self) -> np.ndarray:

@@ -70,7 +70,7 @@ from tminus.games.count_down.phases import ROLL as ROLLING
 
 # The most a row has room for (a board with more is refused by ``count_down_tables``).
 SEATS, CENTRES, PARTS = 6, 4, 4
-MAX_PHOTOS, MAX_AGENTS, MAX_SURPRISES, MAX_LOTS, MAX_DEBTS = 32, 8, 32, 20, 16
+MAX_PHOTOS, MAX_AGENTS, MAX_SURPRISES, MAX_LOTS, MAX_DEBTS = 16, 4, 16, 8, 16
 BANK = -1
 
 # Square kinds and surprise kinds by their index in ``data.SQUARE_KINDS`` / ``SURPRISE_KINDS``.
@@ -89,39 +89,42 @@ def _field(name: str, size: int = 1) -> int:
     return start
 
 
-# -- the row: the node, the turn, the seating ----------------------------------------------
+# -- the row, its fields most read first (what a move reads and writes in few cache lines) --
+# The node and the turn; the counts of the lists below; the meeting (``trading.Meeting``),
+# the auction (``auction.Auction``) and the COUNTDOWN (``countdown.Countdown``).
 PHASE, PLAYER, WINNER = _field("phase"), _field("player"), _field("winner")
 NUMBER, AT, MOVER, ROLLED, AGAIN = (_field(f) for f in ("number", "at", "mover", "roll", "again"))
-POS, SKIP = _field("pos", SEATS), _field("skip", SEATS)
-CENTRE = _field("centre", SEATS)
-SEATS_OF, NSEATS = _field("seats_of", CENTRES * 2), _field("nseats", CENTRES)
-ORDER, NORDER = _field("order", SEATS), _field("norder")
-IN_SERVICE = _field("in_service", CENTRES)
-# -- what each centre and the leader hold (``ledger``) -------------------------------------
-MONEY = _field("money", CENTRES)
-PHOTOS = _field("photos", CENTRES * MAX_PHOTOS)
-HELD_PARTS = _field("parts", CENTRES * PARTS)
-AGENTS = _field("agents", CENTRES * MAX_AGENTS)
-SATURN_V = _field("saturn_v", CENTRES)
-BANK_BALANCE = _field("bank")
-STOCK = _field("stock", MAX_PHOTOS)
-PART_STOCK = _field("part_stock", PARTS)
-# -- the piles (``squares.Piles``) and the debts (``payments``) -----------------------------
-PILE, DRAW_GREEN = _field("pile", MAX_AGENTS), _field("draw_green")
-UNSEEN, NUNSEEN = _field("unseen", MAX_SURPRISES), _field("nunseen")  # ascending card ids
-QUEUE, NQUEUE = _field("queue", MAX_SURPRISES), _field("nqueue")
-LAST_SURPRISE = _field("last_surprise")
-DEBTS, NDEBTS = _field("debts", MAX_DEBTS * 3), _field("ndebts")
-# -- the meeting (``trading.Meeting``) ------------------------------------------------------
-PARTNERS, NPARTNERS = _field("partners", CENTRES), _field("npartners")
+NORDER, NDEBTS, NUNSEEN, NQUEUE = (_field(f) for f in ("norder", "ndebts", "nunseen", "nqueue"))
+DRAW_GREEN, LAST_SURPRISE = _field("draw_green"), _field("last_surprise")
+NPARTNERS = _field("npartners")
 SAY, LEFT, ZONE, JUSTIFIED = (_field(f) for f in ("say", "left", "zone", "justified"))
 DEAL, ASKED, COUNTERED = _field("deal", 3), _field("ask"), _field("counter")
 MISSION = _field("mission", 2)
-# -- the auction, the countdown, the roll-off ----------------------------------------------
-AUCTION_DONE, LOTS, NLOTS = _field("auction_done"), _field("lots", MAX_LOTS), _field("nlots")
-BIDDERS, NBIDDERS = _field("bidders", CENTRES), _field("nbidders")
+AUCTION_DONE, NLOTS, NBIDDERS = _field("auction_done"), _field("nlots"), _field("nbidders")
 BID_AT, PRICE, HIGH = _field("bid_at"), _field("price"), _field("high")
 WAITS, TOTAL, COUNTED = _field("waits"), _field("total"), _field("counted")
+BANK_BALANCE = _field("bank")
+# The seats: where each stands, turns to skip, its centre; the turn order; who is met.
+POS, SKIP = _field("pos", SEATS), _field("skip", SEATS)
+CENTRE = _field("centre", SEATS)
+ORDER = _field("order", SEATS)
+SEATS_OF, NSEATS = _field("seats_of", CENTRES * 2), _field("nseats", CENTRES)
+IN_SERVICE = _field("in_service", CENTRES)
+PARTNERS = _field("partners", CENTRES)
+MET = _field("met", CENTRES)  # (scratch: the seat met for each centre, while a meeting opens)
+# What each centre and the leader hold (``ledger``), and the agent cards' pile.
+MONEY, SATURN_V = _field("money", CENTRES), _field("saturn_v", CENTRES)
+PHOTOS = _field("photos", CENTRES * MAX_PHOTOS)
+HELD_PARTS = _field("parts", CENTRES * PARTS)
+STOCK = _field("stock", MAX_PHOTOS)
+PART_STOCK = _field("part_stock", PARTS)
+AGENTS = _field("agents", CENTRES * MAX_AGENTS)
+PILE = _field("pile", MAX_AGENTS)
+# Lists read now and then: the surprise pile (``squares.Piles``), debts (``payments``), the
+# auction's lots and bidders, the roll-off (``setup.RollOff``).
+UNSEEN, QUEUE = _field("unseen", MAX_SURPRISES), _field("queue", MAX_SURPRISES)  # (ascending)
+DEBTS = _field("debts", MAX_DEBTS * 3)
+LOTS, BIDDERS = _field("lots", MAX_LOTS), _field("bidders", CENTRES)
 CAPITAL, NCAPITAL = _field("capital_rolls", CENTRES * 2), _field("ncapital", CENTRES)
 UNITS, GROUP_START = _field("units", CENTRES), _field("group_start", CENTRES)  # ordered groups
 CONTENDERS, TIES, NTIES = _field("contenders", 2), _field("tie_rolls", CENTRES), _field("nties")
@@ -217,6 +220,11 @@ T_TEMPLATE_B = _table("template_b", MAX_TEMPLATES)
 TABLE = sum(n for _, n in _tables.values())
 TABLES = dict(_tables)  # name -> (offset, size)
 
+# Every rule is compiled without Numba's reference counts (``_nrt=False``): the rules allocate
+# nothing, and counting the references of the row and the tables at each call of a rule took
+# more than half of the time (measured with perf).
+rule = njit(cache=True, _nrt=False)
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
@@ -224,17 +232,17 @@ ONE = np.uint64(1)
 
 
 # -- small helpers -------------------------------------------------------------------------
-@njit(cache=True)
+@rule
 def part_at(centre, part):
     return HELD_PARTS + centre * PARTS + part
 
 
-@njit(cache=True)
+@rule
 def agent_at(centre, card):
     return AGENTS + centre * MAX_AGENTS + card
 
 
-@njit(cache=True)
+@rule
 def transfer(s, payer, payee, amount):
     if payer == BANK:
         s[BANK_BALANCE] -= amount
@@ -246,14 +254,14 @@ def transfer(s, payer, payee, amount):
         s[MONEY + payee] += amount
 
 
-@njit(cache=True)
+@rule
 def lose_part(s, centre, part):
     s[part_at(centre, part)] -= 1
     if s[part_at(centre, part)] < s[SATURN_V + centre]:
         s[SATURN_V + centre] -= 1
 
 
-@njit(cache=True)
+@rule
 def move_saturn_v(s, giver, taker):
     for part in range(PARTS):
         s[part_at(giver, part)] -= 1
@@ -262,12 +270,12 @@ def move_saturn_v(s, giver, taker):
     s[SATURN_V + taker] += 1
 
 
-@njit(cache=True)
+@rule
 def mover_centre(s):
     return s[CENTRE + s[MOVER]]
 
 
-@njit(cache=True)
+@rule
 def speaker(s, centre):
     mover = s[MOVER]
     if mover >= 0 and s[CENTRE + mover] == centre:
@@ -275,25 +283,25 @@ def speaker(s, centre):
     return s[SEATS_OF + 2 * centre]
 
 
-@njit(cache=True)
+@rule
 def set_node(s, phase, player):
     s[PHASE] = phase
     s[PLAYER] = player
 
 
-@njit(cache=True)
+@rule
 def end_in_draw(s):
     set_node(s, OVER, TERMINAL)
 
 
-@njit(cache=True)
+@rule
 def end_in_win(s, centre):
     s[WINNER] = centre
     set_node(s, OVER, TERMINAL)
 
 
 # -- setting up (``setup``) ----------------------------------------------------------------
-@njit(cache=True)
+@rule
 def new_game(s, k):
     s[:] = 0
     s[PLAYER] = CHANCE
@@ -324,7 +332,7 @@ def new_game(s, k):
     start_roll_off(s, k)
 
 
-@njit(cache=True)
+@rule
 def start_roll_off(s, k):
     for u in range(k[T_UNITS]):
         s[UNITS + u] = u
@@ -335,7 +343,7 @@ def start_roll_off(s, k):
     s[PHASE] = ROLL_OFF
 
 
-@njit(cache=True)
+@rule
 def roll_off(s, k, face):
     unit = s[UNITS + s[CONTENDERS] + s[NTIES]]
     s[TIES + s[NTIES]] = face
@@ -354,7 +362,7 @@ def roll_off(s, k, face):
     split_tied_group(s, k)
 
 
-@njit(cache=True)
+@rule
 def split_tied_group(s, k):
     low, high = s[CONTENDERS], s[CONTENDERS + 1]
     # A stable sort of the group by its keys, highest first (insertion sort: 4 at most).
@@ -384,7 +392,7 @@ def split_tied_group(s, k):
     assign_centres(s, k)
 
 
-@njit(cache=True)
+@rule
 def assign_centres(s, k):
     for centre in range(k[T_UNITS]):
         unit = s[UNITS + centre]
@@ -413,7 +421,7 @@ def assign_centres(s, k):
 
 
 # -- the turn (``turns``) ------------------------------------------------------------------
-@njit(cache=True)
+@rule
 def ready_for_countdown(s, k, centre):
     for part in range(PARTS):
         if not s[part_at(centre, part)]:
@@ -424,7 +432,7 @@ def ready_for_countdown(s, k, centre):
     return True
 
 
-@njit(cache=True)
+@rule
 def start_next_turn(s, k):
     while True:
         if s[NUMBER] >= k[T_MAX_TURNS]:
@@ -445,7 +453,7 @@ def start_next_turn(s, k):
         set_node(s, ROLLING, CHANCE)
 
 
-@njit(cache=True)
+@rule
 def end_move(s, k):
     if s[AGAIN] and s[NUMBER] < k[T_MAX_TURNS]:
         set_node(s, PLAY_AGAIN, s[MOVER])
@@ -453,7 +461,7 @@ def end_move(s, k):
         end_turn(s, k)
 
 
-@njit(cache=True)
+@rule
 def play_once_more(s, k, again):
     s[AGAIN] = 0
     if again:
@@ -463,7 +471,7 @@ def play_once_more(s, k, again):
         end_turn(s, k)
 
 
-@njit(cache=True)
+@rule
 def end_turn(s, k):
     s[AGAIN] = 0
     s[ZONE] = -1
@@ -475,7 +483,7 @@ def end_turn(s, k):
 
 
 # -- moving and the squares (``movement``, ``squares``) -------------------------------------
-@njit(cache=True)
+@rule
 def ball_roll(s, k, face):
     s[ROLLED] = face
     if face >= 10:
@@ -484,25 +492,30 @@ def ball_roll(s, k, face):
         move(s, k, face)
 
 
-@njit(cache=True)
+@rule
 def move(s, k, steps):
     seat = s[MOVER]
     s[POS + seat] = (s[POS + seat] + steps + k[T_TRACK_LEN]) % k[T_TRACK_LEN]
     land(s, k)
 
 
-@njit(cache=True)
+@rule
 def land(s, k):
+    """Do what the square says (a surprise card may send the mover to another square: the
+    loop lands there; the rules call nothing that calls them back, so Numba caches them)."""
     square = s[POS + s[MOVER]]
     kind, arg = k[T_SQUARE_KIND + square], k[T_SQUARE_ARG + square]
+    while kind == SURPRISE_SQ and surprise_square(s, k):
+        square = s[POS + s[MOVER]]
+        kind, arg = k[T_SQUARE_KIND + square], k[T_SQUARE_ARG + square]
+    if kind == SURPRISE_SQ:
+        return
     if kind == PHOTO_SQ:
         photo_square(s, k, arg)
     elif kind == PART_SQ:
         rocket_part_square(s, k, arg)
     elif kind == SATURN_SQ:
         saturn_v_square(s, k)
-    elif kind == SURPRISE_SQ:
-        surprise_square(s, k)
     elif kind == FUNDING_SQ:
         transfer(s, BANK, mover_centre(s), arg)
         after_square(s, k)
@@ -514,7 +527,7 @@ def land(s, k):
         after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def after_square(s, k):
     if s[NDEBTS]:
         settle_debts(s, k)
@@ -522,13 +535,13 @@ def after_square(s, k):
         open_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def exhausted(s, k):
     s[AGAIN] = 1
     after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def photo_square(s, k, p):
     if not s[STOCK + p]:
         exhausted(s, k)
@@ -538,7 +551,7 @@ def photo_square(s, k, p):
         after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def buy_photo(s, k, p):
     centre = mover_centre(s)
     transfer(s, centre, BANK, k[T_PHOTO_VALUES + p])
@@ -546,7 +559,7 @@ def buy_photo(s, k, p):
     after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def receive_photo(s, k, centre, p):
     s[STOCK + p] -= 1
     s[PHOTOS + centre * MAX_PHOTOS + p] += 1
@@ -554,7 +567,7 @@ def receive_photo(s, k, centre, p):
         s[AGAIN] = 1
 
 
-@njit(cache=True)
+@rule
 def rocket_part_square(s, k, part):
     if not s[PART_STOCK + part]:
         exhausted(s, k)
@@ -564,7 +577,7 @@ def rocket_part_square(s, k, part):
     after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def saturn_v_square(s, k):
     stock = 0
     for part in range(PARTS):
@@ -577,7 +590,7 @@ def saturn_v_square(s, k):
         after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def complete_rocket_in_stock(s):
     for part in range(PARTS):
         if not s[PART_STOCK + part]:
@@ -585,7 +598,7 @@ def complete_rocket_in_stock(s):
     return True
 
 
-@njit(cache=True)
+@rule
 def saturn_v_purchases(s, k):
     """As the reference's list, a bit set: bit 4 the complete rocket, bit p part p."""
     money = s[MONEY + mover_centre(s)]
@@ -598,7 +611,7 @@ def saturn_v_purchases(s, k):
     return bits
 
 
-@njit(cache=True)
+@rule
 def buy_saturn(s, k, part):
     centre = mover_centre(s)
     if part < 0:
@@ -616,33 +629,35 @@ def buy_saturn(s, k, part):
         after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def add_debt(s, debtor, creditor, amount):
     at = DEBTS + 3 * s[NDEBTS]
     s[at], s[at + 1], s[at + 2] = debtor, creditor, amount
     s[NDEBTS] += 1
 
 
-@njit(cache=True)
+@rule
 def astronaut_training(s, k, squats):
     if not squats:
         add_debt(s, mover_centre(s), BANK, k[T_SQUAT_FINE])
     after_square(s, k)
 
 
-@njit(cache=True)
+@rule
 def surprise_square(s, k):
+    """The top card, drawn (a chance node while unseen cards are left) and followed; True
+    when it sends the mover to another square to land on."""
     if s[NUNSEEN]:
         set_node(s, SURPRISE_DRAW, CHANCE)
-    else:
-        card = s[QUEUE]
-        for i in range(1, s[NQUEUE]):
-            s[QUEUE + i - 1] = s[QUEUE + i]
-        s[NQUEUE] -= 1
-        follow_surprise(s, k, card)
+        return False
+    card = s[QUEUE]
+    for i in range(1, s[NQUEUE]):
+        s[QUEUE + i - 1] = s[QUEUE + i]
+    s[NQUEUE] -= 1
+    return follow_surprise(s, k, card)
 
 
-@njit(cache=True)
+@rule
 def follow_surprise(s, k, card):
     n = s[NUNSEEN]
     for i in range(n):
@@ -679,8 +694,7 @@ def follow_surprise(s, k, card):
             s[part_at(centre, part)] += 1
     elif kind == MOVE_TO:
         s[POS + s[MOVER]] = k[T_SURPRISE_SQUARE + card]
-        land(s, k)
-        return
+        return True  # (landing there is the caller's: ``land``)
     elif kind == GO_HOME:
         s[POS + s[MOVER]] = k[T_RAMP + centre]
     elif kind == PLAY_AGAIN_CARD:
@@ -689,9 +703,10 @@ def follow_surprise(s, k, card):
         for i in range(s[NSEATS + centre]):
             s[SKIP + s[SEATS_OF + 2 * centre + i]] += 1
     after_square(s, k)
+    return False
 
 
-@njit(cache=True)
+@rule
 def agent_square(s, k, green):
     left = 0
     for t in range(k[T_AGENTS]):
@@ -704,7 +719,7 @@ def agent_square(s, k, green):
     set_node(s, AGENT_DRAW, CHANCE)
 
 
-@njit(cache=True)
+@rule
 def draw_agent_card(s, k, card):
     s[PILE + card] -= 1
     s[agent_at(mover_centre(s), card)] += 1
@@ -712,7 +727,7 @@ def draw_agent_card(s, k, card):
 
 
 # -- payments a player cannot make (``payments``) ------------------------------------------
-@njit(cache=True)
+@rule
 def has_holdings(s, k, centre):
     for p in range(k[T_PHOTOS]):
         if s[PHOTOS + centre * MAX_PHOTOS + p]:
@@ -723,7 +738,7 @@ def has_holdings(s, k, centre):
     return False
 
 
-@njit(cache=True)
+@rule
 def settle_debts(s, k):
     while s[NDEBTS]:
         debtor, creditor, amount = s[DEBTS], s[DEBTS + 1], s[DEBTS + 2]
@@ -740,7 +755,7 @@ def settle_debts(s, k):
     open_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def sell_photo_to_leader(s, k, p):
     debtor = s[DEBTS]
     s[PHOTOS + debtor * MAX_PHOTOS + p] -= 1
@@ -749,7 +764,7 @@ def sell_photo_to_leader(s, k, p):
     settle_debts(s, k)
 
 
-@njit(cache=True)
+@rule
 def sell_part_to_leader(s, k, part):
     debtor = s[DEBTS]
     lose_part(s, debtor, part)
@@ -758,7 +773,7 @@ def sell_part_to_leader(s, k, part):
     settle_debts(s, k)
 
 
-@njit(cache=True)
+@rule
 def sell_saturn_to_leader(s, k):
     debtor = s[DEBTS]
     for part in range(PARTS):
@@ -770,7 +785,7 @@ def sell_saturn_to_leader(s, k):
 
 
 # -- meetings (``trading``) ----------------------------------------------------------------
-@njit(cache=True)
+@rule
 def turn_order_after_mover(s, i):
     """The i-th seat in turn order from the one after the mover."""
     n = s[NORDER]
@@ -781,28 +796,30 @@ def turn_order_after_mover(s, i):
     return s[ORDER + (at + 1 + i) % n]
 
 
-@njit(cache=True)
+@rule
 def open_meeting(s, k):
     centre = mover_centre(s)
     square = s[POS + s[MOVER]]
     s[JUSTIFIED] = 0
     s[ZONE] = -1
-    met = np.full(CENTRES, -1, dtype=np.int64)
+    met = MET  # (the seat met for each centre, -1 none: scratch room in the row)
+    for c in range(CENTRES):
+        s[met + c] = -1
     owner = k[T_ZONE_OF + square]
     if owner >= 0 and s[IN_SERVICE + owner] and owner != centre:
         s[ZONE] = owner
-        met[owner] = speaker(s, owner)
+        s[met + owner] = speaker(s, owner)
     others = s[NORDER] - 1
     for i in range(others):
         seat = turn_order_after_mover(s, i)
         other = s[CENTRE + seat]
-        if s[POS + seat] == square and other != centre and other != -1 and met[other] < 0:
-            met[other] = seat
+        if s[POS + seat] == square and other != centre and other != -1 and s[met + other] < 0:
+            s[met + other] = seat
     n = 0
     for i in range(others):
         seat = turn_order_after_mover(s, i)
         for c in range(CENTRES):
-            if met[c] == seat:
+            if s[met + c] == seat:
                 s[PARTNERS + n] = seat
                 n += 1
                 break
@@ -812,35 +829,35 @@ def open_meeting(s, k):
     continue_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def has_the_say(s):
     say = s[SAY]
     return s[MOVER] if say == 0 else s[PARTNERS + say - 1]
 
 
-@njit(cache=True)
+@rule
 def continue_meeting(s, k):
     while s[SAY] <= s[NPARTNERS]:
-        if meeting_moves(s, k, np.empty(0, dtype=np.int64)) > 1:
+        if meeting_moves(s, k, s[:0]) > 1:
             set_node(s, MEETING, has_the_say(s))
             return
         pass_the_say(s, k)
     close_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def pass_the_say(s, k):
     s[SAY] += 1
     s[LEFT] = k[T_OFFERS_PER_MEETING]
 
 
-@njit(cache=True)
+@rule
 def done(s, k):
     pass_the_say(s, k)
     continue_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def close_meeting(s, k):
     if s[ZONE] >= 0 and not s[JUSTIFIED]:
         s[POS + s[MOVER]] = k[T_RAMP + mover_centre(s)]  # sent home
@@ -850,33 +867,34 @@ def close_meeting(s, k):
     end_move(s, k)
 
 
-@njit(cache=True)
+@rule
 def visit_to_the_owner(s, proposer, target):
     owner = s[ZONE]
     return owner >= 0 and proposer == s[MOVER] and s[CENTRE + target] == owner
 
 
-@njit(cache=True)
+@rule
 def justify(s, proposer, target):
     if visit_to_the_owner(s, proposer, target):
         s[JUSTIFIED] = 1
 
 
-@njit(cache=True)
+@rule
 def unneeded(s, k, centre, p):
     held = s[PHOTOS + centre * MAX_PHOTOS + p]
     return held >= 2 or (held == 1 and not k[T_ON_CONTROL + centre * MAX_PHOTOS + p])
 
 
-@njit(cache=True)
+@rule
 def emit(out, n, action):
-    """Put ``action`` at ``out[n]`` (if ``out`` has room: an empty ``out`` only counts)."""
+    """Put ``action`` at ``out[n]`` if ``out`` has room: the moves are only counted into an
+    empty ``out`` (``s[:0]``, a view: no allocation on the rules' hot path)."""
     if n < len(out):
         out[n] = action
     return n + 1
 
 
-@njit(cache=True)
+@rule
 def offers(s, k, a, b, first, out, n):
     """The offers centre ``a`` can make centre ``b`` (``trading.feasible_offers``), as the
     actions ``first + template``, in rising order, from ``out[n]``; returns the new count."""
@@ -916,7 +934,7 @@ def offers(s, k, a, b, first, out, n):
     return n
 
 
-@njit(cache=True)
+@rule
 def saturn_offers(s, k, a, b, first, out, n):
     """The offers of a whole Saturn V (numbered after the others: ``first + 0, + 1``)."""
     if s[SATURN_V + a] and s[MONEY + b] >= k[T_SATURN_PRICE]:
@@ -926,7 +944,7 @@ def saturn_offers(s, k, a, b, first, out, n):
     return n
 
 
-@njit(cache=True)
+@rule
 def meeting_moves(s, k, out):
     """``trading.meeting_actions`` in rising order into ``out``; returns how many (with an
     empty ``out``, whether there is more than ``done``: it stops at the second)."""
@@ -955,7 +973,7 @@ def meeting_moves(s, k, out):
     return n
 
 
-@njit(cache=True)
+@rule
 def is_target(s, seat, target):
     """May ``seat`` (with the say) propose to ``target``? The mover to anyone met, the
     others to the mover."""
@@ -968,14 +986,14 @@ def is_target(s, seat, target):
     return False
 
 
-@njit(cache=True)
+@rule
 def split_proposal(k, action):
     if action >= k[T_OFFER_SATURN]:
         return (action - k[T_OFFER_SATURN]) // 2, k[T_MENU] + (action - k[T_OFFER_SATURN]) % 2
     return (action - k[T_PROPOSE]) // k[T_MENU], (action - k[T_PROPOSE]) % k[T_MENU]
 
 
-@njit(cache=True)
+@rule
 def propose(s, k, action):
     target, t = split_proposal(k, action)
     kind, x, y = k[T_TEMPLATE_KIND + t], k[T_TEMPLATE_A + t], k[T_TEMPLATE_B + t]
@@ -990,7 +1008,7 @@ def propose(s, k, action):
         set_node(s, REPLY, target)
 
 
-@njit(cache=True)
+@rule
 def claim_spare_part(s, k, buyer, seller, part, price):
     a, b = s[CENTRE + buyer], s[CENTRE + seller]
     if s[MONEY + a] >= price:
@@ -1001,7 +1019,7 @@ def claim_spare_part(s, k, buyer, seller, part, price):
     continue_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def claim_photo(s, k, buyer, seller, p):
     justify(s, buyer, seller)
     if s[MONEY + s[CENTRE + buyer]] >= k[T_PHOTO_VALUES + p]:
@@ -1010,7 +1028,7 @@ def claim_photo(s, k, buyer, seller, p):
         continue_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def reply(s, k, accept):
     proposer, target, t = s[DEAL], s[DEAL + 1], s[DEAL + 2]
     if accept:
@@ -1025,13 +1043,13 @@ def reply(s, k, accept):
         continue_meeting(s, k)
 
 
-@njit(cache=True)
+@rule
 def move_photo(s, giver, taker, p):
     s[PHOTOS + giver * MAX_PHOTOS + p] -= 1
     s[PHOTOS + taker * MAX_PHOTOS + p] += 1
 
 
-@njit(cache=True)
+@rule
 def exchange(s, k, a, b, t):
     kind, x, y = k[T_TEMPLATE_KIND + t], k[T_TEMPLATE_A + t], k[T_TEMPLATE_B + t]
     if kind == SELL:
@@ -1059,14 +1077,14 @@ def exchange(s, k, a, b, t):
         transfer(s, a, b, y)
 
 
-@njit(cache=True)
+@rule
 def ask_range(s, k):
     buyer, t = s[DEAL], s[DEAL + 2]
     value = k[T_PHOTO_VALUES + k[T_TEMPLATE_A + t]]
     return value, min(2 * value, s[MONEY + s[CENTRE + buyer]])
 
 
-@njit(cache=True)
+@rule
 def counter(s, k, price):
     if price < 0:
         settle_forced_sale(s, k, s[ASKED])
@@ -1075,7 +1093,7 @@ def counter(s, k, price):
         set_node(s, COUNTER_REPLY, s[DEAL + 1])
 
 
-@njit(cache=True)
+@rule
 def counter_reply(s, k, accept):
     if accept:
         settle_forced_sale(s, k, s[COUNTERED])
@@ -1083,7 +1101,7 @@ def counter_reply(s, k, accept):
         settle_forced_sale(s, k, (s[ASKED] + s[COUNTERED]) // 2 // k[T_STEP] * k[T_STEP])
 
 
-@njit(cache=True)
+@rule
 def settle_forced_sale(s, k, price):
     buyer, seller, t = s[DEAL], s[DEAL + 1], s[DEAL + 2]
     a, b = s[CENTRE + buyer], s[CENTRE + seller]
@@ -1095,7 +1113,7 @@ def settle_forced_sale(s, k, price):
 
 
 # -- missions (``missions``) ---------------------------------------------------------------
-@njit(cache=True)
+@rule
 def start_mission(s, k, card):
     centre = mover_centre(s)
     s[agent_at(centre, card)] -= 1
@@ -1105,7 +1123,7 @@ def start_mission(s, k, card):
     set_node(s, ARREST_ROLL, CHANCE)
 
 
-@njit(cache=True)
+@rule
 def arrest_roll(s, k, face):
     s[ROLLED] = face
     if face <= k[T_ARREST_MAX]:
@@ -1114,7 +1132,7 @@ def arrest_roll(s, k, face):
         carry_out_mission(s, k)
 
 
-@njit(cache=True)
+@rule
 def arrested(s, k, pay):
     if pay:
         transfer(s, mover_centre(s), s[MISSION + 1], k[T_RANSOM])
@@ -1123,7 +1141,7 @@ def arrested(s, k, pay):
     end_mission(s, k)
 
 
-@njit(cache=True)
+@rule
 def mission_targets(s, k, out):
     card, target = s[MISSION], s[MISSION + 1]
     kind = k[T_AGENT_KIND + card]
@@ -1140,20 +1158,20 @@ def mission_targets(s, k, out):
     return n
 
 
-@njit(cache=True)
+@rule
 def carry_out_mission(s, k):
     card, target = s[MISSION], s[MISSION + 1]
     if k[T_AGENT_KIND + card] == AGENT_TURN:
         for i in range(s[NSEATS + target]):
             s[SKIP + s[SEATS_OF + 2 * target + i]] += 1
         end_mission(s, k)
-    elif mission_targets(s, k, np.empty(0, dtype=np.int64)):
+    elif mission_targets(s, k, s[:0]):
         set_node(s, TARGET, s[MOVER])
     else:
         end_mission(s, k)
 
 
-@njit(cache=True)
+@rule
 def hit_target(s, k, action):
     card, target = s[MISSION], s[MISSION + 1]
     if action >= k[T_TAKE_PART]:
@@ -1171,14 +1189,14 @@ def hit_target(s, k, action):
     end_mission(s, k)
 
 
-@njit(cache=True)
+@rule
 def end_mission(s, k):
     s[MISSION], s[MISSION + 1] = -1, -1
     done(s, k)  # a mission ends the visitor's say
 
 
 # -- the auction (``auction``) -------------------------------------------------------------
-@njit(cache=True)
+@rule
 def should_start_auction(s, k):
     if s[AUCTION_DONE]:
         return False
@@ -1188,40 +1206,42 @@ def should_start_auction(s, k):
     return stock <= k[T_AUCTION_THRESHOLD]
 
 
-@njit(cache=True)
+@rule
 def choose_lots(s, k):
-    need = np.zeros(k[T_PHOTOS], dtype=np.int64)
-    left = np.zeros(k[T_PHOTOS], dtype=np.int64)
-    for p in range(k[T_PHOTOS]):
-        left[p] = s[STOCK + p]
-        for c in range(CENTRES):
-            if (
-                s[NSEATS + c]
-                and k[T_ON_CONTROL + c * MAX_PHOTOS + p]
-                and not s[PHOTOS + c * MAX_PHOTOS + p]
-            ):
-                need[p] += 1
+    """The cards most needed by the centres in play, ties by value; never astronaut cards."""
     n = 0
     while n < k[T_AUCTION_LOTS]:
-        best = -1
+        best, best_need = -1, 0
         for p in range(k[T_PHOTOS]):
-            if left[p] and not k[T_ASTRONAUT + p]:
+            chosen = 0  # (copies of p already among the lots: taken from stock and need)
+            for i in range(n):
+                chosen += s[LOTS + i] == p
+            if s[STOCK + p] - chosen > 0 and not k[T_ASTRONAUT + p]:
+                need = centres_needing(s, k, p) - chosen
                 if (
                     best < 0
-                    or need[p] > need[best]
-                    or (need[p] == need[best] and k[T_PHOTO_VALUES + p] > k[T_PHOTO_VALUES + best])
+                    or need > best_need
+                    or (need == best_need and k[T_PHOTO_VALUES + p] > k[T_PHOTO_VALUES + best])
                 ):
-                    best = p
+                    best, best_need = p, need
         if best < 0:
             break
         s[LOTS + n] = best
         n += 1
-        left[best] -= 1
-        need[best] -= 1
     s[NLOTS] = n
 
 
-@njit(cache=True)
+@rule
+def centres_needing(s, k, p):
+    """The centres in play whose control card lists photo card ``p`` and who lack it."""
+    need = 0
+    for c in range(CENTRES):
+        if s[NSEATS + c] and k[T_ON_CONTROL + c * MAX_PHOTOS + p]:
+            need += not s[PHOTOS + c * MAX_PHOTOS + p]
+    return need
+
+
+@rule
 def start_auction(s, k):
     s[AUCTION_DONE] = 1
     choose_lots(s, k)
@@ -1231,8 +1251,15 @@ def start_auction(s, k):
         start_next_turn(s, k)
 
 
-@njit(cache=True)
+@rule
 def begin_lot(s, k):
+    set_up_lot(s, k)
+    next_bidder(s, k)
+
+
+@rule
+def set_up_lot(s, k):
+    """Centres bid in turn, starting with the centre whose turn just ended."""
     first = mover_centre(s)
     at, count = 0, 0
     for c in range(CENTRES):
@@ -1249,10 +1276,9 @@ def begin_lot(s, k):
     s[BID_AT] = 0
     s[PRICE] = 0
     s[HIGH] = -1
-    next_bidder(s, k)
 
 
-@njit(cache=True)
+@rule
 def bid_range(s, k):
     p = s[LOTS]
     if s[HIGH] < 0:
@@ -1263,7 +1289,7 @@ def bid_range(s, k):
     return low, high
 
 
-@njit(cache=True)
+@rule
 def bid(s, k, price):
     s[PRICE] = price
     s[HIGH] = s[BIDDERS + s[BID_AT]]
@@ -1271,7 +1297,7 @@ def bid(s, k, price):
     next_bidder(s, k)
 
 
-@njit(cache=True)
+@rule
 def pass_bid(s, k):
     for i in range(s[BID_AT] + 1, s[NBIDDERS]):
         s[BIDDERS + i - 1] = s[BIDDERS + i]
@@ -1279,19 +1305,21 @@ def pass_bid(s, k):
     next_bidder(s, k)
 
 
-@njit(cache=True)
+@rule
 def next_bidder(s, k):
+    """Bidding goes round until all but one have passed; then the next lot, if any."""
     n = s[NBIDDERS]
-    if n == 0 or (s[HIGH] >= 0 and n == 1 and s[BIDDERS] == s[HIGH]):
-        end_lot(s, k)
-        return
+    while n == 0 or (s[HIGH] >= 0 and n == 1 and s[BIDDERS] == s[HIGH]):
+        if not end_lot(s, k):
+            return
+        n = s[NBIDDERS]
     s[BID_AT] = s[BID_AT] % n
     if s[BIDDERS + s[BID_AT]] == s[HIGH]:
         s[BID_AT] = (s[BID_AT] + 1) % n
     set_node(s, BID, speaker(s, s[BIDDERS + s[BID_AT]]))
 
 
-@njit(cache=True)
+@rule
 def end_lot(s, k):
     p = s[LOTS]
     for i in range(1, s[NLOTS]):
@@ -1303,19 +1331,20 @@ def end_lot(s, k):
         s[PHOTOS + high * MAX_PHOTOS + p] += 1
         transfer(s, high, BANK, s[PRICE])
     if s[NLOTS]:
-        begin_lot(s, k)
-    else:
-        start_next_turn(s, k)
+        set_up_lot(s, k)
+        return True
+    start_next_turn(s, k)
+    return False
 
 
 # -- the COUNTDOWN (``countdown``) ---------------------------------------------------------
-@njit(cache=True)
+@rule
 def begin_countdown(s):
     s[WAITS], s[TOTAL], s[COUNTED] = 0, 0, 0
     set_node(s, COUNT_ROLL, CHANCE)
 
 
-@njit(cache=True)
+@rule
 def countdown_roll(s, k, face):
     if s[COUNTED] == 0:
         s[WAITS] += 1
@@ -1328,14 +1357,14 @@ def countdown_roll(s, k, face):
     add_to_count(s, k, face)
 
 
-@njit(cache=True)
+@rule
 def start_count(s, k, face):
     s[COUNTED] = 0
     s[TOTAL] = 0
     add_to_count(s, k, face)
 
 
-@njit(cache=True)
+@rule
 def add_to_count(s, k, face):
     s[TOTAL] += face
     s[COUNTED] += 1
@@ -1350,7 +1379,7 @@ def add_to_count(s, k, face):
 
 
 # -- a decision, a chance outcome (``game.CountDownState._apply``) --------------------------
-@njit(cache=True)
+@rule
 def apply_decision(s, k, action):
     phase = s[PHASE]
     if phase == TURN_START:
@@ -1413,14 +1442,15 @@ def apply_decision(s, k, action):
             bid(s, k, (action - k[T_MONEY]) * k[T_STEP])
 
 
-@njit(cache=True)
+@rule
 def apply_chance(s, k, outcome):
     phase = s[PHASE]
     face = outcome + 1
     if phase == ROLLING:
         ball_roll(s, k, face)
     elif phase == SURPRISE_DRAW:
-        follow_surprise(s, k, outcome)
+        if follow_surprise(s, k, outcome):
+            land(s, k)
     elif phase == AGENT_DRAW:
         draw_agent_card(s, k, outcome)
     elif phase == ARREST_ROLL:
@@ -1431,7 +1461,7 @@ def apply_chance(s, k, outcome):
         roll_off(s, k, face)
 
 
-@njit(cache=True)
+@rule
 def chance_outcome(s, k, ball, u):
     """The outcome a uniform number ``u`` draws at this chance node, at the reference's odds
     (``chance_outcomes``: the ball's faces, an unseen surprise card, an agent card)."""
@@ -1459,7 +1489,7 @@ def chance_outcome(s, k, ball, u):
     return k[T_LAST_FACE]
 
 
-@njit(cache=True)
+@rule
 def uniform(keys, drawn, g):
     """The next number in [0, 1) of row ``g``'s stream (``base.mix64`` of a counter)."""
     z = keys[g] + drawn[g] * GOLDEN
@@ -1470,7 +1500,7 @@ def uniform(keys, drawn, g):
     return np.float64(z >> S11) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@rule
 def play_chance(s, k, ball, keys, drawn, g, log, length):
     """Draw and apply chance outcomes of game ``g`` up to its next decision or end, logging
     each (when ``log`` has columns). Returns how many; stops early when the log is full."""
@@ -1489,14 +1519,14 @@ def play_chance(s, k, ball, keys, drawn, g, log, length):
 
 
 # -- the legal moves (``game.CountDownState._decisions``) -----------------------------------
-@njit(cache=True)
+@rule
 def money_actions(k, low, high, out, n):
     for i in range(low // k[T_STEP], high // k[T_STEP] + 1):
         n = emit(out, n, k[T_MONEY] + i)
     return n
 
 
-@njit(cache=True)
+@rule
 def legal_actions(s, k, out):
     """The legal moves at a decision into ``out``, in rising order; returns how many."""
     phase = s[PHASE]
@@ -1558,14 +1588,14 @@ def legal_actions(s, k, out):
     return 0
 
 
-@njit(cache=True)
+@rule
 def pair(out, first, second):
     out[0], out[1] = first, second
     return 2
 
 
 # -- over a batch --------------------------------------------------------------------------
-@njit(cache=True)
+@rule
 def start_games(S, k, ball, games, keys, drawn, log, length):
     """New games in the rows ``games``, played to their first decision."""
     made = 0
@@ -1575,7 +1605,7 @@ def start_games(S, k, ball, games, keys, drawn, log, length):
     return made
 
 
-@njit(cache=True)
+@rule
 def step_games(S, k, ball, actions, active, keys, drawn, log, length):
     """Each active game's action (logged), then its chance up to its next decision."""
     made = 0
@@ -1591,7 +1621,7 @@ def step_games(S, k, ball, actions, active, keys, drawn, log, length):
     return made
 
 
-@njit(cache=True)
+@rule
 def resume_chance(S, k, ball, keys, drawn, log, length):
     """The games left at a chance node when their log filled up, played on."""
     made = 0
@@ -1601,10 +1631,10 @@ def resume_chance(S, k, ball, keys, drawn, log, length):
     return made
 
 
-@njit(cache=True)
-def sample_actions(S, k, u, out):
-    """A legal action per game, the ``int(u * count)``-th of its legal moves (0 if over)."""
-    moves = np.empty(k[T_ACTIONS], dtype=np.int64)
+@rule
+def sample_actions(S, k, u, out, moves):
+    """A legal action per game, the ``int(u * count)``-th of its legal moves (0 if over);
+    ``moves``: room for one game's legal moves."""
     for g in range(S.shape[0]):
         if S[g, PLAYER] < 0:
             out[g] = 0
@@ -1613,9 +1643,8 @@ def sample_actions(S, k, u, out):
         out[g] = moves[min(int(u[g] * n), n - 1)]
 
 
-@njit(cache=True)
-def legal_masks(S, k, mask):
-    moves = np.empty(k[T_ACTIONS], dtype=np.int64)
+@rule
+def legal_masks(S, k, mask, moves):
     for g in range(S.shape[0]):
         if S[g, PLAYER] >= 0:
             n = legal_actions(S[g], k, moves)
@@ -1623,7 +1652,7 @@ def legal_masks(S, k, mask):
                 mask[g, moves[i]] = True
 
 
-@njit(cache=True)
+@rule
 def observation_tensors(S, k, seat, out):
     """``views.tensor`` of ``seat`` for every game: positions, money, holdings, stock, own
     agent cards, phase, roll, turns; the observer's centre first."""
