@@ -229,6 +229,12 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 ONE = np.uint64(1)
+# The index of a lone bit, by de Bruijn's multiplication (``lowest_bit``).
+LOWEST_BIT = np.array(
+    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+    dtype=np.int64,
+)  # fmt: skip
 
 
 # -- small helpers -------------------------------------------------------------------------
@@ -895,41 +901,67 @@ def emit(out, n, action):
 
 
 @rule
+def photo_bits(s, k, centre):
+    """The photo cards a centre holds, as bits (bit p: card p)."""
+    bits = 0
+    for p in range(k[T_PHOTOS]):
+        if s[PHOTOS + centre * MAX_PHOTOS + p]:
+            bits |= 1 << p
+    return bits
+
+
+@rule
+def lowest_bit(bits):
+    """The index of the lowest bit set (``bits`` not 0)."""
+    return LOWEST_BIT[((bits & -bits) * 0x077CB531 & 0xFFFFFFFF) >> 27]
+
+
+@rule
 def offers(s, k, a, b, first, out, n):
     """The offers centre ``a`` can make centre ``b`` (``trading.feasible_offers``), as the
-    actions ``first + template``, in rising order, from ``out[n]``; returns the new count."""
-    mine, theirs = PHOTOS + a * MAX_PHOTOS, PHOTOS + b * MAX_PHOTOS
+    actions ``first + template``, from ``out[n]``; returns the new count (only counting,
+    into an empty ``out``, it stops at two: ``meeting_moves``)."""
+    stop = 2 if len(out) == 0 else 1 << 30
     money_a, money_b = s[MONEY + a], s[MONEY + b]
-    for p in range(k[T_PHOTOS]):
+    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    held = mine
+    while held:  # sell p for each price b can pay, and swap p for each card b holds
+        p = lowest_bit(held)
+        held &= held - 1
         for i in range(k[T_PRICE_COUNT + p]):
-            price = k[T_OFFER_PRICES + p * MAX_PRICES + i]
-            if s[mine + p] and money_b >= price:
+            if money_b >= k[T_OFFER_PRICES + p * MAX_PRICES + i]:
                 n = emit(out, n, first + k[T_SELL_T + p * MAX_PRICES + i])
-            if s[theirs + p] and money_a >= price:
+        others = theirs & ~(1 << p)
+        while others:
+            q = lowest_bit(others)
+            others &= others - 1
+            n = emit(out, n, first + k[T_SWAP_T + p * MAX_PHOTOS + q])
+        if n >= stop:
+            return n
+    held = theirs
+    while held:  # buy p for each price a can pay; ask for p (a forced sale)
+        p = lowest_bit(held)
+        held &= held - 1
+        for i in range(k[T_PRICE_COUNT + p]):
+            if money_a >= k[T_OFFER_PRICES + p * MAX_PRICES + i]:
                 n = emit(out, n, first + k[T_BUY_T + p * MAX_PRICES + i])
-    for p in range(k[T_PHOTOS]):
-        if s[mine + p]:
-            for q in range(k[T_PHOTOS]):
-                if q != p and s[theirs + q]:
-                    n = emit(out, n, first + k[T_SWAP_T + p * MAX_PHOTOS + q])
-    sets_a, sets_b = s[SATURN_V + a], s[SATURN_V + b]
-    for part in range(PARTS):
-        price = k[T_PART_PRICES + part]
-        if s[part_at(a, part)] > sets_a and money_b >= price:
-            n = emit(out, n, first + k[T_PART_SELL_T + part])
-        if s[part_at(b, part)] > sets_b and money_a >= price:
-            n = emit(out, n, first + k[T_PART_BUY_T + part])
-    for p in range(k[T_PHOTOS]):
         if (
             k[T_ON_CONTROL + a * MAX_PHOTOS + p]
-            and s[theirs + p]
-            and not s[mine + p]
+            and not (mine >> p) & 1
             and unneeded(s, k, b, p)
         ):
             n = emit(out, n, first + k[T_ASK_T + p])
+        if n >= stop:
+            return n
+    sets_a, sets_b = s[SATURN_V + a], s[SATURN_V + b]
     for part in range(PARTS):
-        theirs_part = s[part_at(b, part)]
-        if not s[part_at(a, part)] and theirs_part >= 2 and theirs_part > sets_b:
+        price = k[T_PART_PRICES + part]
+        mine_part, theirs_part = s[part_at(a, part)], s[part_at(b, part)]
+        if mine_part > sets_a and money_b >= price:
+            n = emit(out, n, first + k[T_PART_SELL_T + part])
+        if theirs_part > sets_b and money_a >= price:
+            n = emit(out, n, first + k[T_PART_BUY_T + part])
+        if not mine_part and theirs_part >= 2 and theirs_part > sets_b:
             n = emit(out, n, first + k[T_DEMAND_T + part])
     return n
 
@@ -946,7 +978,7 @@ def saturn_offers(s, k, a, b, first, out, n):
 
 @rule
 def meeting_moves(s, k, out):
-    """``trading.meeting_actions`` in rising order into ``out``; returns how many (with an
+    """``trading.meeting_actions`` into ``out``; returns how many (with an
     empty ``out``, whether there is more than ``done``: it stops at the second)."""
     counting = len(out) == 0
     seat = has_the_say(s)
@@ -1528,7 +1560,8 @@ def money_actions(k, low, high, out, n):
 
 @rule
 def legal_actions(s, k, out):
-    """The legal moves at a decision into ``out``, in rising order; returns how many."""
+    """The legal moves at a decision into ``out`` (a meeting's offers not in order of their
+    numbers); returns how many."""
     phase = s[PHASE]
     if phase == MEETING:
         return meeting_moves(s, k, out)
