@@ -175,6 +175,7 @@ class CountDownBatch(BatchEnv[CountDownGame]):
         self.K, self.ball = tables(self.game)
         self.rows = np.zeros((self.batch_size, rules.ROW), dtype=np.int32)
         self.rows[:, rules.PLAYER] = TERMINAL
+        self.player = np.full(self.batch_size, TERMINAL, dtype=np.int64)  # (rows' PLAYER)
         # Each row's own stream of chance (``uniform``): a key, and the numbers drawn so far.
         self._keys = self.rng.integers(1 << 63, size=self.batch_size, dtype=np.uint64)
         self._count = np.zeros(self.batch_size, dtype=np.uint64)
@@ -183,7 +184,7 @@ class CountDownBatch(BatchEnv[CountDownGame]):
         self._moves = np.zeros(self.num_distinct_actions, dtype=np.int64)  # (one game's)
 
     def state_arrays(self) -> dict[str, np.ndarray]:
-        return {"rows": self.rows}
+        return {"rows": self.rows, "player": self.player}
 
     # -- chance and the log, as the compiled rules take them ---------------------------------
     def _luck(self) -> tuple[np.ndarray, np.ndarray]:
@@ -199,41 +200,60 @@ class CountDownBatch(BatchEnv[CountDownGame]):
 
     def _play_chance_left(self) -> None:
         """Rows whose log filled up during a chance sequence: more room, and on."""
-        while (self.rows[:, rules.PLAYER] == CHANCE).any():
+        while (self.player == CHANCE).any():
             self.actions_applied += rules.resume_chance(
-                self.rows, self.K, self.ball, *self._luck(), *self._log(256)
+                self.rows, self.K, self.ball, *self._luck(), *self._log(256), self.player
             )
 
     def _start(self, games: np.ndarray) -> None:
         self.actions_applied += rules.start_games(
-            self.rows, self.K, self.ball, games.astype(np.int64), *self._luck(), *self._log(64)
+            self.rows,
+            self.K,
+            self.ball,
+            games.astype(np.int64),
+            *self._luck(),
+            *self._log(64),
+            self.player,
         )
         self._play_chance_left()
 
     def _apply(self, actions: np.ndarray, active: np.ndarray) -> None:
         self.actions_applied += rules.step_games(
-            self.rows, self.K, self.ball, actions, active, *self._luck(), *self._log(64)
+            self.rows,
+            self.K,
+            self.ball,
+            actions,
+            active,
+            *self._luck(),
+            *self._log(64),
+            self.player,
         )
         self._play_chance_left()
 
     def _load(self, games: np.ndarray, states: list) -> None:
         for g, state in zip(games.tolist(), states, strict=True):
             self.rows[g] = row_of(state, self.K)
+            self.player[g] = state.current_player()
 
     # -- the batch API ---------------------------------------------------------------------
     def current_player(self) -> np.ndarray:
-        return self.rows[:, rules.PLAYER].astype(np.int64)
+        return self.player
 
     def _legal_mask(self) -> np.ndarray:
         mask = np.zeros((self.batch_size, self.num_distinct_actions), dtype=bool)
-        rules.legal_masks(self.rows, self.K, mask, self._moves)
+        rules.legal_masks(self.rows, self.K, self.player, mask, self._moves)
         return mask
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
         """The base's pick (the ``int(u * count)``-th legal action), without the mask."""
         actions = np.zeros(self.batch_size, dtype=np.int64)
         rules.sample_actions(
-            self.rows, self.K, np.asarray(uniform, dtype=np.float64), actions, self._moves
+            self.rows,
+            self.K,
+            self.player,
+            np.asarray(uniform, dtype=np.float64),
+            actions,
+            self._moves,
         )
         return actions
 

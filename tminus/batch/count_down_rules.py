@@ -10,7 +10,10 @@ lots) is a block of the row with a count beside it. The reference stays the spec
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from tminus.core.game import CHANCE, TERMINAL
 from tminus.games.count_down.actions import (
@@ -131,6 +134,7 @@ CONTENDERS, TIES, NTIES = _field("contenders", 2), _field("tie_rolls", CENTRES),
 FIRST_ROUND = _field("first_round")
 ROW = sum(n for _, n in _offsets.values())
 FIELDS = dict(_offsets)  # name -> (offset, size)
+AHEAD = 4  # rows prefetched ahead of the one played (``fetch_ahead``)
 
 
 # -- the board's tables (``count_down.tables``): one int64 array ``k``, at these offsets ------
@@ -229,12 +233,59 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 ONE = np.uint64(1)
-# The index of a lone bit, by de Bruijn's multiplication (``lowest_bit``).
-LOWEST_BIT = np.array(
-    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
-    dtype=np.int64,
-)  # fmt: skip
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the processor to bring ``array[index]``'s cache line in (LLVM's prefetch, for a
+    read, kept in every cache level): rows ahead are fetched while this one is played."""
+    signature = types.void(array, types.intp)
+
+    def codegen(context, builder, sig, args):
+        array_type = sig.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        item = cgutils.get_item_pointer(context, builder, array_type, data, [args[1]])
+        byte_pointer = ir.IntType(8).as_pointer()
+        int32 = ir.IntType(32)
+        function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32])
+        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
+        builder.call(
+            function,
+            [builder.bitcast(item, byte_pointer), int32(0), int32(3), int32(1)],
+        )
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+def _bit_count_intrinsic(name: str, *flags: int):  # (LLVM's ctpop and cttz on an int64)
+    @intrinsic
+    def bit_function(typingctx, bits):
+        signature = types.int64(types.int64)
+
+        def codegen(context, builder, sig, args):
+            int64 = ir.IntType(64)
+            extra = [ir.IntType(1)(flag) for flag in flags]
+            function_type = ir.FunctionType(int64, [int64] + [ir.IntType(1)] * len(flags))
+            function = cgutils.get_or_insert_function(builder.module, function_type, name)
+            return builder.call(function, [args[0], *extra])
+
+        return signature, codegen
+
+    return bit_function
+
+
+count_bits = _bit_count_intrinsic("llvm.ctpop.i64")  # how many bits are set
+lowest_bit = _bit_count_intrinsic("llvm.cttz.i64", 1)  # the index of the lowest set bit
+
+
+@rule
+def fetch_ahead(S, g):
+    """Prefetch the row ``AHEAD`` rows after ``g``, every cache line of it."""
+    if g + AHEAD < S.shape[0]:
+        row = S[g + AHEAD]
+        for i in range(0, ROW, 16):
+            prefetch(row, i)
 
 
 # -- small helpers -------------------------------------------------------------------------
@@ -844,7 +895,7 @@ def has_the_say(s):
 @rule
 def continue_meeting(s, k):
     while s[SAY] <= s[NPARTNERS]:
-        if meeting_moves(s, k, s[:0]) > 1:
+        if meeting_move_count(s, k) > 1:
             set_node(s, MEETING, has_the_say(s))
             return
         pass_the_say(s, k)
@@ -911,76 +962,167 @@ def photo_bits(s, k, centre):
 
 
 @rule
-def lowest_bit(bits):
-    """The index of the lowest bit set (``bits`` not 0)."""
-    return LOWEST_BIT[((bits & -bits) * 0x077CB531 & 0xFFFFFFFF) >> 27]
-
-
-@rule
 def offers(s, k, a, b, first, out, n):
     """The offers centre ``a`` can make centre ``b`` (``trading.feasible_offers``), as the
-    actions ``first + template``, from ``out[n]``; returns the new count (only counting,
-    into an empty ``out``, it stops at two: ``meeting_moves``)."""
-    stop = 2 if len(out) == 0 else 1 << 30
-    money_a, money_b = s[MONEY + a], s[MONEY + b]
+    actions ``first + template``, from ``out[n]``; returns the new count. (``offer_count``
+    counts them and ``offer_at`` finds one, walking them in this order.)"""
     mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
     held = mine
-    while held:  # sell p for each price b can pay, and swap p for each card b holds
+    while held:  # sell p at each price b can pay; swap p for each card b holds
         p = lowest_bit(held)
         held &= held - 1
-        for i in range(k[T_PRICE_COUNT + p]):
-            if money_b >= k[T_OFFER_PRICES + p * MAX_PRICES + i]:
-                n = emit(out, n, first + k[T_SELL_T + p * MAX_PRICES + i])
+        for i in range(affordable(k, p, s[MONEY + b])):
+            n = emit(out, n, first + k[T_SELL_T + p * MAX_PRICES + i])
         others = theirs & ~(1 << p)
         while others:
             q = lowest_bit(others)
             others &= others - 1
             n = emit(out, n, first + k[T_SWAP_T + p * MAX_PHOTOS + q])
-        if n >= stop:
-            return n
     held = theirs
-    while held:  # buy p for each price a can pay; ask for p (a forced sale)
+    while held:  # buy p at each price a can pay; claim p (a forced sale)
         p = lowest_bit(held)
         held &= held - 1
-        for i in range(k[T_PRICE_COUNT + p]):
-            if money_a >= k[T_OFFER_PRICES + p * MAX_PRICES + i]:
-                n = emit(out, n, first + k[T_BUY_T + p * MAX_PRICES + i])
-        if (
-            k[T_ON_CONTROL + a * MAX_PHOTOS + p]
-            and not (mine >> p) & 1
-            and unneeded(s, k, b, p)
-        ):
+        for i in range(affordable(k, p, s[MONEY + a])):
+            n = emit(out, n, first + k[T_BUY_T + p * MAX_PRICES + i])
+        if may_ask_for(s, k, a, b, mine, p):
             n = emit(out, n, first + k[T_ASK_T + p])
-        if n >= stop:
-            return n
-    sets_a, sets_b = s[SATURN_V + a], s[SATURN_V + b]
-    for part in range(PARTS):
-        price = k[T_PART_PRICES + part]
-        mine_part, theirs_part = s[part_at(a, part)], s[part_at(b, part)]
-        if mine_part > sets_a and money_b >= price:
+    for part in range(PARTS):  # sell a single part, buy one, claim a spare
+        bits = part_offers(s, k, a, b, part)
+        if bits & 1:
             n = emit(out, n, first + k[T_PART_SELL_T + part])
-        if theirs_part > sets_b and money_a >= price:
+        if bits & 2:
             n = emit(out, n, first + k[T_PART_BUY_T + part])
-        if not mine_part and theirs_part >= 2 and theirs_part > sets_b:
+        if bits & 4:
             n = emit(out, n, first + k[T_DEMAND_T + part])
     return n
 
 
 @rule
+def affordable(k, p, money):
+    """How many of photo card ``p``'s offer prices (rising) ``money`` pays."""
+    n = 0
+    while n < k[T_PRICE_COUNT + p] and money >= k[T_OFFER_PRICES + p * MAX_PRICES + n]:
+        n += 1
+    return n
+
+
+@rule
+def may_ask_for(s, k, a, b, mine, p):
+    """May centre ``a`` claim photo card ``p`` from ``b`` (a forced sale)? It is on ``a``'s
+    control card, ``a`` lacks it (``mine``: ``a``'s cards as bits) and ``b`` does not
+    need it."""
+    return k[T_ON_CONTROL + a * MAX_PHOTOS + p] and not (mine >> p) & 1 and unneeded(s, k, b, p)
+
+
+@rule
+def part_offers(s, k, a, b, part):
+    """The part offers of ``part`` centre ``a`` can make ``b``, as bits: 1 sell it, 2 buy
+    it, 4 claim b's spare (the order of their numbers)."""
+    price = k[T_PART_PRICES + part]
+    mine, theirs = s[part_at(a, part)], s[part_at(b, part)]
+    sets_b = s[SATURN_V + b]
+    bits = 0
+    if mine > s[SATURN_V + a] and s[MONEY + b] >= price:
+        bits |= 1
+    if theirs > sets_b and s[MONEY + a] >= price:
+        bits |= 2
+    if not mine and theirs >= 2 and theirs > sets_b:
+        bits |= 4
+    return bits
+
+
+@rule
+def offer_count(s, k, a, b):
+    """How many offers ``offers`` lists, counted without listing them."""
+    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    n = count_bits(mine) * count_bits(theirs) - count_bits(mine & theirs)  # the swaps
+    held = mine
+    while held:
+        p = lowest_bit(held)
+        held &= held - 1
+        n += affordable(k, p, s[MONEY + b])
+    held = theirs
+    while held:
+        p = lowest_bit(held)
+        held &= held - 1
+        n += affordable(k, p, s[MONEY + a]) + may_ask_for(s, k, a, b, mine, p)
+    for part in range(PARTS):
+        n += count_bits(part_offers(s, k, a, b, part))
+    return n
+
+
+@rule
+def offer_at(s, k, a, b, first, j):
+    """The ``j``-th offer ``offers`` lists, found by counting past the others."""
+    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    held = mine
+    while held:
+        p = lowest_bit(held)
+        held &= held - 1
+        count = affordable(k, p, s[MONEY + b])
+        if j < count:
+            return first + k[T_SELL_T + p * MAX_PRICES + j]
+        j -= count
+        others = theirs & ~(1 << p)
+        count = count_bits(others)
+        if j < count:
+            for _ in range(j):
+                others &= others - 1
+            return first + k[T_SWAP_T + p * MAX_PHOTOS + lowest_bit(others)]
+        j -= count
+    held = theirs
+    while held:
+        p = lowest_bit(held)
+        held &= held - 1
+        count = affordable(k, p, s[MONEY + a])
+        if j < count:
+            return first + k[T_BUY_T + p * MAX_PRICES + j]
+        j -= count
+        if may_ask_for(s, k, a, b, mine, p):
+            if j == 0:
+                return first + k[T_ASK_T + p]
+            j -= 1
+    for part in range(PARTS):
+        bits = part_offers(s, k, a, b, part)
+        for kind in range(3):
+            if (bits >> kind) & 1:
+                if j == 0:
+                    if kind == 0:
+                        return first + k[T_PART_SELL_T + part]
+                    if kind == 1:
+                        return first + k[T_PART_BUY_T + part]
+                    return first + k[T_DEMAND_T + part]
+                j -= 1
+    return -1
+
+
+@rule
+def saturn_offer_bits(s, k, a, b):
+    """The offers of a whole Saturn V centre ``a`` can make ``b``, as bits: 1 sell, 2 buy."""
+    bits = 0
+    if s[SATURN_V + a] and s[MONEY + b] >= k[T_SATURN_PRICE]:
+        bits |= 1
+    if s[SATURN_V + b] and s[MONEY + a] >= k[T_SATURN_PRICE]:
+        bits |= 2
+    return bits
+
+
+@rule
 def saturn_offers(s, k, a, b, first, out, n):
     """The offers of a whole Saturn V (numbered after the others: ``first + 0, + 1``)."""
-    if s[SATURN_V + a] and s[MONEY + b] >= k[T_SATURN_PRICE]:
+    bits = saturn_offer_bits(s, k, a, b)
+    if bits & 1:
         n = emit(out, n, first)
-    if s[SATURN_V + b] and s[MONEY + a] >= k[T_SATURN_PRICE]:
+    if bits & 2:
         n = emit(out, n, first + 1)
     return n
 
 
 @rule
 def meeting_moves(s, k, out):
-    """``trading.meeting_actions`` into ``out``; returns how many (with an
-    empty ``out``, whether there is more than ``done``: it stops at the second)."""
-    counting = len(out) == 0
+    """``trading.meeting_actions`` into ``out``: ``done``, missions (the mover, in a
+    forbidden zone), offers to each target in seat order, then each target's whole Saturn V
+    offers; returns how many."""
     seat = has_the_say(s)
     centre = s[CENTRE + seat]
     n = emit(out, 0, DONE)
@@ -988,20 +1130,72 @@ def meeting_moves(s, k, out):
         for t in range(k[T_AGENTS]):
             if s[agent_at(centre, t)]:
                 n = emit(out, n, k[T_MISSION] + t)
-    if counting and n > 1:
-        return n
     if s[LEFT] > 0:
-        # The targets in seat order: the mover's are everyone met, the others' the mover.
         for target in range(SEATS):
             if is_target(s, seat, target):
                 first = k[T_PROPOSE] + target * k[T_MENU]
                 n = offers(s, k, centre, s[CENTRE + target], first, out, n)
-                if counting and n > 1:
-                    return n
         for target in range(SEATS):
             if is_target(s, seat, target):
                 first = k[T_OFFER_SATURN] + 2 * target
                 n = saturn_offers(s, k, centre, s[CENTRE + target], first, out, n)
+    return n
+
+
+@rule
+def meeting_move_count(s, k):
+    """How many moves ``meeting_moves`` lists, counted without listing them."""
+    seat = has_the_say(s)
+    centre = s[CENTRE + seat]
+    n = 1 + missions_at_hand(s, k, seat)
+    if s[LEFT] > 0:
+        for target in range(SEATS):
+            if is_target(s, seat, target):
+                n += offer_count(s, k, centre, s[CENTRE + target])
+                n += count_bits(saturn_offer_bits(s, k, centre, s[CENTRE + target]))
+    return n
+
+
+@rule
+def meeting_move_at(s, k, j):
+    """The ``j``-th move ``meeting_moves`` lists, found by counting past the others."""
+    seat = has_the_say(s)
+    centre = s[CENTRE + seat]
+    if j == 0:
+        return DONE
+    j -= 1
+    if seat == s[MOVER] and s[ZONE] >= 0:
+        for t in range(k[T_AGENTS]):
+            if s[agent_at(centre, t)]:
+                if j == 0:
+                    return k[T_MISSION] + t
+                j -= 1
+    for target in range(SEATS):
+        if is_target(s, seat, target):
+            count = offer_count(s, k, centre, s[CENTRE + target])
+            if j < count:
+                first = k[T_PROPOSE] + target * k[T_MENU]
+                return offer_at(s, k, centre, s[CENTRE + target], first, j)
+            j -= count
+    for target in range(SEATS):
+        if is_target(s, seat, target):
+            bits = saturn_offer_bits(s, k, centre, s[CENTRE + target])
+            for kind in range(2):
+                if (bits >> kind) & 1:
+                    if j == 0:
+                        return k[T_OFFER_SATURN] + 2 * target + kind
+                    j -= 1
+    return -1
+
+
+@rule
+def missions_at_hand(s, k, seat):
+    """The missions ``seat`` may carry out: the mover's agent card types, in a forbidden
+    zone."""
+    n = 0
+    if seat == s[MOVER] and s[ZONE] >= 0:
+        for t in range(k[T_AGENTS]):
+            n += s[agent_at(s[CENTRE + seat], t)] > 0
     return n
 
 
@@ -1629,57 +1823,69 @@ def pair(out, first, second):
 
 # -- over a batch --------------------------------------------------------------------------
 @rule
-def start_games(S, k, ball, games, keys, drawn, log, length):
+def start_games(S, k, ball, games, keys, drawn, log, length, player):
     """New games in the rows ``games``, played to their first decision."""
     made = 0
     for g in games:
         new_game(S[g], k)
         made += play_chance(S[g], k, ball, keys, drawn, g, log, length)
+        player[g] = S[g, PLAYER]
     return made
 
 
 @rule
-def step_games(S, k, ball, actions, active, keys, drawn, log, length):
-    """Each active game's action (logged), then its chance up to its next decision."""
+def step_games(S, k, ball, actions, active, keys, drawn, log, length, player):
+    """Each active game's action (logged), then its chance up to its next decision; each
+    game's player to move, copied to ``player`` (read at every step: one array, not a
+    column of the rows)."""
     made = 0
     width = log.shape[1]
     for g in range(len(actions)):
         if not active[g]:
             continue
+        fetch_ahead(S, g)
         if width:
             log[g, length[g]] = actions[g]
             length[g] += 1
         apply_decision(S[g], k, actions[g])
         made += 1 + play_chance(S[g], k, ball, keys, drawn, g, log, length)
+        player[g] = S[g, PLAYER]
     return made
 
 
 @rule
-def resume_chance(S, k, ball, keys, drawn, log, length):
+def resume_chance(S, k, ball, keys, drawn, log, length, player):
     """The games left at a chance node when their log filled up, played on."""
     made = 0
     for g in range(S.shape[0]):
-        if S[g, PLAYER] == CHANCE and S[g, PHASE] != OVER:
+        if player[g] == CHANCE:
             made += play_chance(S[g], k, ball, keys, drawn, g, log, length)
+            player[g] = S[g, PLAYER]
     return made
 
 
 @rule
-def sample_actions(S, k, u, out, moves):
+def sample_actions(S, k, player, u, out, moves):
     """A legal action per game, the ``int(u * count)``-th of its legal moves (0 if over);
     ``moves``: room for one game's legal moves."""
     for g in range(S.shape[0]):
-        if S[g, PLAYER] < 0:
+        if player[g] < 0:
             out[g] = 0
             continue
-        n = legal_actions(S[g], k, moves)
-        out[g] = moves[min(int(u[g] * n), n - 1)]
+        fetch_ahead(S, g)
+        s = S[g]
+        if s[PHASE] == MEETING:  # (the longest lists: counted, and one move found)
+            n = meeting_move_count(s, k)
+            out[g] = meeting_move_at(s, k, min(int(u[g] * n), n - 1))
+        else:
+            n = legal_actions(s, k, moves)
+            out[g] = moves[min(int(u[g] * n), n - 1)]
 
 
 @rule
-def legal_masks(S, k, mask, moves):
+def legal_masks(S, k, player, mask, moves):
     for g in range(S.shape[0]):
-        if S[g, PLAYER] >= 0:
+        if player[g] >= 0:
             n = legal_actions(S[g], k, moves)
             for i in range(n):
                 mask[g, moves[i]] = True
