@@ -131,6 +131,7 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
         "on_control": on_control,
         "control": control,
         "control_len": ints([len(c) for c in board.control]),
+        "control_bits": ints([sum(1 << p for p in set(c)) for c in board.control]),
         "surprise_kind": ints([SURPRISE_KINDS.index(c[1]) for c in board.surprises]),
         "surprise_amount": ints([c[2] for c in board.surprises]),
         "surprise_photo": ints([c[3] for c in board.surprises]),
@@ -173,7 +174,7 @@ class CountDownBatch(BatchEnv[CountDownGame]):
 
     def _allocate(self) -> None:
         self.K, self.ball = tables(self.game)
-        self.rows = np.zeros((self.batch_size, rules.ROW), dtype=np.int32)
+        self.rows = aligned_rows(self.batch_size)
         self.rows[:, rules.PLAYER] = TERMINAL
         self.player = np.full(self.batch_size, TERMINAL, dtype=np.int64)  # (rows' PLAYER)
         # Each row's own stream of chance (``uniform``): a key, and the numbers drawn so far.
@@ -280,6 +281,15 @@ class CountDownBatch(BatchEnv[CountDownGame]):
         return out
 
 
+def aligned_rows(count: int) -> np.ndarray:
+    """``count`` rows of zeros, each starting a cache line (64 bytes): a row's fields read
+    together share as few lines as can be."""
+    row_bytes = rules.ROW * 4
+    memory = np.zeros(count * row_bytes + 64, dtype=np.uint8)
+    start = -memory.ctypes.data % 64
+    return memory[start : start + count * row_bytes].view(np.int32).reshape(count, rules.ROW)
+
+
 def row_of(s: CountDownState, K: Any) -> np.ndarray:
     """A reference position as a row of the compiled rules."""
     r = rules
@@ -304,6 +314,7 @@ def row_of(s: CountDownState, K: Any) -> np.ndarray:
     for c, held in enumerate(s.holdings):
         row[r.MONEY + c] = held.money
         put(r.PHOTOS + c * r.MAX_PHOTOS, held.photos)
+        row[r.PHOTO_BITS + c] = sum(1 << p for p, n in enumerate(held.photos) if n)
         put(r.HELD_PARTS + c * r.PARTS, held.parts)
         put(r.AGENTS + c * r.MAX_AGENTS, held.agents)
         row[r.SATURN_V + c] = held.saturn_v

@@ -115,8 +115,10 @@ SEATS_OF, NSEATS = _field("seats_of", CENTRES * 2), _field("nseats", CENTRES)
 IN_SERVICE = _field("in_service", CENTRES)
 PARTNERS = _field("partners", CENTRES)
 MET = _field("met", CENTRES)  # (scratch: the seat met for each centre, while a meeting opens)
+OFFERS_TO = _field("offers_to", SEATS)  # (scratch: each target's offers, ``meeting_move_count``)
 # What each centre and the leader hold (``ledger``), and the agent cards' pile.
 MONEY, SATURN_V = _field("money", CENTRES), _field("saturn_v", CENTRES)
+PHOTO_BITS = _field("photo_bits", CENTRES)  # the cards each centre holds, as bits (bit p: p)
 PHOTOS = _field("photos", CENTRES * MAX_PHOTOS)
 HELD_PARTS = _field("parts", CENTRES * PARTS)
 STOCK = _field("stock", MAX_PHOTOS)
@@ -132,8 +134,9 @@ CAPITAL, NCAPITAL = _field("capital_rolls", CENTRES * 2), _field("ncapital", CEN
 UNITS, GROUP_START = _field("units", CENTRES), _field("group_start", CENTRES)  # ordered groups
 CONTENDERS, TIES, NTIES = _field("contenders", 2), _field("tie_rolls", CENTRES), _field("nties")
 FIRST_ROUND = _field("first_round")
-ROW = sum(n for _, n in _offsets.values())
+ROW = -(-sum(n for _, n in _offsets.values()) // 16) * 16  # (whole cache lines: 64 bytes)
 FIELDS = dict(_offsets)  # name -> (offset, size)
+ALL = 1 << 30  # (``meeting_move_count``: count them all)
 AHEAD = 4  # rows prefetched ahead of the one played (``fetch_ahead``)
 
 
@@ -204,6 +207,7 @@ T_ASTRONAUT = _table("astronaut", MAX_PHOTOS)
 T_ON_CONTROL = _table("on_control", CENTRES * MAX_PHOTOS)
 T_CONTROL = _table("control", CENTRES * MAX_PHOTOS)
 T_CONTROL_LEN = _table("control_len", CENTRES)
+T_CONTROL_BITS = _table("control_bits", CENTRES)  # each control card's photo cards, as bits
 T_SURPRISE_KIND = _table("surprise_kind", MAX_SURPRISES)
 T_SURPRISE_AMOUNT = _table("surprise_amount", MAX_SURPRISES)
 T_SURPRISE_PHOTO = _table("surprise_photo", MAX_SURPRISES)
@@ -280,11 +284,12 @@ lowest_bit = _bit_count_intrinsic("llvm.cttz.i64", 1)  # the index of the lowest
 
 
 @rule
-def fetch_ahead(S, g):
-    """Prefetch the row ``AHEAD`` rows after ``g``, every cache line of it."""
+def fetch_ahead(S, g, end):
+    """Prefetch the row ``AHEAD`` rows after ``g``, its cache lines up to field ``end`` (a
+    move reads the fields at the front of the row; the lists at its end now and then)."""
     if g + AHEAD < S.shape[0]:
         row = S[g + AHEAD]
-        for i in range(0, ROW, 16):
+        for i in range(0, end, 16):
             prefetch(row, i)
 
 
@@ -309,6 +314,16 @@ def transfer(s, payer, payee, amount):
         s[BANK_BALANCE] += amount
     else:
         s[MONEY + payee] += amount
+
+
+@rule
+def add_photo(s, centre, p, copies):
+    """``copies`` (+1 or -1) of photo card ``p`` to a centre (its bits kept in step)."""
+    s[PHOTOS + centre * MAX_PHOTOS + p] += copies
+    if s[PHOTOS + centre * MAX_PHOTOS + p]:
+        s[PHOTO_BITS + centre] |= 1 << p
+    else:
+        s[PHOTO_BITS + centre] &= ~(1 << p)
 
 
 @rule
@@ -619,7 +634,7 @@ def buy_photo(s, k, p):
 @rule
 def receive_photo(s, k, centre, p):
     s[STOCK + p] -= 1
-    s[PHOTOS + centre * MAX_PHOTOS + p] += 1
+    add_photo(s, centre, p, 1)
     if k[T_ONCE_MORE_FOR_UNNEEDED] and not k[T_NEEDED_IN_PLAY + p]:
         s[AGAIN] = 1
 
@@ -815,7 +830,7 @@ def settle_debts(s, k):
 @rule
 def sell_photo_to_leader(s, k, p):
     debtor = s[DEBTS]
-    s[PHOTOS + debtor * MAX_PHOTOS + p] -= 1
+    add_photo(s, debtor, p, -1)
     s[STOCK + p] += 1
     transfer(s, BANK, debtor, k[T_PHOTO_VALUES + p])
     settle_debts(s, k)
@@ -895,7 +910,7 @@ def has_the_say(s):
 @rule
 def continue_meeting(s, k):
     while s[SAY] <= s[NPARTNERS]:
-        if meeting_move_count(s, k) > 1:
+        if meeting_move_count(s, k, 2) > 1:  # (a move besides done)
             set_node(s, MEETING, has_the_say(s))
             return
         pass_the_say(s, k)
@@ -954,11 +969,7 @@ def emit(out, n, action):
 @rule
 def photo_bits(s, k, centre):
     """The photo cards a centre holds, as bits (bit p: card p)."""
-    bits = 0
-    for p in range(k[T_PHOTOS]):
-        if s[PHOTOS + centre * MAX_PHOTOS + p]:
-            bits |= 1 << p
-    return bits
+    return s[PHOTO_BITS + centre]
 
 
 @rule
@@ -1032,10 +1043,17 @@ def part_offers(s, k, a, b, part):
 
 
 @rule
-def offer_count(s, k, a, b):
-    """How many offers ``offers`` lists, counted without listing them."""
+def offer_count(s, k, a, b, enough):
+    """How many offers ``offers`` lists, counted without listing them; once ``enough`` are
+    found, that many or more (whether there is any offer: ``enough`` 1)."""
     mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
     n = count_bits(mine) * count_bits(theirs) - count_bits(mine & theirs)  # the swaps
+    if n >= enough:
+        return n
+    for part in range(PARTS):
+        n += count_bits(part_offers(s, k, a, b, part))
+    if n >= enough:
+        return n
     held = mine
     while held:
         p = lowest_bit(held)
@@ -1045,9 +1063,12 @@ def offer_count(s, k, a, b):
     while held:
         p = lowest_bit(held)
         held &= held - 1
-        n += affordable(k, p, s[MONEY + a]) + may_ask_for(s, k, a, b, mine, p)
-    for part in range(PARTS):
-        n += count_bits(part_offers(s, k, a, b, part))
+        n += affordable(k, p, s[MONEY + a])
+    lacking = k[T_CONTROL_BITS + a] & ~mine & theirs  # (the cards a may claim if b spares them)
+    while lacking:
+        p = lowest_bit(lacking)
+        lacking &= lacking - 1
+        n += unneeded(s, k, b, p)
     return n
 
 
@@ -1143,22 +1164,28 @@ def meeting_moves(s, k, out):
 
 
 @rule
-def meeting_move_count(s, k):
-    """How many moves ``meeting_moves`` lists, counted without listing them."""
+def meeting_move_count(s, k, enough):
+    """How many moves ``meeting_moves`` lists, counted without listing them, or ``enough``
+    or more once that many are found. Counted in full, each target's offers are noted in
+    ``OFFERS_TO`` for ``meeting_move_at``."""
     seat = has_the_say(s)
     centre = s[CENTRE + seat]
     n = 1 + missions_at_hand(s, k, seat)
     if s[LEFT] > 0:
         for target in range(SEATS):
+            if n >= enough:
+                return n
             if is_target(s, seat, target):
-                n += offer_count(s, k, centre, s[CENTRE + target])
-                n += count_bits(saturn_offer_bits(s, k, centre, s[CENTRE + target]))
+                offers = offer_count(s, k, centre, s[CENTRE + target], enough - n)
+                s[OFFERS_TO + target] = offers
+                n += offers + count_bits(saturn_offer_bits(s, k, centre, s[CENTRE + target]))
     return n
 
 
 @rule
 def meeting_move_at(s, k, j):
-    """The ``j``-th move ``meeting_moves`` lists, found by counting past the others."""
+    """The ``j``-th move ``meeting_moves`` lists, found by counting past the others (right
+    after ``meeting_move_count``, whose counts it reads)."""
     seat = has_the_say(s)
     centre = s[CENTRE + seat]
     if j == 0:
@@ -1172,7 +1199,7 @@ def meeting_move_at(s, k, j):
                 j -= 1
     for target in range(SEATS):
         if is_target(s, seat, target):
-            count = offer_count(s, k, centre, s[CENTRE + target])
+            count = s[OFFERS_TO + target]
             if j < count:
                 first = k[T_PROPOSE] + target * k[T_MENU]
                 return offer_at(s, k, centre, s[CENTRE + target], first, j)
@@ -1271,8 +1298,8 @@ def reply(s, k, accept):
 
 @rule
 def move_photo(s, giver, taker, p):
-    s[PHOTOS + giver * MAX_PHOTOS + p] -= 1
-    s[PHOTOS + taker * MAX_PHOTOS + p] += 1
+    add_photo(s, giver, p, -1)
+    add_photo(s, taker, p, 1)
 
 
 @rule
@@ -1408,9 +1435,9 @@ def hit_target(s, k, action):
         p = action - k[T_TAKE_PHOTO]
         if k[T_AGENT_GREEN + card]:
             s[STOCK + p] -= 1
-            s[PHOTOS + mover_centre(s) * MAX_PHOTOS + p] += 1
+            add_photo(s, mover_centre(s), p, 1)
         else:
-            s[PHOTOS + target * MAX_PHOTOS + p] -= 1
+            add_photo(s, target, p, -1)
             s[STOCK + p] += 1
     end_mission(s, k)
 
@@ -1554,7 +1581,7 @@ def end_lot(s, k):
     high = s[HIGH]
     if high >= 0:
         s[STOCK + p] -= 1
-        s[PHOTOS + high * MAX_PHOTOS + p] += 1
+        add_photo(s, high, p, 1)
         transfer(s, high, BANK, s[PRICE])
     if s[NLOTS]:
         set_up_lot(s, k)
@@ -1843,7 +1870,7 @@ def step_games(S, k, ball, actions, active, keys, drawn, log, length, player):
     for g in range(len(actions)):
         if not active[g]:
             continue
-        fetch_ahead(S, g)
+        fetch_ahead(S, g, UNSEEN)
         if width:
             log[g, length[g]] = actions[g]
             length[g] += 1
@@ -1872,10 +1899,10 @@ def sample_actions(S, k, player, u, out, moves):
         if player[g] < 0:
             out[g] = 0
             continue
-        fetch_ahead(S, g)
+        fetch_ahead(S, g, STOCK)  # (a move is picked from the fields before the stock)
         s = S[g]
         if s[PHASE] == MEETING:  # (the longest lists: counted, and one move found)
-            n = meeting_move_count(s, k)
+            n = meeting_move_count(s, k, ALL)
             out[g] = meeting_move_at(s, k, min(int(u[g] * n), n - 1))
         else:
             n = legal_actions(s, k, moves)
