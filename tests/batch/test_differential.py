@@ -1,4 +1,4 @@
-"""Every configuration of the three batch engines against the reference engines, on a
+"""Every configuration of the batch engines against the reference engines, on a
 sample of games (``python -m tminus.batch.differential`` runs 10,000 per configuration)."""
 
 import numpy as np
@@ -14,6 +14,8 @@ def sample_size(name, params):
         return 40
     if name == "sputnik":
         return 8 if params.get("radius", 3) > 4 else 20
+    if name == "count_down":  # (a random game runs to its cap of 2,000 turns: 5,000 actions)
+        return 3 if params.get("max_turns", 2000) > 100 else 20
     return 2 if params["players"] <= 3 else 3
 
 

@@ -20,8 +20,8 @@ import numpy as np
 
 try:
     from tminus.batch import count_down_rules as rules
-except ImportError as error:  # (numba: the extra "numba")
-    raise ImportError(
+except ImportError as error:  # (Numba comes with the extra "numba"; "dev" has it too)
+    raise ValueError(
         f"Count Down's batch engine needs Numba ({error}): "
         'pip install -c constraints.txt -e ".[numba]"'
     ) from None
