@@ -50,6 +50,37 @@ def test_sputnik_greedy_takes_one_of_the_reference_greedy_best_moves(params):
     assert decisions > 500
 
 
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_count_down_greedy_takes_the_reference_greedy_move_every_time(players):
+    reference = None
+    decisions = 0
+    for state, action in greedy_decisions("count_down", 4, players=players):
+        reference = reference or make_agent("greedy", state.game, seed=0)
+        assert reference.step(state) == action, str(state)
+        decisions += 1
+    assert decisions > 500
+
+
+def test_count_down_greedy_decides_as_the_reference_in_every_phase_of_random_games():
+    # Greedy players never hold an auction; random ones reach every decision there is.
+    env = tb.make("count_down", 16, seed=3, players=4, max_turns=400)
+    greedy = make_batch_agent("greedy", env)
+    reference = make_agent("greedy", env.game, seed=0)
+    states = [env.game.new_initial_state() for _ in range(16)]
+    rng = np.random.default_rng(0)
+    phases = set()
+    while not env.terminal().all():
+        chosen = greedy.act()
+        for i, state in enumerate(states):
+            for action in env.history(i, len(state.history())):
+                state.apply_action(action)
+            if state.current_player() >= 0:
+                assert reference.step(state) == chosen[i], str(state)
+                phases.add(state.phase())
+        env.step(env.sample_legal(rng.random(16)))
+    assert phases >= {"bid", "debt", "target", "arrested", "ask", "counter", "Saturn V"}
+
+
 def test_sputnik_greedy_breaks_ties_at_random():
     # After the first step, many galaxies are equally good to remove: two seeds differ.
     env = tb.make("sputnik", 64, seed=0)

@@ -186,3 +186,11 @@ def test_without_numba_the_engine_says_what_to_install():
 def test_memory_per_game_is_a_row_and_the_player_to_move():
     env = CountDownBatch(8, record_history=False)
     assert env.memory_per_game() == rules.ROW * 4 + 8
+
+
+def test_the_engine_compiles_itself_ahead_when_asked():
+    # (``tminus serve`` runs this in the background: reviews then find it compiled)
+    done = subprocess.run(
+        [sys.executable, "-m", "tminus.batch.count_down"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "compiled and ready" in done.stdout

@@ -360,3 +360,20 @@ def row_of(s: CountDownState, K: Any) -> np.ndarray:
     row[r.NTIES] = len(rolls.tie_rolls)
     row[r.FIRST_ROUND] = int(rolls.first_round)
     return row
+
+
+def main() -> None:
+    """``python -m tminus.batch.count_down``: compile the engine and its greedy player (Numba
+    keeps them on disk: every later process loads them in a second or two)."""
+    from tminus.batch.count_down_greedy import CountDownBatchGreedy
+
+    env = CountDownBatch(2, seed=0, players=4, max_turns=20)
+    env.legal_mask()
+    env.observation_tensor(0)
+    env.step(CountDownBatchGreedy(env).act())
+    env.step(env.sample_legal(np.zeros(2)))
+    print("Count Down's batch engine is compiled and ready")
+
+
+if __name__ == "__main__":
+    main()

@@ -230,8 +230,9 @@ TABLES = dict(_tables)  # name -> (offset, size)
 
 # Every rule is compiled without Numba's reference counts (``_nrt=False``): the rules allocate
 # nothing, and counting the references of the row and the tables at each call of a rule took
-# more than half of the time (measured with perf).
-rule = njit(cache=True, _nrt=False)
+# more than half of the time (measured with perf). Without the GIL (``nogil``): a review plays
+# its playouts on two batches in two threads (``review.batch_playouts``).
+rule = njit(cache=True, _nrt=False, nogil=True)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)

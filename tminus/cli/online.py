@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
+import subprocess
+import sys
 from typing import Annotated
 
 import typer
@@ -129,7 +133,8 @@ def serve(
         typer.Option(
             help="Build the solved tables missing here in the background, at the lowest "
             "priority (Sputnik's endgame table: about 75 s on 2 cores and 900 MB, once): "
-            "until then the bots, hints and reviews that read them search instead."
+            "until then the bots, hints and reviews that read them search instead. Also "
+            "compiles Count Down's batch engine, where its reviews play (once, then on disk)."
         ),
     ] = True,
 ) -> None:
@@ -181,6 +186,8 @@ def serve(
     stored_in = make_url(db).render_as_string(hide_password=True)  # (no password on screen)
     console.print(f"T-minus is at [bold]http://{shown}:{port}/[/]  (games stored in {stored_in})")
     say_tables(build_tables)
+    if build_tables:
+        compile_batch_engines()
     proxies = [address.strip() for address in trusted_proxies.split(",") if address.strip()]
     http = guarded_http(request_timeout, connections_per_address, proxies)
     app = create_app(db, bot_delay, limits)
@@ -228,6 +235,23 @@ def verify(
         f"[bold green]✓ verified[/]: the seed matches its commitment and all "
         f"{result.chance_checked} chance outcomes follow from it ({result.moves_checked} moves "
         "replayed)."
+    )
+
+
+def compile_batch_engines() -> None:
+    """Have Count Down's batch engine compiled in the background, at the lowest priority
+    (its reviews play their playouts there): Numba keeps it on disk, so only the first start
+    of a server compiles it (half a minute or so of one core), and no review waits for it."""
+    if importlib.util.find_spec("numba") is None:  # (the extra "numba": reviews do without)
+        return
+    command = [sys.executable, "-m", "tminus.batch.count_down"]
+    nice = shutil.which("nice")
+    subprocess.Popen(
+        [nice, "-n", "19", *command] if nice else command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # (a server's Ctrl-C is not the compiler's)
     )
 
 

@@ -26,9 +26,13 @@ from tminus.core.registry import manifest
 
 def batch_rollout(game: Game) -> str | None:
     """The batch rollout player of ``game``, or None when its playouts run on the reference
-    engine (no batch engine, or none chosen)."""
+    engine (no batch engine, none chosen, or one whose extra is not installed: Count
+    Down's needs Numba)."""
     try:
-        return manifest(game.name).batch_rollout
+        rollout = manifest(game.name).batch_rollout
+        if rollout is not None:
+            batch_class(game.name)  # (its module imported: a missing extra says so here)
+        return rollout
     except (KeyError, ValueError):  # a game made in a test has no manifest
         return None
 

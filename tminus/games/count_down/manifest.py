@@ -25,4 +25,7 @@ MANIFEST = GameManifest(
     ),
     board="/static/js/boards/count_down.js",
     batch={"numpy": "tminus.batch.count_down:CountDownBatch"},
+    batch_agents={"greedy": "tminus.batch.count_down_greedy:CountDownBatchGreedy"},
+    # The review's playouts: the greedy player, as on the reference engine (the same moves).
+    batch_rollout="greedy",
 )
