@@ -70,8 +70,14 @@ def test_simulate_and_bench_on_the_batch_engine():
     assert data["games"] == 200 and data["seats"][0]["wins"] > 150  # greedy beats random
     result = run("simulate", "three_two_one", "--agents", "greedy", "--batch")
     assert result.exit_code == 2 and "Traceback" not in result.output  # no vectorised greedy
-    result = run("bench", "--batch", "count_down")  # no batch engine for Count Down
+    result = run("bench", "--batch", "chess")  # no such game
     assert result.exit_code == 2 and "Traceback" not in result.output
+    # Count Down on its batch engine, greedy against random (Numba compiles it, or reads it)
+    result = run("simulate", "count_down", "--agents", "greedy,random", "-n", "40", "--batch",
+                 "--seed", "2", "-p", "players=2", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 40 and data["seats"][0]["wins"] > 30  # greedy beats random
 
 
 def test_play_a_whole_game_with_bad_input_reprompted():
