@@ -2,7 +2,7 @@
 
 Each function is the reference rule of the same name (``tminus/games/count_down``), written
 over one game's row ``s`` (int32, its fields at the offsets below) and the board's tables
-``k`` (``count_down_tables.tables``). A list of the reference (the seats met, the debts, the
+``k`` (int64, ``count_down.tables``). A list of the reference (the seats met, the debts, the
 lots) is a block of the row with a count beside it. The reference stays the specification:
 ``tminus.batch.differential`` replays every batch game there, move by move.
 """
@@ -10,7 +10,7 @@ lots) is a block of the row with a count beside it. The reference stays the spec
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -71,7 +71,7 @@ from tminus.games.count_down.phases import (
 from tminus.games.count_down.phases import BUY_PHOTO as BUYING_PHOTO
 from tminus.games.count_down.phases import ROLL as ROLLING
 
-# The most a row has room for (a board with more is refused by ``count_down_tables``).
+# The most a row has room for (a board with more is refused by ``count_down.tables``).
 SEATS, CENTRES, PARTS = 6, 4, 4
 MAX_PHOTOS, MAX_AGENTS, MAX_SURPRISES, MAX_LOTS, MAX_DEBTS = 16, 4, 16, 8, 16
 BANK = -1
@@ -232,7 +232,7 @@ TABLES = dict(_tables)  # name -> (offset, size)
 # nothing, and counting the references of the row and the tables at each call of a rule took
 # more than half of the time (measured with perf). Without the GIL (``nogil``): a review plays
 # its playouts on two batches in two threads (``review.batch_playouts``).
-rule = njit(cache=True, _nrt=False, nogil=True)
+rule = njit(cache=True, _nrt=False, nogil=True)  # type: ignore[call-overload]  # (_nrt: Numba's own)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
