@@ -175,7 +175,9 @@ class CountDownBatch(BatchEnv[CountDownGame]):
     def _allocate(self) -> None:
         self.K, self.ball = tables(self.game)
         self.rows = aligned_rows(self.batch_size)
-        self.rows[:, rules.PLAYER] = TERMINAL
+        self.rows[:, rules.PLAYER] = TERMINAL  # (a row not yet dealt or loaded: no game,
+        self.rows[:, rules.WINNER] = -1  # no winner, nobody seated)
+        self.rows[:, rules.CENTRE : rules.CENTRE + rules.SEATS] = -1
         self.player = np.full(self.batch_size, TERMINAL, dtype=np.int64)  # (rows' PLAYER)
         # Each row's own stream of chance (``uniform``): a key, and the numbers drawn so far.
         self._keys = self.rng.integers(1 << 63, size=self.batch_size, dtype=np.uint64)
