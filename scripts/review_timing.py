@@ -3,6 +3,7 @@ different seeds (as ``tminus review`` does, with its time budget), printing the 
 took, how precise its values are and how often the two give a decision the same label.
 
     python scripts/review_timing.py --game three_two_one --players 3 --seed 1
+    python scripts/review_timing.py --game count_down --players 4 --reference  # no batch
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1, help="the recorded game's")
     parser.add_argument("--budget", type=float, default=55.0)
+    parser.add_argument(
+        "--reference", action="store_true",
+        help="play the playouts on the reference engine, not the batch engine",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.reference:
+        import tminus.review.batch_playouts
+
+        tminus.review.batch_playouts.batch_rollout = lambda game: None
     game = load_game(args.game, players=args.players)
     agents = make_agents(["greedy"] * game.num_players, game, [args.seed])
     history = play_game(game, agents, [args.seed]).history
