@@ -194,3 +194,9 @@ def test_the_engine_compiles_itself_ahead_when_asked():
         [sys.executable, "-m", "tminus.batch.count_down"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "compiled and ready" in done.stdout
+
+
+def test_a_turn_limit_whose_money_could_pass_32_bits_is_refused():
+    CountDownBatch(1, max_turns=200_000)  # (the default board's amounts: up to 223,000)
+    with pytest.raises(ValueError, match="money in 32 bits"):
+        CountDownBatch(1, max_turns=1_000_000)

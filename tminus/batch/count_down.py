@@ -29,6 +29,7 @@ except ImportError as error:  # (Numba comes with the extra "numba"; "dev" has i
 from tminus.batch.base import BatchEnv
 from tminus.core.game import CHANCE, TERMINAL
 from tminus.games.count_down import phases, setup
+from tminus.games.count_down.actions import BUY, SELL
 from tminus.games.count_down.data import SQUARE_KINDS, SURPRISE_KINDS
 from tminus.games.count_down.game import CountDownGame, CountDownState
 
@@ -49,6 +50,7 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
     ):
         if count > most:
             raise ValueError(f"the Count Down batch engine plays boards of at most {most} {what}")
+    check_money_fits(game)
     ints = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
     units = setup.units_for(game.num_players)
     unit_seats = np.zeros((4, 2), dtype=np.int64)
@@ -168,6 +170,27 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
     return table, cumulative
 
 
+def check_money_fits(game: CountDownGame) -> None:
+    """The row keeps money in 32 bits. A turn moves at most a few of the board's amounts
+    (a square's, a surprise card's from each centre, a sale, a ransom): refuse a board and
+    turn limit whose money could pass 2**31 (the default board's limit is 223,000 turns)."""
+    board, space = game.board, game.space
+    amounts = [
+        board.capital_per_pip * 12 * 2,  # (a team's two rolls for capital)
+        board.saturn_price, board.ransom, board.squat_fine, *board.part_prices,
+        *(c for kind, _, c in space.templates if kind in (SELL, BUY)),
+        *(arg for kind, arg in zip(board.kinds, board.args, strict=True) if kind == "funding"),
+        *(3 * abs(card[2]) for card in board.surprises),
+    ]  # fmt: skip
+    most = 4 * max(amounts) * (game.max_turns + 24)
+    if most >= 2**31:
+        raise ValueError(
+            "the Count Down batch engine keeps money in 32 bits: with amounts up to "
+            f"{max(amounts)} over {game.max_turns} turns it could pass 2**31; "
+            "play fewer turns (max_turns) on the batch engine, or use the reference engine"
+        )
+
+
 class CountDownBatch(BatchEnv[CountDownGame]):
     name = "count_down"
     game_class = CountDownGame
@@ -248,7 +271,9 @@ class CountDownBatch(BatchEnv[CountDownGame]):
         return mask
 
     def sample_legal(self, uniform: np.ndarray) -> np.ndarray:
-        """The base's pick (the ``int(u * count)``-th legal action), without the mask."""
+        """A legal move drawn uniformly by ``uniform``, without the mask: the ``int(u * count)``
+        -th in the engine's own order of listing, which in a meeting is not the order of the
+        action numbers (so not always the base's pick there)."""
         actions = np.zeros(self.batch_size, dtype=np.int64)
         rules.sample_actions(
             self.rows,
