@@ -33,8 +33,6 @@ from tminus.games.count_down.actions import BUY, SELL
 from tminus.games.count_down.data import SQUARE_KINDS, SURPRISE_KINDS
 from tminus.games.count_down.game import CountDownGame, CountDownState
 
-AGENT_KINDS = ("photo", "part", "turn")
-
 
 def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
     """The board, cards, prices and action numbering of ``game`` as the compiled rules read
@@ -56,11 +54,6 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
     unit_seats = np.zeros((4, 2), dtype=np.int64)
     for u, seats in enumerate(units):
         unit_seats[u, : len(seats)] = seats
-    on_control = np.zeros((4, photos), dtype=bool)
-    control = np.zeros((4, max(len(c) for c in board.control)), dtype=np.int64)
-    for c, cards in enumerate(board.control):
-        on_control[c, list(cards)] = True
-        control[c, : len(cards)] = cards
     weights = np.asarray(game.ball_weights, dtype=np.float64)
     cumulative = np.cumsum(weights) / weights.sum()
     ids = space.offer_templates  # template indices by what they trade
@@ -102,7 +95,6 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
         "initial_parts": sum(game.in_service),
         "last_face": int(np.flatnonzero(weights)[-1]),
         "phases": len(phases.NAMES),
-        "actions": space.size,
         "menu": space.menu,
         "propose": space.propose,
         "offer_saturn": space.offer_saturn,
@@ -119,7 +111,7 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
         "initial_stock": ints(setup.initial_stock(board, list(game.in_service))[0]),
         "agent_copies": ints(board.agent_copies),
         "agent_green": np.asarray(board.agent_green, dtype=bool),
-        "agent_kind": ints([AGENT_KINDS.index(k) for k in board.agent_kinds]),
+        "agent_kind": ints([rules.AGENT_KINDS.index(k) for k in board.agent_kinds]),
         "unit_size": ints([len(u) for u in units] + [0] * (4 - len(units))),
         "unit_seats": unit_seats,
         "ramp": ints(board.ramp),
@@ -130,9 +122,6 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
         "part_prices": ints(board.part_prices),
         "needed_in_play": np.asarray(game.needed_in_play, dtype=bool),
         "astronaut": np.asarray(board.astronaut, dtype=bool),
-        "on_control": on_control,
-        "control": control,
-        "control_len": ints([len(c) for c in board.control]),
         "control_bits": ints([sum(1 << p for p in set(c)) for c in board.control]),
         "surprise_kind": ints([SURPRISE_KINDS.index(c[1]) for c in board.surprises]),
         "surprise_amount": ints([c[2] for c in board.surprises]),
@@ -154,12 +143,9 @@ def tables(game: CountDownGame) -> tuple[np.ndarray, np.ndarray]:
     }
     table = np.zeros(rules.TABLE, dtype=np.int64)
     for name, values in fields.items():
-        offset, size = rules.TABLES[name]
+        offset, size, width = rules.TABLES[name]
         flat = np.asarray(values, dtype=np.int64)
-        if flat.ndim == 2:  # (a table of rows: each row padded to the width the rules read)
-            width = size // (
-                4 if name in ("unit_seats", "on_control", "control") else rules.MAX_PHOTOS
-            )
+        if width:  # (a table of rows: each row padded to the width the rules read)
             padded = np.zeros((size // width, width), dtype=np.int64)
             padded[: flat.shape[0], : flat.shape[1]] = flat
             flat = padded
@@ -380,7 +366,7 @@ def row_of(s: CountDownState, K: Any) -> np.ndarray:
     for group in rolls.groups:
         put(r.UNITS + at, group)
         row[r.GROUP_START + at] = 1
-        if group is rolls.contenders or group == rolls.contenders:
+        if group == rolls.contenders:
             row[r.CONTENDERS], row[r.CONTENDERS + 1] = at, at + len(group)
         at += len(group)
     put(r.TIES, rolls.tie_rolls)

@@ -113,7 +113,7 @@ NO_MOVE = -1
 @rule
 def needed_bits(s, k, c):
     """The photo cards of ``c``'s control card it lacks (``trading.needed_photos``)."""
-    return k[T_CONTROL_BITS + c] & ~photo_bits(s, k, c)
+    return k[T_CONTROL_BITS + c] & ~photo_bits(s, c)
 
 
 @rule
@@ -169,7 +169,7 @@ def reserve(s, k, c):
 
 @rule
 def progress(s, k, c):
-    held = photo_bits(s, k, c) & k[T_CONTROL_BITS + c]
+    held = photo_bits(s, c) & k[T_CONTROL_BITS + c]
     return count_bits(held) + PARTS - count_bits(missing_bits(s, c))
 
 
@@ -255,27 +255,41 @@ def square_value(s, k, me, seat, square):
 
 # -- meetings ------------------------------------------------------------------------------
 @rule
-def proposal_score(s, k, me, them, t):
+def proposal_score(k, mine, theirs, t):
+    """The reference's ``proposal_score``: ``mine`` and ``theirs`` are ``wants``."""
     kind, x, y = k[T_TEMPLATE_KIND + t], k[T_TEMPLATE_A + t], k[T_TEMPLATE_B + t]
-    money = s[MONEY + me]
+    money, needed, spare, missing, duplicates = mine
+    _, their_needed, their_spare, their_missing, _ = theirs
     if kind == ASK_FOR:
         return 10.0 if money >= k[T_PHOTO_VALUES + x] else 0.0
     if kind == DEMAND:
         return 9.0 if money >= y else 0.0
-    needed, spare = needed_bits(s, k, me), spare_bits(s, k, me)
-    if kind == BUY and (needed >> x) & 1 and (spare_bits(s, k, them) >> x) & 1:
+    if kind == BUY and (needed >> x) & 1 and (their_spare >> x) & 1:
         return 8.0 - y / k[T_PHOTO_VALUES + x]
     if kind == SWAP and (needed >> y) & 1 and (spare >> x) & 1:
-        return 7.0 if (needed_bits(s, k, them) >> x) & 1 else 3.0
-    if kind == SELL and (spare >> x) & 1 and (needed_bits(s, k, them) >> x) & 1:
+        return 7.0 if (their_needed >> x) & 1 else 3.0
+    if kind == SELL and (spare >> x) & 1 and (their_needed >> x) & 1:
         return 2.0 + y / k[T_PHOTO_VALUES + x]
-    if kind == BUY_PART_FROM and (missing_bits(s, me) >> x) & 1:
+    if kind == BUY_PART_FROM and (missing >> x) & 1:
         return 6.0
-    if kind == SELL_PART and (duplicate_bits(s, me) >> x) & 1:
-        return 1.0 if (missing_bits(s, them) >> x) & 1 else 0.0
+    if kind == SELL_PART and (duplicates >> x) & 1:
+        return 1.0 if (their_missing >> x) & 1 else 0.0
     if kind == BUY_SATURN_FROM:
-        return 6.0 if parts_worth(k, missing_bits(s, me)) >= y else 0.0
+        return 6.0 if parts_worth(k, missing) >= y else 0.0
     return 0.0
+
+
+@rule
+def wants(s, k, c):
+    """What centre ``c`` has, needs and can spare, read once for a meeting's proposals (the
+    reference's ``Wants``): money, then needed, spare, missing and duplicate bits."""
+    return (
+        s[MONEY + c],
+        needed_bits(s, k, c),
+        spare_bits(s, k, c),
+        missing_bits(s, c),
+        duplicate_bits(s, c),
+    )
 
 
 @rule
@@ -291,14 +305,18 @@ def meeting(s, k, me, moves, n):
         return first_mission
     owner = s[ZONE]
     visiting = owner >= 0 and not s[JUSTIFIED] and s[PLAYER] == s[MOVER]
+    mine = wants(s, k, me)
+    them, theirs = -1, mine  # (a target's wants, read again only when the target changes)
     best, best_score = DONE, 0.0
     for i in range(n):
         a = moves[i]
         if a < k[T_PROPOSE]:
             continue
         seat, t = split_proposal(k, a)
-        them = s[CENTRE + seat]
-        score = proposal_score(s, k, me, them, t)
+        if s[CENTRE + seat] != them:
+            them = s[CENTRE + seat]
+            theirs = wants(s, k, them)
+        score = proposal_score(k, mine, theirs, t)
         if visiting and k[T_TEMPLATE_KIND + t] == ASK_FOR and them == owner:
             score = max(score, 4.0)
         if score > best_score or (score == best_score and score > 0.0 and a < best):

@@ -15,6 +15,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from tminus.batch.base import GOLDEN64
 from tminus.core.game import CHANCE, TERMINAL
 from tminus.games.count_down.actions import (
     ACCEPT,
@@ -45,6 +46,7 @@ from tminus.games.count_down.actions import (
     SWAP,
     WAIT,
 )
+from tminus.games.count_down.data import SQUARE_KINDS, SURPRISE_KINDS
 from tminus.games.count_down.phases import (
     AGENT_DRAW,
     ARREST_ROLL,
@@ -76,12 +78,17 @@ SEATS, CENTRES, PARTS = 6, 4, 4
 MAX_PHOTOS, MAX_AGENTS, MAX_SURPRISES, MAX_LOTS, MAX_DEBTS = 16, 4, 16, 8, 16
 BANK = -1
 
-# Square kinds and surprise kinds by their index in ``data.SQUARE_KINDS`` / ``SURPRISE_KINDS``.
-RAMP, FORBIDDEN, PHOTO_SQ, PART_SQ, SATURN_SQ, SURPRISE_SQ = 0, 1, 2, 3, 4, 5
-FUNDING_SQ, ESPIONAGE_SQ, SABOTAGE_SQ, TRAINING_SQ = 6, 7, 8, 9
-MONEY_CARD, COLLECT_EACH, PAY_EACH, PHOTO_CARD, PART_CARD = 0, 1, 2, 3, 4
-MOVE_TO, GO_HOME, PLAY_AGAIN_CARD, LOSE_TURN = 5, 6, 7, 8
-AGENT_PHOTO, AGENT_PART, AGENT_TURN = 0, 1, 2  # what a mission hits
+# Square, surprise and agent card kinds: their index in the board data's own lists.
+square, card = SQUARE_KINDS.index, SURPRISE_KINDS.index
+FORBIDDEN, PHOTO_SQ, PART_SQ = square("forbidden"), square("photo"), square("part")
+SATURN_SQ, SURPRISE_SQ, FUNDING_SQ = square("saturn"), square("surprise"), square("funding")
+ESPIONAGE_SQ, SABOTAGE_SQ, TRAINING_SQ = square("espionage"), square("sabotage"), square("training")
+MONEY_CARD, COLLECT_EACH, PAY_EACH = card("money"), card("collect_each"), card("pay_each")
+PHOTO_CARD, PART_CARD, MOVE_TO = card("photo"), card("part"), card("move_to")
+GO_HOME, PLAY_AGAIN_CARD, LOSE_TURN = card("go_home"), card("play_again"), card("lose_turn")
+del square, card
+AGENT_KINDS = ("photo", "part", "turn")  # what a mission hits (``AgentSpec.kind``)
+AGENT_PHOTO, AGENT_PART, AGENT_TURN = range(len(AGENT_KINDS))
 
 _offsets: dict[str, tuple[int, int]] = {}
 
@@ -135,7 +142,6 @@ UNITS, GROUP_START = _field("units", CENTRES), _field("group_start", CENTRES)  #
 CONTENDERS, TIES, NTIES = _field("contenders", 2), _field("tie_rolls", CENTRES), _field("nties")
 FIRST_ROUND = _field("first_round")
 ROW = -(-sum(n for _, n in _offsets.values()) // 16) * 16  # (whole cache lines: 64 bytes)
-FIELDS = dict(_offsets)  # name -> (offset, size)
 ALL = 1 << 30  # (``meeting_move_count``: count them all)
 AHEAD = 4  # rows prefetched ahead of the one played (``fetch_ahead``)
 
@@ -143,12 +149,13 @@ AHEAD = 4  # rows prefetched ahead of the one played (``fetch_ahead``)
 # -- the board's tables (``count_down.tables``): one int64 array ``k``, at these offsets ------
 MAX_TRACK, MAX_PRICES = 400, 6
 MAX_TEMPLATES = 2 * MAX_PRICES * MAX_PHOTOS + MAX_PHOTOS * MAX_PHOTOS + MAX_PHOTOS + 14
-_tables: dict[str, tuple[int, int]] = {}
+_tables: dict[str, tuple[int, int, int]] = {}
 
 
-def _table(name: str, size: int = 1) -> int:
-    start = sum(n for _, n in _tables.values())
-    _tables[name] = (start, size)
+def _table(name: str, size: int = 1, width: int = 0) -> int:
+    """A table of ``size`` entries (rows of ``width`` each, for a table of rows)."""
+    start = sum(n for _, n, _ in _tables.values())
+    _tables[name] = (start, size, width)
     return start
 
 
@@ -176,7 +183,6 @@ T_ONCE_MORE_FOR_UNNEEDED = _table("once_more_for_unneeded")
 T_INITIAL_PARTS = _table("initial_parts")
 T_LAST_FACE = _table("last_face")
 T_PHASES = _table("phases")
-T_ACTIONS = _table("actions")
 T_MENU = _table("menu")
 T_PROPOSE = _table("propose")
 T_OFFER_SATURN = _table("offer_saturn")
@@ -195,7 +201,7 @@ T_AGENT_COPIES = _table("agent_copies", MAX_AGENTS)
 T_AGENT_GREEN = _table("agent_green", MAX_AGENTS)
 T_AGENT_KIND = _table("agent_kind", MAX_AGENTS)
 T_UNIT_SIZE = _table("unit_size", CENTRES)
-T_UNIT_SEATS = _table("unit_seats", CENTRES * 2)
+T_UNIT_SEATS = _table("unit_seats", CENTRES * 2, 2)
 T_RAMP = _table("ramp", CENTRES)
 T_ZONE_OF = _table("zone_of", MAX_TRACK)
 T_SQUARE_KIND = _table("square_kind", MAX_TRACK)
@@ -204,9 +210,6 @@ T_PHOTO_VALUES = _table("photo_values", MAX_PHOTOS)
 T_PART_PRICES = _table("part_prices", PARTS)
 T_NEEDED_IN_PLAY = _table("needed_in_play", MAX_PHOTOS)
 T_ASTRONAUT = _table("astronaut", MAX_PHOTOS)
-T_ON_CONTROL = _table("on_control", CENTRES * MAX_PHOTOS)
-T_CONTROL = _table("control", CENTRES * MAX_PHOTOS)
-T_CONTROL_LEN = _table("control_len", CENTRES)
 T_CONTROL_BITS = _table("control_bits", CENTRES)  # each control card's photo cards, as bits
 T_SURPRISE_KIND = _table("surprise_kind", MAX_SURPRISES)
 T_SURPRISE_AMOUNT = _table("surprise_amount", MAX_SURPRISES)
@@ -214,10 +217,10 @@ T_SURPRISE_PHOTO = _table("surprise_photo", MAX_SURPRISES)
 T_SURPRISE_PART = _table("surprise_part", MAX_SURPRISES)
 T_SURPRISE_SQUARE = _table("surprise_square", MAX_SURPRISES)
 T_PRICE_COUNT = _table("price_count", MAX_PHOTOS)
-T_OFFER_PRICES = _table("offer_prices", MAX_PHOTOS * MAX_PRICES)
-T_SELL_T = _table("sell_t", MAX_PHOTOS * MAX_PRICES)
-T_BUY_T = _table("buy_t", MAX_PHOTOS * MAX_PRICES)
-T_SWAP_T = _table("swap_t", MAX_PHOTOS * MAX_PHOTOS)
+T_OFFER_PRICES = _table("offer_prices", MAX_PHOTOS * MAX_PRICES, MAX_PRICES)
+T_SELL_T = _table("sell_t", MAX_PHOTOS * MAX_PRICES, MAX_PRICES)
+T_BUY_T = _table("buy_t", MAX_PHOTOS * MAX_PRICES, MAX_PRICES)
+T_SWAP_T = _table("swap_t", MAX_PHOTOS * MAX_PHOTOS, MAX_PHOTOS)
 T_PART_SELL_T = _table("part_sell_t", PARTS)
 T_PART_BUY_T = _table("part_buy_t", PARTS)
 T_ASK_T = _table("ask_t", MAX_PHOTOS)
@@ -225,8 +228,8 @@ T_DEMAND_T = _table("demand_t", PARTS)
 T_TEMPLATE_KIND = _table("template_kind", MAX_TEMPLATES)
 T_TEMPLATE_A = _table("template_a", MAX_TEMPLATES)
 T_TEMPLATE_B = _table("template_b", MAX_TEMPLATES)
-TABLE = sum(n for _, n in _tables.values())
-TABLES = dict(_tables)  # name -> (offset, size)
+TABLE = sum(n for _, n, _ in _tables.values())
+TABLES = dict(_tables)  # name -> (offset, size, width of a row or 0)
 
 # Every rule is compiled without Numba's reference counts (``_nrt=False``): the rules allocate
 # nothing, and counting the references of the row and the tables at each call of a rule took
@@ -234,7 +237,7 @@ TABLES = dict(_tables)  # name -> (offset, size)
 # its playouts on two batches in two threads (``review.batch_playouts``).
 rule = njit(cache=True, _nrt=False, nogil=True)  # type: ignore[call-overload]  # (_nrt: Numba's own)
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = GOLDEN64  # (``base.mix64``'s constants: a row's stream is the base's)
 MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 ONE = np.uint64(1)
@@ -499,10 +502,8 @@ def ready_for_countdown(s, k, centre):
     for part in range(PARTS):
         if not s[part_at(centre, part)]:
             return False
-    for i in range(k[T_CONTROL_LEN + centre]):
-        if not s[PHOTOS + centre * MAX_PHOTOS + k[T_CONTROL + centre * MAX_PHOTOS + i]]:
-            return False
-    return True
+    control = k[T_CONTROL_BITS + centre]
+    return s[PHOTO_BITS + centre] & control == control
 
 
 @rule
@@ -955,7 +956,7 @@ def justify(s, proposer, target):
 @rule
 def unneeded(s, k, centre, p):
     held = s[PHOTOS + centre * MAX_PHOTOS + p]
-    return held >= 2 or (held == 1 and not k[T_ON_CONTROL + centre * MAX_PHOTOS + p])
+    return held >= 2 or (held == 1 and not (k[T_CONTROL_BITS + centre] >> p) & 1)
 
 
 @rule
@@ -968,7 +969,7 @@ def emit(out, n, action):
 
 
 @rule
-def photo_bits(s, k, centre):
+def photo_bits(s, centre):
     """The photo cards a centre holds, as bits (bit p: card p)."""
     return s[PHOTO_BITS + centre]
 
@@ -978,7 +979,7 @@ def offers(s, k, a, b, first, out, n):
     """The offers centre ``a`` can make centre ``b`` (``trading.feasible_offers``), as the
     actions ``first + template``, from ``out[n]``; returns the new count. (``offer_count``
     counts them and ``offer_at`` finds one, walking them in this order.)"""
-    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    mine, theirs = photo_bits(s, a), photo_bits(s, b)
     held = mine
     while held:  # sell p at each price b can pay; swap p for each card b holds
         p = lowest_bit(held)
@@ -1023,7 +1024,7 @@ def may_ask_for(s, k, a, b, mine, p):
     """May centre ``a`` claim photo card ``p`` from ``b`` (a forced sale)? It is on ``a``'s
     control card, ``a`` lacks it (``mine``: ``a``'s cards as bits) and ``b`` does not
     need it."""
-    return k[T_ON_CONTROL + a * MAX_PHOTOS + p] and not (mine >> p) & 1 and unneeded(s, k, b, p)
+    return (k[T_CONTROL_BITS + a] >> p) & 1 and not (mine >> p) & 1 and unneeded(s, k, b, p)
 
 
 @rule
@@ -1047,7 +1048,7 @@ def part_offers(s, k, a, b, part):
 def offer_count(s, k, a, b, enough):
     """How many offers ``offers`` lists, counted without listing them; once ``enough`` are
     found, that many or more (whether there is any offer: ``enough`` 1)."""
-    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    mine, theirs = photo_bits(s, a), photo_bits(s, b)
     n = count_bits(mine) * count_bits(theirs) - count_bits(mine & theirs)  # the swaps
     if n >= enough:
         return n
@@ -1076,7 +1077,7 @@ def offer_count(s, k, a, b, enough):
 @rule
 def offer_at(s, k, a, b, first, j):
     """The ``j``-th offer ``offers`` lists, found by counting past the others."""
-    mine, theirs = photo_bits(s, k, a), photo_bits(s, k, b)
+    mine, theirs = photo_bits(s, a), photo_bits(s, b)
     held = mine
     while held:
         p = lowest_bit(held)
@@ -1490,7 +1491,7 @@ def centres_needing(s, k, p):
     """The centres in play whose control card lists photo card ``p`` and who lack it."""
     need = 0
     for c in range(CENTRES):
-        if s[NSEATS + c] and k[T_ON_CONTROL + c * MAX_PHOTOS + p]:
+        if s[NSEATS + c] and (k[T_CONTROL_BITS + c] >> p) & 1:
             need += not s[PHOTOS + c * MAX_PHOTOS + p]
     return need
 

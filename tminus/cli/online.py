@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
-import subprocess
-import sys
 from typing import Annotated
 
 import typer
@@ -242,17 +239,10 @@ def compile_batch_engines() -> None:
     """Have Count Down's batch engine compiled in the background, at the lowest priority
     (its reviews play their playouts there): Numba keeps it on disk, so only the first start
     of a server compiles it (half a minute or so of one core), and no review waits for it."""
-    if importlib.util.find_spec("numba") is None:  # (the extra "numba": reviews do without)
-        return
-    command = [sys.executable, "-m", "tminus.batch.count_down"]
-    nice = shutil.which("nice")
-    subprocess.Popen(
-        [nice, "-n", "19", *command] if nice else command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # (a server's Ctrl-C is not the compiler's)
-    )
+    from tminus.agents.solvers.tables import module_process
+
+    if importlib.util.find_spec("numba") is not None:  # (the extra "numba"; else none used)
+        module_process(["tminus.batch.count_down"], low_priority=True, quiet=True)
 
 
 def say_tables(build: bool) -> None:

@@ -271,7 +271,8 @@ def bench_batch(
     from tminus.batch.base import keep_freed_memory
     from tminus.core.registry import load_game
 
-    chosen = names or [name for name in list_batch_games(backend) if usable(name, backend)]
+    left_out = unusable_engines(backend)
+    chosen = names or [name for name in list_batch_games(backend) if name not in left_out]
     for name in chosen:
         batch_class(name, backend)  # a game without a batch engine fails here, clearly
     keep_freed_memory()
@@ -308,34 +309,29 @@ def bench_batch(
             os.sched_setaffinity(0, cores)
 
 
-def usable(name: str, backend: str = "numpy") -> bool:
-    """Can ``name``'s batch engine be made here (its extra installed: Count Down's needs
-    Numba)?"""
-    from tminus.batch import batch_class
+def unusable_engines(backend: str = "numpy") -> dict[str, str]:
+    """The batch engines that cannot be made here (their extra not installed: Count Down's
+    needs Numba), each with the reason."""
+    from tminus.batch import batch_class, list_batch_games
 
-    try:
-        batch_class(name, backend)
-    except ValueError:
-        return False
-    return True
+    reasons = {}
+    for name in list_batch_games(backend):
+        try:
+            batch_class(name, backend)
+        except ValueError as error:
+            reasons[name] = str(error)
+    return reasons
 
 
 def bench_batch_report(
     names: list[str] | None = None, seconds: float = 1.0, as_json: bool = False, **options
 ) -> str:
     """What ``tminus bench --batch`` prints: the table of ``bench_batch``, or its JSON."""
-    from tminus.batch import batch_class, list_batch_games
-
     results = bench_batch(names, seconds=seconds, **options)
     if as_json:
         return json.dumps([{**asdict(r), "ratio": r.ratio} for r in results], indent=2)
-    backend = options.get("backend", "numpy")
-    notes = []
-    for name in [] if names else list_batch_games(backend):
-        try:
-            batch_class(name, backend)
-        except ValueError as error:  # (left out of the table: say why)
-            notes.append(f"{name}: not timed: {error}")
+    left_out = {} if names else unusable_engines(options.get("backend", "numpy"))
+    notes = [f"{name}: not timed: {reason}" for name, reason in left_out.items()]
     return "\n".join([batch_bench_table(results), *notes])
 
 

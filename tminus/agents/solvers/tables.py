@@ -107,7 +107,15 @@ def missing() -> list[SolvedTable]:
 def build_process(name: str, low_priority: bool = False, quiet: bool = False) -> subprocess.Popen:
     """A process building table ``name`` (its ``progress`` lines on stdout unless
     ``quiet``); at the lowest priority when asked (a server's players come first)."""
-    command = [sys.executable, "-m", __name__, "build", table_named(name).name]
+    return module_process([__name__, "build", table_named(name).name], low_priority, quiet)
+
+
+def module_process(
+    arguments: list[str], low_priority: bool = False, quiet: bool = False
+) -> subprocess.Popen:
+    """``python -m`` with ``arguments`` in a process of its own (its output on a pipe unless
+    ``quiet``), at the lowest priority when asked."""
+    command = [sys.executable, "-m", *arguments]
     nice = shutil.which("nice") if low_priority else None
     return subprocess.Popen(
         [nice, "-n", "19", *command] if nice else command,
