@@ -167,6 +167,7 @@ h1 { font-size: 1.5rem; margin: 0.5rem 0; } h2 { font-size: 1.15rem; margin: 1.5
 table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
 th { text-align: left; color: var(--muted); font-weight: 600; }
 td, th { padding: 4px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+td.words { white-space: normal; min-width: 6rem; }  /* (Count Down's moves run long) */
 tr.blunder { background: #4a1626; } tr.mistake { background: #4a3216; }
 tr.inaccuracy { background: #3d3d18; }
 progress { width: 100%; max-width: 36rem; height: 1rem; accent-color: var(--mint); }
@@ -184,10 +185,10 @@ def html_report(
     rows = "".join(
         "<tr"
         + (f' class="{m.grade}"' if m.grade else "")
-        + f"><td>{m.index}</td><td>{escape(review.names[m.seat])}</td>"
-        f"<td>{escape(m.played_text)}{MARKS.get(m.grade or '', '')}</td>"
+        + f"><td>{m.index}</td><td class=words>{escape(review.names[m.seat])}</td>"
+        f"<td class=words>{escape(m.played_text)}{MARKS.get(m.grade or '', '')}</td>"
         f"<td>{escape(value_text(m, 'before'))}</td><td>{escape(value_text(m, 'after'))}</td>"
-        f"<td>{'—' if m.best == m.played else escape(m.best_text)}</td>"
+        f"<td class=words>{'—' if m.best == m.played else escape(m.best_text)}</td>"
         f"<td>{escape(value_text(m, 'loss'))}</td><td>{m.grade or ''}</td></tr>"
         for m in review.moves
     )
