@@ -12,6 +12,9 @@ def test_bench_batch_times_every_game_at_every_size():
     ]
     assert all(r.actions_per_second > 0 and r.reference_actions_per_second > 0 for r in results)
     assert all(r.decisions_per_second <= r.actions_per_second for r in results)
+    assert all(
+        0 < r.reference_decisions_per_second <= r.reference_actions_per_second for r in results
+    )
     table = batch_bench_table(results)
     assert len(table.splitlines()) == 1 + len(results) and "bytes/game" in table
 
@@ -53,3 +56,33 @@ def test_the_batch_bench_report_is_the_table_or_its_json():
     assert (
         rows[0]["ratio"] == rows[0]["actions_per_second"] / rows[0]["reference_actions_per_second"]
     )
+    assert rows[0]["decision_ratio"] == (
+        rows[0]["decisions_per_second"] / rows[0]["reference_decisions_per_second"]
+    )
+
+
+def test_a_random_playout_counts_the_players_decisions_apart_from_chance():
+    import random
+
+    from tminus.core.playout import random_playout_counts
+    from tminus.core.registry import load_game
+
+    game = load_game("four_way")  # a roll (chance) before every decision to flip keys
+    state = game.new_initial_state()
+    actions, decisions = random_playout_counts(state, random.Random(3))
+    assert actions == len(state.history())
+    replay, chance = game.new_initial_state(), 0
+    for action in state.history():
+        chance += replay.is_chance_node()
+        replay.apply_action(action)
+    assert chance > 0 and 0 < decisions == actions - chance
+
+
+def test_the_batch_timing_covers_whole_games_however_short_the_while():
+    from tminus.batch import batch_class
+    from tminus.sim.bench import batch_rate
+
+    env = batch_class("four_way")(8, seed=0, auto_reset=True, record_history=False)
+    actions, decisions = batch_rate(env, seconds=0.0)
+    assert env.games_finished >= 8  # as many games finished as the batch holds
+    assert 0 < decisions < actions

@@ -27,7 +27,13 @@ def possible_actions(state: State[Game]) -> list[int]:
 
 def random_playout(state: State[Game], rng: random.Random) -> int:
     """Play ``state`` to the end with uniformly random moves; return the actions applied."""
-    steps = 0
+    return random_playout_counts(state, rng)[0]
+
+
+def random_playout_counts(state: State[Game], rng: random.Random) -> tuple[int, int]:
+    """Play ``state`` to the end with uniformly random moves; return the actions applied
+    (chance outcomes included) and the players' decisions among them."""
+    steps = decisions = 0
     pick = rng.random
     while not state.is_terminal():
         if state.is_chance_node():
@@ -35,8 +41,9 @@ def random_playout(state: State[Game], rng: random.Random) -> int:
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(pick() * len(legal))])
+            decisions += 1
         steps += 1
-    return steps
+    return steps, decisions
 
 
 class ChanceStreams:
