@@ -22,8 +22,34 @@ def test_the_load_script_plays_games_and_reports_moves_per_second_and_round_trip
     assert figures["round_trips"] > 0
     assert 0 < figures["round_trip_ms_p50"] <= figures["round_trip_ms_p99"]
     assert figures["server_cpu_ms_per_move"] > 0
+    assert figures["database_cpu_ms_per_move"] is None  # (SQLite works inside the server)
     assert figures["seconds"] <= 5
     assert '"moves_per_second"' in capsys.readouterr().out
+
+
+def test_the_cpu_of_a_postgresql_server_on_this_machine_is_counted_with_its_ended_connections(
+    database,
+):
+    import asyncio
+
+    from sqlalchemy import text
+
+    from tminus.server.load import command_of, cpu_seconds, database_server
+    from tminus.server.store_engine import make_engine
+
+    postmaster = database_server(database)
+    assert postmaster is not None and command_of(postmaster) == "postgres"
+    before = cpu_seconds(postmaster, reaped=True)
+
+    async def work_on_a_connection_that_then_ends() -> None:
+        engine = make_engine(database)
+        async with engine.connect() as connection:
+            await connection.execute(text("SELECT count(*) FROM generate_series(1, 5000000)"))
+        await engine.dispose()
+
+    asyncio.run(work_on_a_connection_that_then_ends())
+    assert cpu_seconds(postmaster, reaped=True) - before > 0.1
+    assert database_server("sqlite:///load.db") is None
 
 
 def test_a_game_is_made_with_as_many_players_as_seats_named():

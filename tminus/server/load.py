@@ -17,8 +17,8 @@ the persons' moves, as the client measures it: from sending a move to receiving 
 that holds it (the server commits the move, works out the next views and sends them in
 between). It stops by itself after ``--seconds`` (every wait is bounded by what is left),
 resigning the games it leaves unfinished; it refuses any address that is not loopback. With
-the servers it started it also reports the CPU each spent per move and what one process
-delivered, for sizing.
+the servers it started it also reports the CPU each spent per move (and a PostgreSQL server's
+on this machine) and what one process delivered, for sizing.
 """
 
 from __future__ import annotations
@@ -228,8 +228,10 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) of a process and its descendants so far (Linux; else 0)."""
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """CPU time (user + system) of a process and its descendants so far (Linux; else 0);
+    ``reaped``: with its children that ended and that it waited for (a database's
+    connections and workers come and go)."""
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     for entry in Path("/proc").glob("[0-9]*/stat"):
@@ -239,7 +241,49 @@ def cpu_seconds(pid: int) -> float:
             continue
         if entry.parent.name == str(pid) or descends(int(entry.parent.name), pid):
             total += (int(fields[11]) + int(fields[12])) / tick
+            if reaped and entry.parent.name == str(pid):
+                total += (int(fields[13]) + int(fields[14])) / tick
     return total
+
+
+def database_server(db: str) -> int | None:
+    """The process id of the PostgreSQL server (its postmaster) that holds ``db``, if it
+    runs on this machine and may be seen here: its CPU is counted beside the servers'.
+    None for SQLite (which works inside the servers) or a database elsewhere."""
+    from sqlalchemy import text
+
+    from tminus.server.store_engine import is_shared, make_engine
+
+    if not is_shared(db):
+        return None
+
+    async def postmaster() -> int | None:
+        engine = make_engine(db)
+        try:
+            async with engine.connect() as connection:  # (read while its process lives)
+                process = int(await connection.scalar(text("SELECT pg_backend_pid()")))
+                parent = parent_of(process)
+                # (A server in a container numbers its processes apart: the pid it gives
+                # may be another process here. A connection's parent is the postmaster,
+                # whose own parent is no PostgreSQL process.)
+                if command_of(process) == command_of(parent) == "postgres":
+                    return None if command_of(parent_of(parent)) == "postgres" else parent
+                return None
+        finally:
+            await engine.dispose()
+
+    try:
+        return asyncio.run(postmaster())
+    except Exception:  # (unreachable, no /proc: the figure is left out)
+        return None
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def command_of(pid: int) -> str:
+    return Path(f"/proc/{pid}/comm").read_text().strip()
 
 
 def descends(pid: int, ancestor: int) -> bool:
@@ -334,6 +378,8 @@ def main(argv: list[str] | None = None) -> dict:
         if not given:
             db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
             processes, urls = start_servers(db, max(1, args.processes))
+        database = database_server(args.db) if processes and args.db else None
+        database_before = cpu_seconds(database, reaped=True) if database else 0.0
         cpu_before = [cpu_seconds(p.pid) for p in processes]
         client_before = time.process_time()
         load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -343,10 +389,12 @@ def main(argv: list[str] | None = None) -> dict:
                 cpu_seconds(p.pid) - b for p, b in zip(processes, cpu_before, strict=True)
             ]
             client_cpu = time.process_time() - client_before
+            database_cpu = cpu_seconds(database, reaped=True) - database_before if database else 0
             memory = [rss_mb(p.pid) for p in processes]
         finally:
             stop_servers(processes)
     figures = report(urls, tallies, games, server_cpu if processes else [], client_cpu)
+    figures["database_cpu_ms_per_move"] = per_move(database_cpu, figures["moves"])
     figures["load_average_before"] = load_before
     figures["server_rss_mb"] = (
         [None if m is None else round(m, 1) for m in memory] if processes else []
@@ -437,9 +485,11 @@ def print_report(figures: dict, game: str, lineup: list[str]) -> None:
                 )
             )
     if figures["server_cpu_ms_per_move"] is not None:
+        database = figures.get("database_cpu_ms_per_move")
         print(
             f"  CPU a move: servers (with bot workers) {figures['server_cpu_ms_per_move']} ms, "
-            f"this tool {figures['client_cpu_ms_per_move']} ms; machine load average "
+            + (f"PostgreSQL {database} ms, " if database else "")
+            + f"this tool {figures['client_cpu_ms_per_move']} ms; machine load average "
             f"{figures['load_average_before']:.1f} before, {figures['load_average']:.1f} after, "
             f"on {figures['cores']} cores"
         )
