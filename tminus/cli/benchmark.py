@@ -21,7 +21,13 @@ from tminus.sim.bench import bench_game
 def bench(
     names: Annotated[list[str] | None, typer.Argument(help="Games (default: all).")] = None,
     runs: Annotated[int, typer.Option(help="Runs per game; the median is shown.")] = 5,
-    seconds: Annotated[float, typer.Option(help="Seconds per playout run.")] = 1.0,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds per playout run (with --batch: at least, each batch playing until "
+            "it has finished as many games as it holds)."
+        ),
+    ] = 1.0,
     search: Annotated[bool, typer.Option(help="Also time MCTS at 100 simulations.")] = True,
     scaling: Annotated[bool, typer.Option(help="Also time simulation on 1 and 2 workers.")] = True,
     interop: Annotated[
