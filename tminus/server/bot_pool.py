@@ -173,7 +173,10 @@ class BotPool:
         for attempt in range(2):
             try:
                 answer, ahead = await lane.ask(turn, self.budget)
-                thought = await asyncio.wait_for(answer, self.deadline(ahead))
+                # (asyncio.timeout, never wait_for: on Python 3.11 wait_for swallows a
+                # cancellation that comes as the answer does, gh-86296)
+                async with asyncio.timeout(self.deadline(ahead)):
+                    thought = await answer
             except BrokenWorker:
                 if attempt == 0:
                     continue  # perhaps another game's bot broke the worker: try once more

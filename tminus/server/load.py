@@ -100,7 +100,8 @@ async def play_games(
                 continue
             tally.started += 1
             try:
-                await asyncio.wait_for(play_one(url, response.json(), tally), deadline.left())
+                async with asyncio.timeout(deadline.left()):  # (never wait_for: see Hub)
+                    await play_one(url, response.json(), tally)
             except TimeoutError:
                 return
             except Exception as error:  # a refused or dropped socket: count it, go on
@@ -126,10 +127,12 @@ async def play_one(url: str, created: dict, tally: Tally) -> None:
     finally:
         if hellos and sockets and not finished:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(sockets[0].send(json.dumps({"type": "resign"})), 1)
+                async with asyncio.timeout(1):
+                    await sockets[0].send(json.dumps({"type": "resign"}))
         for ws in sockets:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 1)
+                async with asyncio.timeout(1):
+                    await ws.close()
 
 
 async def seat(ws, counts: bool, plays: bool, tally: Tally) -> None:

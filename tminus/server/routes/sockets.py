@@ -58,22 +58,24 @@ async def game_socket(
         hub.leave(client)
         connection.finish()
         # Let the writer send what is queued (an error, a last view) before closing.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, limits.send_timeout)
+        with contextlib.suppress(Exception):  # (asyncio.timeout, never wait_for: see Hub)
+            async with asyncio.timeout(limits.send_timeout):
+                await writer
         writer.cancel()
         if connection.closed.is_set():
             log.info("socket of game %s closed: %s", game_id, connection.reason)
         if socket.client_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(
-                    socket.close(code=connection.close_code, reason=connection.reason), 1
-                )
+                async with asyncio.timeout(1):
+                    await socket.close(code=connection.close_code, reason=connection.reason)
 
 
 async def refuse(socket: WebSocket, parts: Parts, code: str, message: str, close: int) -> None:
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(socket.send_json(error(code, message)), parts.limits.send_timeout)
-        await asyncio.wait_for(socket.close(code=close), 1)
+        async with asyncio.timeout(parts.limits.send_timeout):
+            await socket.send_json(error(code, message))
+        async with asyncio.timeout(1):
+            await socket.close(code=close)
 
 
 async def converse(parts: Parts, connection: Connection, game_id: str) -> None:
