@@ -36,9 +36,9 @@ async def cpu_each(work: Callable[[], Awaitable[None]], count: int) -> float:
 
 async def measure(url: str, count: int) -> dict[str, float]:
     import asyncpg
-    from sqlalchemy import make_url, select
+    from sqlalchemy import select
 
-    from tminus.server.store_engine import make_engine
+    from tminus.server.store_engine import listen_dsn, make_engine
 
     engine = make_engine(url)
 
@@ -55,8 +55,7 @@ async def measure(url: str, count: int) -> dict[str, float]:
         figures["engine_statement"] = await cpu_each(engine_statement, count)
     await engine.dispose()
 
-    plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    driver = await asyncpg.connect(plain)
+    driver = await asyncpg.connect(listen_dsn(url))  # (a plain asyncpg connection)
     try:
 
         async def driver_transaction() -> None:

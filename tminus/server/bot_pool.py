@@ -173,8 +173,6 @@ class BotPool:
         for attempt in range(2):
             try:
                 answer, ahead = await lane.ask(turn, self.budget)
-                # (asyncio.timeout, never wait_for: on Python 3.11 wait_for swallows a
-                # cancellation that comes as the answer does, gh-86296)
                 async with asyncio.timeout(self.deadline(ahead)):
                     thought = await answer
             except BrokenWorker:

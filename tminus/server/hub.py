@@ -95,9 +95,6 @@ class Connection:
                         self.sent = self.table.move_number
                     else:
                         text = as_text(item)
-                    # (asyncio.timeout, never wait_for: on Python 3.11 wait_for swallows a
-                    # cancellation that comes as the send ends, and this loop would then wait
-                    # for ever on ``ready`` when the server stops: gh-86296.)
                     async with asyncio.timeout(timeout):
                         await self.socket.send_text(text)
                 if self.finishing:

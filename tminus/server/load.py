@@ -100,7 +100,7 @@ async def play_games(
                 continue
             tally.started += 1
             try:
-                async with asyncio.timeout(deadline.left()):  # (never wait_for: see Hub)
+                async with asyncio.timeout(deadline.left()):
                     await play_one(url, response.json(), tally)
             except TimeoutError:
                 return
@@ -292,7 +292,7 @@ def command_of(pid: int) -> str:
 def descends(pid: int, ancestor: int) -> bool:
     for _ in range(8):
         try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            pid = parent_of(pid)
         except (OSError, ValueError, IndexError):
             return False
         if pid == ancestor:

@@ -58,7 +58,7 @@ async def game_socket(
         hub.leave(client)
         connection.finish()
         # Let the writer send what is queued (an error, a last view) before closing.
-        with contextlib.suppress(Exception):  # (asyncio.timeout, never wait_for: see Hub)
+        with contextlib.suppress(Exception):
             async with asyncio.timeout(limits.send_timeout):
                 await writer
         writer.cancel()
