@@ -208,3 +208,20 @@ def test_people_on_two_processes_vote_a_bot_into_the_seat_of_one_who_left(server
         state_where(bea, lambda m, n=state["move_number"]: m["move_number"] > n)
     for client in (bea, cy):
         client.close()
+
+
+def test_what_another_process_does_before_a_new_games_first_socket_here_is_seen(servers):
+    """A game made here is followed from before it is stored, and its first socket here does
+    not read it back: a line of talk said on the other process meanwhile is heard all the
+    same (as is the other seat's join, which starts the game)."""
+    a, b = servers()
+    game = create(a, [PERSON, PERSON])
+    there = sit(b, game, 1)
+    there.send({"type": "chat", "text": "said before seat 0 came"})
+    there.until(lambda m: m.get("type") == "chat" and not m["history"])
+    here = sit(a, game, 0)
+    talk = here.until(lambda m: m.get("type") == "chat")
+    assert [line["text"] for line in talk["messages"]][-1:] == ["said before seat 0 came"]
+    state_where(here, lambda m: m["status"] == "playing")
+    for client in (there, here):
+        client.close()

@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from typer.testing import CliRunner
 
 from tminus.cli import app as cli
-from tminus.server import storage
+from tminus.server import replication, storage
 from tminus.server.bots import BotPlayer, Leases, Thought
 from tminus.server.fanout import Listener
 from tminus.server.pipeline import apply, draft_of
@@ -43,6 +44,23 @@ def notices(monkeypatch):
 
     monkeypatch.setattr(storage, "notify", notify)
     return heard
+
+
+class Hearing(Listener):
+    """Follows games as PostgreSQL's listener does, without a database: who follows what."""
+
+    def __init__(self) -> None:
+        self.wanted: Counter[str] = Counter()
+
+    def following(self, game_id: str) -> bool:
+        return self.wanted[game_id] > 0
+
+    async def follow(self, game_id: str) -> bool:
+        self.wanted[game_id] += 1
+        return self.wanted[game_id] == 1  # (began to listen just now)
+
+    def unfollow(self, game_id: str) -> None:
+        self.wanted[game_id] -= 1
 
 
 class Deaf(Listener):
@@ -584,3 +602,39 @@ async def test_table_talk_missed_while_not_listening_is_read_back(tmp_path, noti
     assert told == ["good luck", "have fun"]
     await here.store.close()
     await there.store.close()
+
+
+async def test_a_game_made_here_is_followed_from_before_it_is_stored_and_not_read_back(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(replication, "NEW_GAME_FOLLOWED", 0.2)
+    hearing = Hearing()
+    service = await new_service(tmp_path / "games.db", listener=hearing)
+    followed_when_stored = []
+    store_create = service.store.create
+
+    async def create_game(record):
+        followed_when_stored.append(hearing.following(record.id))
+        await store_create(record)
+
+    monkeypatch.setattr(service.store, "create", create_game)
+    read_back = []
+    catch_up = service.replicator.catch_up
+
+    async def counted_catch_up(table):
+        read_back.append(table.id)
+        await catch_up(table)
+
+    monkeypatch.setattr(service.replicator, "catch_up", counted_catch_up)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    assert followed_when_stored == [True]
+    await service.watch(table)  # (its first socket)
+    assert read_back == []
+    await asyncio.sleep(0.3)  # the hold of a new game ends; the socket still follows it
+    assert hearing.wanted[table.id] == 1
+    service.unwatch(table)
+    assert not hearing.following(table.id)
+    # A game this process did not make (or no longer holds) is read back at its first socket.
+    await service.watch(table)
+    assert read_back == [table.id]
+    service.unwatch(table)

@@ -90,6 +90,7 @@ class Lifecycle(ServiceParts):
             undo=not rated and default_undo(s.kind for s in made) if undo is None else undo,
             hints=hints, rated=rated, clock=clock,
         )  # fmt: skip
+        await self.replicator.follow_new(record.id)
         await await_store(self.store.create(record))
         # (A game made here has said nothing yet: its talk need not be read, and what is
         # said from now on, here or on another process, is heard into it.)

@@ -45,6 +45,7 @@ from tminus.server.tables import (
 )
 
 log = logging.getLogger("tminus.server")
+NEW_GAME_FOLLOWED = 60.0  # seconds a game made here is followed before a socket comes
 
 
 class Replicator:
@@ -89,6 +90,25 @@ class Replicator:
 
     def unfollow(self, game_id: str) -> None:
         self.listener.unfollow(game_id)
+
+    async def follow_new(self, game_id: str) -> None:
+        """A game about to be made here is followed from before it is stored, for
+        ``NEW_GAME_FOLLOWED`` seconds: whatever another process changes in it is heard, so
+        the copy made here stays current and its first sockets need not read it back (on
+        PostgreSQL that read-back was a twentieth of a busy server's work). If the
+        notifications are down, it is not: its first socket reads it back, as any game's."""
+        try:
+            began = await self.listener.follow(game_id)
+        except StoreError:
+            began = False
+        except BaseException:
+            self.listener.unfollow(game_id)
+            raise
+        if began:
+            loop = asyncio.get_running_loop()
+            loop.call_later(NEW_GAME_FOLLOWED, self.listener.unfollow, game_id)
+        else:  # (SQLite: nothing to hear; or the notifications are down)
+            self.listener.unfollow(game_id)
 
     def listen_absent(self, listener: Callable[[str], None]) -> None:
         """``listener(game_id)`` is called when a followed game not in memory changed."""
