@@ -68,9 +68,11 @@ async def test_short_writes_asked_during_a_group_commit_are_committed_in_the_nex
     assert not any(write.done() for write in writes)
     transactions.release.set()
     await asyncio.wait_for(move, timeout=10)
-    lease, joined, resumed, released = await asyncio.wait_for(asyncio.gather(*writes), 10)
+    lease, (joined, was_paused), resumed, released = await asyncio.wait_for(
+        asyncio.gather(*writes), 10
+    )
     assert transactions.count == 2  # the move's commit, then the four writes together
-    assert lease is True and resumed == set() and released is None
+    assert lease is True and resumed == set() and released is None and was_paused is False
     assert (joined[1].joined, joined[1].name) == (True, "Bea")
     assert await store.take_lease(table.id, "there", 30.0) is False  # (held: it was stored)
     assert (await store.load(other.id)).seats[1].name == "Bea"
@@ -145,7 +147,7 @@ async def test_after_a_refused_group_commit_each_write_hears_its_own_answer(tmp_
     await asyncio.sleep(0.05)
     transactions.release.set()
     await asyncio.wait_for(move, timeout=10)
-    joined, resumed, lease, _ = await asyncio.wait_for(asyncio.gather(*writes), 10)
+    (joined, _), resumed, lease, _ = await asyncio.wait_for(asyncio.gather(*writes), 10)
     assert transactions.count == 6  # the first move's; the four together, refused; each alone
     assert [(s.joined, s.name) for s in joined] == [(False, "Player 1"), (True, "Bea")]
     assert resumed == {away.id}

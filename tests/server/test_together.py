@@ -367,6 +367,24 @@ def test_a_person_with_a_socket_open_stays_here_however_long_it_is_open(tmp_path
             until(ada, lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
 
 
+def test_a_paused_game_goes_on_when_a_person_comes_for_the_first_time(tmp_path):
+    """Their join marks them here (``renew_seen`` is not asked for a seat a join writes)."""
+    with app_client(tmp_path / "games.db") as client:
+        game = create(client, [PERSON, PERSON, GREEDY], players=3)
+        path = f"/ws/games/{game['id']}"
+        with client.websocket_connect(path) as ada:
+            seated(client, ada, game, 0)
+            start(client, game)  # without Bea
+        service(client).store.clock.advance(0.8)
+        assert call(client, service(client).pause_abandoned, 0.5) == [game["id"]]
+        assert client.get(f"/api/games/{game['id']}").json()["paused"] is True
+        with client.websocket_connect(path) as bea:
+            assert seated(client, bea, game, 1)["paused"] is False
+        assert client.get(f"/api/games/{game['id']}").json()["paused"] is False
+        table = call(client, service(client).get, game["id"])
+        assert table.record.seats[1].joined and not table.record.paused
+
+
 def renew_presence(client) -> None:
     """What the chore "renewing who is here" does each round, done now."""
     call(client, service(client).renew_seen, client.app.state.hub.present())

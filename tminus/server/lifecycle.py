@@ -248,10 +248,12 @@ class Lifecycle(ServiceParts):
                 take_seats(table, back.seats)
                 table.record.clocks = back.clocks or table.record.clocks
                 await self.tell(table, None, f"{entry.name} is back and plays again")
-            changed = not entry.joined or bool(name and name != entry.name) or back is not None
+            changed = joins_anew(entry, name) or back is not None
             if changed:  # (the seats as stored: others may have joined on other processes)
-                stored = await await_store(self.store.set_joined(table.id, seat, name))
+                stored, resumed = await await_store(self.store.set_joined(table.id, seat, name))
                 take_seats(table, stored)
+                if resumed:
+                    table.record.paused = False
             if table.status == WAITING and all(s.joined for s in table.record.seats):
                 await self._start(table)
                 return True
@@ -351,6 +353,13 @@ class Lifecycle(ServiceParts):
             result = {"reason": reason, "resigned": seat, "winners": others}
             finish(draft, result | {"placings": placings})
             await self.pipeline.commit(table, draft)
+
+
+def joins_anew(entry: Seat, name: str | None) -> bool:
+    """Whether a person's join writes their seat (they were not seated, or name it anew):
+    the join then marks them seen too, and ``renew_seen`` need not."""
+    name = (name or "").strip()[:40] or None
+    return not entry.joined or bool(name and name != entry.name)
 
 
 def new_record(

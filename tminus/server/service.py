@@ -33,7 +33,7 @@ from tminus.server.catalog import (
     title_of,
 )
 from tminus.server.fanout import Listener
-from tminus.server.lifecycle import Lifecycle
+from tminus.server.lifecycle import Lifecycle, joins_anew
 from tminus.server.limits import CACHE_SIZE
 from tminus.server.memory import Memory
 from tminus.server.pipeline import Pipeline
@@ -61,6 +61,7 @@ __all__ = [  # (what other modules import from here)
     "bot_levels",
     "catalog",
     "is_search",
+    "joins_anew",
     "player_counts",
     "put_names",
     "refuse_local_only",

@@ -24,24 +24,29 @@ def seat_news(row) -> SeatNews:
 class SeatChanges(StoreBase):
     """The store's changes of seats (a part of ``storage.Store``)."""
 
-    async def set_joined(self, game_id: str, seat: int, name: str | None = None) -> list[SeatNews]:
-        """A person took their seat (and perhaps named it). Returns every seat's ``seat_news``
-        as stored now, other processes' joins included, and tells the others."""
+    async def set_joined(
+        self, game_id: str, seat: int, name: str | None = None
+    ) -> tuple[list[SeatNews], bool]:
+        """A person took their seat (and perhaps named it): they are seen now, and a paused
+        game of theirs goes on (as ``renew_seen`` does). Returns every seat's ``seat_news``
+        as stored now, other processes' joins included, and whether the game was paused;
+        tells the others."""
         values: dict[str, Any] = {"joined": True, "seen": self.clock.now()}
         if name:
             values["name"] = name
 
-        async def work(connection) -> list[SeatNews]:
+        async def work(connection) -> tuple[list[SeatNews], bool]:
             # Joins of one game wait for each other: the last one sees everybody seated.
-            await connection.execute(
-                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            paused = await connection.scalar(
+                select(GameRow.paused).where(GameRow.id == game_id).with_for_update()
             )
             await connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(**values)
             )
-            return await self._tell_seats(connection, game_id)
+            resumed = bool(paused) and await self._unpause(connection, game_id)
+            return await self._tell_seats(connection, game_id), resumed
 
         return await self._run_soon(work)
 

@@ -22,7 +22,7 @@ from tminus.server.outbound import chat, error
 from tminus.server.protocol import Hello, SeatKey, client_message
 from tminus.server.routes.deps import Client
 from tminus.server.routes.messages import Parts, handle, socket_parts
-from tminus.server.service import GameError
+from tminus.server.service import GameError, joins_anew
 
 log = logging.getLogger("tminus.server")
 MAX_MESSAGE = 4096
@@ -167,11 +167,14 @@ async def hello(parts: Parts, connection: Connection, game_id: str, message: Any
     if refusal:
         raise GameError("rate_limited", refusal)
     connection.seat, connection.token, connection.held = message.seat, message.token, held
-    await service.renew_seen([(table.id, seat) for seat in held])  # (a paused game goes on)
+    names = {seat: message.name if seat == message.seat else None for seat in held}
+    # They are here: a paused game goes on. (A seat joined or named anew is marked so by its
+    # join, in the same transaction.)
+    seated = [seat for seat in held if not joins_anew(table.record.seats[seat], names[seat])]
+    await service.renew_seen([(table.id, seat) for seat in seated])
     changed = False
     for seat, token in held.items():
-        name = message.name if seat == message.seat else None
-        changed |= await service.join(table, seat, token, name)
+        changed |= await service.join(table, seat, token, names[seat])
     if not changed:
         connection.push_state(await service.get(game_id))
     history = await service.chat_history(table)
