@@ -74,6 +74,11 @@ class Memory:
         self.evict()
 
     def evict(self) -> None:
+        # Every bot's move unpins its game: look through the games only when the idle ones
+        # may be too many. (Pinned games are in memory, but for one forgotten while pinned:
+        # it lets one more idle game stay until its pins end.)
+        if len(self.tables) - len(self.pins) <= self.cache_size:
+            return
         idle = [game_id for game_id in self.tables if game_id not in self.pins]
         for game_id in idle[: max(0, len(idle) - self.cache_size)]:
             del self.tables[game_id]

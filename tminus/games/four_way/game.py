@@ -60,6 +60,11 @@ def moves_for_roll(junior: bool, roll: int, mask: int) -> tuple[int, ...]:
     return tuple(moves)
 
 
+MOVES_BY_VARIANT: dict[bool, list[tuple[int, ...] | None]] = {
+    junior: [None] * (len(DICE) << 10) for junior in (False, True)
+}
+
+
 class FourWayGame(Game):
     name = "four_way"
     title = "4-Way CountDown"
@@ -90,7 +95,8 @@ class FourWayGame(Game):
         self.max_utility = 1.0
         self.min_utility = -1.0 / (self.num_players - 1)
         # Legal moves by (roll, keys mask), filled lazily: the hot path is a list lookup.
-        self._moves_cache: list[tuple[int, ...] | None] = [None] * (len(DICE) << 10)
+        # Shared by every game of the variant: a server makes a game for each table.
+        self._moves_cache = MOVES_BY_VARIANT[self.junior]
         self.attacks_by_seat = [
             tuple(ATTACK + s for s in range(self.num_players) if s != seat)
             for seat in range(self.num_players)
