@@ -116,7 +116,8 @@ async def write_saves(connection, batch: list[Save], origin: str = "", clock=Non
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""
     await write_rows(connection, batch, clock)
-    await notify(connection, [(save.game_id, save.notice(origin)) for save in batch])
+    # (Built only if told: SQLite has one process, nobody to tell.)
+    await notify(connection, ((save.game_id, save.notice(origin)) for save in batch))
 
 
 class Store(

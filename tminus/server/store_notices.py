@@ -8,6 +8,7 @@ fields it has (each model forbids the others'), its first field the store that s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -103,10 +104,14 @@ def own_notice(origin: str, payload: str) -> bool:
     return payload.startswith(f'{{"by":"{origin}",')
 
 
-async def notify(connection, notices: list[tuple[str, str]]) -> None:
+async def notify(connection, pairs: Iterable[tuple[str, str]]) -> None:
     """Publish (game id, payload) pairs on the games' channels, in order, in one statement
-    of the caller's transaction (they are heard once it commits)."""
-    if not notices or connection.dialect.name != "postgresql":
+    of the caller's transaction (they are heard once it commits). On SQLite (one process)
+    nothing is told, and ``pairs`` is not even looked at."""
+    if connection.dialect.name != "postgresql":
+        return
+    notices = list(pairs)
+    if not notices:
         return
     await connection.execute(
         text(

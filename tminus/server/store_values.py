@@ -58,9 +58,10 @@ class Save:
         which store said it: ``origin``, so that its own process need not hear it)."""
         moves = [(action, note, estimate) for _, action, _, note, estimate in self.rows]
         news = Moves(
-            at=self.at, moves=moves, status=self.status, result=self.result, clocks=self.clocks
-        )
-        payload = said_by(origin, news)
+            by=origin, at=self.at, moves=moves, status=self.status, result=self.result,
+            clocks=self.clocks,
+        )  # fmt: skip
+        payload = news.model_dump_json()  # ("by" first: see ``own_notice``)
         if len(payload.encode()) > MAX_NOTICE:  # too big to tell: listeners read the store
             payload = said_by(origin, Reload(at=self.at))
         return payload
