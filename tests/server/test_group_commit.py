@@ -222,3 +222,41 @@ async def test_a_bug_met_once_in_a_group_commit_leaves_each_write_made_alone(tmp
     assert met == [1]
     assert len((await service.store.load(table.id)).actions) == table.move_number > 0
     await service.store.close()
+
+
+async def one_batchs_status_changes_end_as_made(store: Store) -> None:
+    """A batch that sets games' statuses with different fields each: every game ends as its
+    last change left it, whatever the order of the shapes (a game started and finished in
+    one batch ends finished, with its result)."""
+    service = GameService(store)
+    first, second = [
+        await create(service, "four_way", {"players": 2}, seats("greedy", "greedy"))
+        for _ in range(2)
+    ]
+    result = {"returns": [1.0, -1.0], "winners": [0], "reason": "test"}
+    batch = [
+        storage.Save(second.id, 0, [], status="finished", result=result),
+        storage.Save(first.id, 0, [], status="playing"),
+        storage.Save(first.id, 0, [], status="finished", result=result),
+    ]
+    await store.transaction(lambda connection: storage.write_saves(connection, batch))
+    for game_id in (first.id, second.id):
+        stored = await store.load(game_id)
+        assert (stored.status, stored.result) == ("finished", result)
+    async with store.engine.connect() as connection:
+        finished = await connection.scalars(
+            select(GameRow.finished).where(GameRow.id.in_([first.id, second.id]))
+        )
+        assert None not in finished.all()
+
+
+async def test_a_batchs_status_changes_end_as_made_on_sqlite(tmp_path):
+    store = (await new_service(tmp_path / "t.db")).store
+    await one_batchs_status_changes_end_as_made(store)
+    await store.close()
+
+
+async def test_a_batchs_status_changes_end_as_made_on_postgresql(database):
+    store = await Store(database).open()
+    await one_batchs_status_changes_end_as_made(store)
+    await store.close()

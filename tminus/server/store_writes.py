@@ -3,9 +3,10 @@ other processes is the caller's part: ``storage.write_saves``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Update, bindparam, delete, insert, select, update
 
 from tminus.server.clock import Clock
 from tminus.server.store_clocks import turn_ended
@@ -23,6 +24,17 @@ LOCK_STATUSES = (
 SET_TURN = (
     update(GameRow).where(GameRow.id == bindparam("b_id")).values(to_move=bindparam("b_turn"))
 )
+
+
+@functools.cache
+def set_status(fields: tuple[str, ...]) -> Update:
+    """The statement that sets a game's status and what came with it (its result, when it
+    finished): ``fields``, bound as ``b_<field>``. Made once for each set of fields."""
+    return (
+        update(GameRow)
+        .where(GameRow.id == bindparam("b_id"))
+        .values({field: bindparam(f"b_{field}") for field in fields})
+    )
 
 
 async def write_rows(connection, batch: list[Save], clock: Clock | None = None) -> None:
@@ -57,16 +69,22 @@ async def write_rows(connection, batch: list[Save], clock: Clock | None = None) 
         await connection.execute(
             SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
         )
+    changes: dict[str, dict[str, Any]] = {}  # each game's status changes, merged in order
     for save in batch:
         if save.status is not None:
-            values: dict[str, Any] = {"status": save.status}
+            values = changes.setdefault(save.game_id, {})
+            values["status"] = save.status
             if save.result is not None:
                 values["result"] = save.result
             if save.status == FINISHED:
                 values["finished"] = at
-            await connection.execute(
-                update(GameRow).where(GameRow.id == save.game_id).values(**values)
-            )
+    by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for game_id, values in sorted(changes.items()):
+        by_fields.setdefault(tuple(values), []).append(
+            {"b_id": game_id, **{f"b_{field}": value for field, value in values.items()}}
+        )
+    for fields, params in by_fields.items():
+        await connection.execute(set_status(fields), params)
     finished = [save.game_id for save in batch if save.status == FINISHED]
     if finished:  # nobody plays their bots any more
         await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
