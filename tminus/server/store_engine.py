@@ -4,6 +4,7 @@ errors said in words."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def make_engine(url: str, busy_timeout: float = BUSY_TIMEOUT) -> AsyncEngine:
     return create_async_engine(async_url(url), pool_size=10, max_overflow=10)
 
 
+@functools.cache  # (asked at every short write: parsing the URL each time showed)
 def is_shared(url: str) -> bool:
     """Whether several server processes may use this database (PostgreSQL: yes)."""
     return make_url(url).get_backend_name() == "postgresql"

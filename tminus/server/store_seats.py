@@ -21,6 +21,13 @@ def seat_news(row) -> SeatNews:
     )  # fmt: skip
 
 
+# The statements of a join, built once (a join is a game's most frequent short write).
+LOCK_FOR_A_JOIN = select(GameRow.paused).where(GameRow.id == bindparam("b_game")).with_for_update()
+SEATS_OF_A_GAME = (
+    select(SeatRow).where(SeatRow.game_id == bindparam("b_game")).order_by(SeatRow.seat)
+)
+
+
 class SeatChanges(StoreBase):
     """The store's changes of seats (a part of ``storage.Store``)."""
 
@@ -37,9 +44,7 @@ class SeatChanges(StoreBase):
 
         async def work(connection) -> tuple[list[SeatNews], bool]:
             # Joins of one game wait for each other: the last one sees everybody seated.
-            paused = await connection.scalar(
-                select(GameRow.paused).where(GameRow.id == game_id).with_for_update()
-            )
+            paused = await connection.scalar(LOCK_FOR_A_JOIN, {"b_game": game_id})
             await connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
@@ -99,9 +104,7 @@ class SeatChanges(StoreBase):
     ) -> list[SeatNews]:
         """Every seat's news as stored now, told to the other processes (with the game's
         ``clocks`` if they changed too)."""
-        rows = await connection.execute(
-            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-        )
+        rows = await connection.execute(SEATS_OF_A_GAME, {"b_game": game_id})
         seats = [seat_news(row) for row in rows.mappings()]
         await self.tell(connection, [(game_id, Seats(seats=seats, clocks=clocks))])
         return seats
