@@ -1,5 +1,6 @@
 """A socket's writer stops when it is told to, even as a send ends (the server's stop waits
-for every task it cancels: one that runs on waits for ever)."""
+for every task it cancels: one that runs on waits for ever); it times a send only when the
+socket may make it wait, and closes a socket whose send takes too long."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from tminus.server import hub as hub_module
 from tminus.server.hub import Connection
+from tminus.server.serving import WRITABLE
 
 pytestmark = pytest.mark.anyio
 
@@ -20,6 +23,8 @@ async def test_a_writer_cancelled_as_its_send_ends_stops():
     writer: asyncio.Task | None = None
 
     class Socket:
+        scope: dict = {}
+
         async def send_text(self, text: str) -> None:
             assert writer is not None
             asyncio.get_running_loop().call_soon(writer.cancel)  # (before the send's end is seen)
@@ -30,3 +35,42 @@ async def test_a_writer_cancelled_as_its_send_ends_stops():
     connection.push({"type": "chat", "lines": []})
     await asyncio.wait({writer}, timeout=2)
     assert writer.done() and writer.cancelled()
+
+
+class Stuck:
+    """A socket whose transport takes nothing more (uvicorn's ``writable`` is cleared): each
+    send waits until it is."""
+
+    def __init__(self, writable: asyncio.Event) -> None:
+        self.scope = {"extensions": {WRITABLE: writable}}
+        self.writable = writable
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        await self.writable.wait()  # (as uvicorn's send does)
+        self.sent.append(text)
+
+
+async def test_a_send_is_timed_only_when_the_socket_may_make_it_wait(monkeypatch):
+    timers = []
+    timeout = asyncio.timeout
+
+    def counted(delay):
+        timers.append(delay)
+        return timeout(delay)
+
+    monkeypatch.setattr(hub_module.asyncio, "timeout", counted)
+    writable = asyncio.Event()
+    writable.set()
+    socket = Stuck(writable)
+    hub = SimpleNamespace(limits=SimpleNamespace(send_timeout=0.2, send_queue=8))
+    connection = Connection(socket, hub, "client")  # type: ignore[arg-type]
+    writer = asyncio.get_running_loop().create_task(connection.writer())
+    connection.push({"type": "chat", "lines": []})
+    await asyncio.sleep(0.05)
+    assert len(socket.sent) == 1 and timers == []  # written at once: no timer
+    writable.clear()  # the client stopped reading: its buffers are full
+    connection.push({"type": "chat", "lines": []})
+    await asyncio.wait({writer}, timeout=2)
+    assert timers == [0.2] and len(socket.sent) == 1
+    assert connection.closed.is_set() and "more than 0.2 s" in connection.reason

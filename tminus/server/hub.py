@@ -18,6 +18,7 @@ from pydantic_core import to_json
 from tminus.server.limits import Limits, RateLimiter
 from tminus.server.outbound import chat
 from tminus.server.service import GameService, Table
+from tminus.server.serving import WRITABLE
 from tminus.server.storage import ChatLine
 
 CHAT_RATE, CHAT_BURST = 0.5, 5  # lines of table talk a seat may send a second, and at once
@@ -81,6 +82,7 @@ class Connection:
     async def writer(self) -> None:
         """Send queued messages, each within ``send_timeout``; close the socket if one is not."""
         timeout = self.hub.limits.send_timeout
+        writable = self.socket.scope.get("extensions", {}).get(WRITABLE)
         try:
             while not self.closed.is_set():
                 await self.ready.wait()
@@ -95,8 +97,11 @@ class Connection:
                         self.sent = self.table.move_number
                     else:
                         text = as_text(item)
-                    async with asyncio.timeout(timeout):
-                        await self.socket.send_text(text)
+                    if writable is not None and writable.is_set():
+                        await self.socket.send_text(text)  # (written at once: see WRITABLE)
+                    else:
+                        async with asyncio.timeout(timeout):
+                            await self.socket.send_text(text)
                 if self.finishing:
                     return
         except TimeoutError:

@@ -42,6 +42,11 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import BINARY, TEXT, Frame
 
+# In a socket's scope: an event set while its transport takes more. uvicorn's ``send`` then
+# writes the frame without waiting at all (its one wait is for this), so the hub sends with no
+# time limit of its own (``hub.Connection.writer``): a timer for every message was 2% of a busy
+# server's loop.
+WRITABLE = "tminus.writable"
 MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade request ends
 # Messages shorter than this go uncompressed: what one TCP segment carries (1,460 bytes on
 # Ethernet) less TLS's record and the frame's own head. A 4-Way state is about 1.1 KB, a
@@ -160,6 +165,12 @@ class PipelinedMessages(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             self.data_received(b"")  # frames that came with the handshake: read them now
+
+    def handle_connect(self, event) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # (made unless the handshake was refused)
+        if scope is not None:
+            scope["extensions"][WRITABLE] = self.writable
 
 
 class GuardedHttp(PipelinedUpgrade):
