@@ -233,21 +233,24 @@ async def one_batchs_status_changes_end_as_made(store: Store) -> None:
         await create(service, "four_way", {"players": 2}, seats("greedy", "greedy"))
         for _ in range(2)
     ]
+    third = await create(service, "four_way", {"players": 2}, seats("person", "person"))
     result = {"returns": [1.0, -1.0], "winners": [0], "reason": "test"}
     batch = [
         storage.Save(second.id, 0, [], status="finished", result=result),
         storage.Save(first.id, 0, [], status="playing"),
+        storage.Save(third.id, 0, [], status="playing"),  # (a second shape: the status alone)
         storage.Save(first.id, 0, [], status="finished", result=result),
     ]
     await store.transaction(lambda connection: storage.write_saves(connection, batch))
     for game_id in (first.id, second.id):
         stored = await store.load(game_id)
         assert (stored.status, stored.result) == ("finished", result)
+    stored = await store.load(third.id)
+    assert (stored.status, stored.result) == ("playing", None)
     async with store.engine.connect() as connection:
-        finished = await connection.scalars(
-            select(GameRow.finished).where(GameRow.id.in_([first.id, second.id]))
-        )
-        assert None not in finished.all()
+        finished = dict((await connection.execute(select(GameRow.id, GameRow.finished))).all())
+        assert None not in (finished[first.id], finished[second.id])
+        assert finished[third.id] is None
 
 
 async def test_a_batchs_status_changes_end_as_made_on_sqlite(tmp_path):

@@ -213,7 +213,10 @@ def test_people_on_two_processes_vote_a_bot_into_the_seat_of_one_who_left(server
 def test_what_another_process_does_before_a_new_games_first_socket_here_is_seen(servers):
     """A game made here is followed from before it is stored, and its first socket here does
     not read it back: a line of talk said on the other process meanwhile is heard all the
-    same (as is the other seat's join, which starts the game)."""
+    same (as is the other seat's join, which starts the game). This guards the outcome: a
+    read-back would see the same, so ``test_shared``'s
+    ``test_a_game_made_here_is_followed_from_before_it_is_stored_and_not_read_back`` is the
+    one that fails without the following."""
     a, b = servers()
     game = create(a, [PERSON, PERSON])
     there = sit(b, game, 1)

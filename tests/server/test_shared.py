@@ -639,3 +639,43 @@ async def test_a_game_made_here_is_followed_from_before_it_is_stored_and_not_rea
     await service.watch(later)
     assert read_back == [later.id]
     service.unwatch(later)
+
+
+async def test_news_of_a_new_game_heard_before_its_copy_is_kept_is_read(tmp_path, monkeypatch):
+    """Between the insert's commit and the copy kept in memory, another process may already
+    change the game: its news then find no copy to go to, so the game is read once more."""
+    service = await new_service(tmp_path / "games.db", listener=Hearing())
+    store_create = service.store.create
+
+    async def create_then_hear(record):
+        await store_create(record)
+        service.replicator.heard(record.id, "(another process's news)")  # (no copy yet)
+
+    monkeypatch.setattr(service.store, "create", create_then_hear)
+    read_back = []
+    catch_up = service.replicator.catch_up
+
+    async def counted_catch_up(table):
+        read_back.append(table.id)
+        await catch_up(table)
+
+    monkeypatch.setattr(service.replicator, "catch_up", counted_catch_up)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    assert read_back == [table.id]
+    assert not service.replicator.missed  # (said once, then forgotten)
+
+
+async def test_a_game_that_could_not_be_stored_is_let_go_at_once(tmp_path, monkeypatch):
+    hearing = Hearing()
+    service = await new_service(tmp_path / "games.db", listener=hearing)
+    tried = []
+
+    async def refuse(record):
+        tried.append(record.id)
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(service.store, "create", refuse)
+    with pytest.raises(GameError, match="the disk is full"):
+        await create(service, "four_way", {}, seats("person", "person"))
+    assert len(tried) == 1 and not hearing.following(tried[0])
+    assert tried[0] not in service.replicator.loading

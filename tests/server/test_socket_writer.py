@@ -10,8 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from tminus.server import hub as hub_module
-from tminus.server.hub import Connection
-from tminus.server.serving import WRITABLE
+from tminus.server.hub import WRITABLE, Connection
 
 pytestmark = pytest.mark.anyio
 
@@ -53,13 +52,18 @@ class Stuck:
 
 async def test_a_send_is_timed_only_when_the_socket_may_make_it_wait(monkeypatch):
     timers = []
-    timeout = asyncio.timeout
 
-    def counted(delay):
-        timers.append(delay)
-        return timeout(delay)
+    class TimersCounted:
+        """``asyncio`` as the hub sees it, its timers counted (asyncio itself is untouched)."""
 
-    monkeypatch.setattr(hub_module.asyncio, "timeout", counted)
+        def __getattr__(self, name):
+            return getattr(asyncio, name)
+
+        def timeout(self, delay):
+            timers.append(delay)
+            return asyncio.timeout(delay)
+
+    monkeypatch.setattr(hub_module, "asyncio", TimersCounted())
     writable = asyncio.Event()
     writable.set()
     socket = Stuck(writable)

@@ -18,11 +18,15 @@ from pydantic_core import to_json
 from tminus.server.limits import Limits, RateLimiter
 from tminus.server.outbound import chat
 from tminus.server.service import GameService, Table
-from tminus.server.serving import WRITABLE
 from tminus.server.storage import ChatLine
 
 CHAT_RATE, CHAT_BURST = 0.5, 5  # lines of table talk a seat may send a second, and at once
 STATE = object()  # in a socket's queue: "send this seat's view as it is now"
+# In a socket's scope (put there by ``serving.PipelinedMessages``): an event set while its
+# transport takes more. uvicorn's ``send`` then writes the frame without waiting at all (its
+# one wait is for this), so the writer sends with no time limit of its own: a timer for every
+# message was 2% of a busy server's loop.
+WRITABLE = "tminus.writable"
 
 
 def as_text(message: dict[str, Any]) -> str:

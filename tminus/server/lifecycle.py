@@ -90,12 +90,19 @@ class Lifecycle(ServiceParts):
             undo=not rated and default_undo(s.kind for s in made) if undo is None else undo,
             hints=hints, rated=rated, clock=clock,
         )  # fmt: skip
-        await self.replicator.follow_new(record.id)
-        await await_store(self.store.create(record))
+        let_go = await self.replicator.follow_new(record.id)
+        try:
+            with self.replicator.reading(record.id):  # (news of it heard before it is kept)
+                await await_store(self.store.create(record))
+        except BaseException:
+            let_go()
+            raise
         # (A game made here has said nothing yet: its talk need not be read, and what is
         # said from now on, here or on another process, is heard into it.)
         table = Table(record=record, game=game, state=game.new_initial_state(), chat=[])
         self.memory.keep(table)
+        if self.replicator.missed_while_read(record.id):
+            await await_store(self.replicator.catch_up(table))
         if all(s.kind == BOT for s in made):
             async with table.lock:
                 await self._start(table)

@@ -91,12 +91,13 @@ class Replicator:
     def unfollow(self, game_id: str) -> None:
         self.listener.unfollow(game_id)
 
-    async def follow_new(self, game_id: str) -> None:
+    async def follow_new(self, game_id: str) -> Callable[[], None]:
         """A game about to be made here is followed from before it is stored, for
         ``NEW_GAME_FOLLOWED`` seconds: whatever another process changes in it is heard, so
         the copy made here stays current and its first sockets need not read it back (on
         PostgreSQL that read-back was a twentieth of a busy server's work). If the
-        notifications are down, it is not: its first socket reads it back, as any game's."""
+        notifications are down, it is not: its first socket reads it back, as any game's.
+        Returns what lets the game go at once (if it could not be made)."""
         try:
             began = await self.listener.follow(game_id)
         except StoreError:
@@ -104,11 +105,21 @@ class Replicator:
         except BaseException:
             self.listener.unfollow(game_id)
             raise
-        if began:
-            loop = asyncio.get_running_loop()
-            loop.call_later(NEW_GAME_FOLLOWED, self.listener.unfollow, game_id)
-        else:  # (SQLite: nothing to hear; or the notifications are down)
+        if not began:  # (SQLite: nothing to hear; or the notifications are down)
             self.listener.unfollow(game_id)
+            return lambda: None
+        # (Followed a minute whether or not a socket comes: the LISTEN costs PostgreSQL next
+        # to nothing, and a socket that comes later follows it on its own.)
+        timer = asyncio.get_running_loop().call_later(
+            NEW_GAME_FOLLOWED, self.listener.unfollow, game_id
+        )
+
+        def let_go() -> None:
+            if not timer.cancelled():
+                timer.cancel()
+                self.listener.unfollow(game_id)
+
+        return let_go
 
     def listen_absent(self, listener: Callable[[str], None]) -> None:
         """``listener(game_id)`` is called when a followed game not in memory changed."""

@@ -42,11 +42,8 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import BINARY, TEXT, Frame
 
-# In a socket's scope: an event set while its transport takes more. uvicorn's ``send`` then
-# writes the frame without waiting at all (its one wait is for this), so the hub sends with no
-# time limit of its own (``hub.Connection.writer``): a timer for every message was 2% of a busy
-# server's loop.
-WRITABLE = "tminus.writable"
+from tminus.server.hub import WRITABLE
+
 MAX_HEAD = 65_536  # bytes of a request head kept to find where an upgrade request ends
 # Messages shorter than this go uncompressed: what one TCP segment carries (1,460 bytes on
 # Ethernet) less TLS's record and the frame's own head. A 4-Way state is about 1.1 KB, a

@@ -185,6 +185,8 @@ class Together(ServiceParts):
                 if made == record.id:
                     self.memory.keep(Table(record=record, game=table.game,
                                            state=table.game.new_initial_state()))  # fmt: skip
+        # (Read back as it is kept: a rematch is not followed from its making as a new game
+        # is, for one game in many is not worth another path.)
         following = await self.get(table.record.rematch)
         await self.join(following, rematch_seat(seat, len(table.record.seats)), token)
         self.memory.changed(table)  # (told once the one asking sits in the rematch)
