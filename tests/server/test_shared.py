@@ -604,6 +604,19 @@ async def test_table_talk_missed_while_not_listening_is_read_back(tmp_path, noti
     await there.store.close()
 
 
+def read_backs(service, monkeypatch) -> list[str]:
+    """The games ``service`` reads back from the store (catches up with), in order."""
+    read_back: list[str] = []
+    catch_up = service.replicator.catch_up
+
+    async def counted_catch_up(table):
+        read_back.append(table.id)
+        await catch_up(table)
+
+    monkeypatch.setattr(service.replicator, "catch_up", counted_catch_up)
+    return read_back
+
+
 async def test_a_game_made_here_is_followed_from_before_it_is_stored_and_not_read_back(
     tmp_path, monkeypatch
 ):
@@ -617,14 +630,7 @@ async def test_a_game_made_here_is_followed_from_before_it_is_stored_and_not_rea
         await store_create(record)
 
     monkeypatch.setattr(service.store, "create", create_game)
-    read_back = []
-    catch_up = service.replicator.catch_up
-
-    async def counted_catch_up(table):
-        read_back.append(table.id)
-        await catch_up(table)
-
-    monkeypatch.setattr(service.replicator, "catch_up", counted_catch_up)
+    read_back = read_backs(service, monkeypatch)
     table = await create(service, "four_way", {}, seats("person", "person"))
     assert followed_when_stored == [True]
     await service.watch(table)  # (its first socket)
@@ -652,14 +658,7 @@ async def test_news_of_a_new_game_heard_before_its_copy_is_kept_is_read(tmp_path
         service.replicator.heard(record.id, "(another process's news)")  # (no copy yet)
 
     monkeypatch.setattr(service.store, "create", create_then_hear)
-    read_back = []
-    catch_up = service.replicator.catch_up
-
-    async def counted_catch_up(table):
-        read_back.append(table.id)
-        await catch_up(table)
-
-    monkeypatch.setattr(service.replicator, "catch_up", counted_catch_up)
+    read_back = read_backs(service, monkeypatch)
     table = await create(service, "four_way", {}, seats("person", "person"))
     assert read_back == [table.id]
     assert not service.replicator.missed  # (said once, then forgotten)
