@@ -678,3 +678,22 @@ async def test_a_game_that_could_not_be_stored_is_let_go_at_once(tmp_path, monke
         await create(service, "four_way", {}, seats("person", "person"))
     assert len(tried) == 1 and not hearing.following(tried[0])
     assert tried[0] not in service.replicator.loading
+
+
+async def test_a_game_let_go_after_its_hold_ended_is_unfollowed_once(tmp_path, monkeypatch):
+    """A store slower than the hold: the hold's end and the failure each let the game go,
+    and only one of them unfollows it (a second would undo another follower's follow)."""
+    monkeypatch.setattr(replication, "NEW_GAME_FOLLOWED", 0.01)
+    hearing = Hearing()
+    service = await new_service(tmp_path / "games.db", listener=hearing)
+    tried = []
+
+    async def refuse_slowly(record):
+        tried.append(record.id)
+        await asyncio.sleep(0.1)  # (the hold ends meanwhile)
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(service.store, "create", refuse_slowly)
+    with pytest.raises(GameError, match="the disk is full"):
+        await create(service, "four_way", {}, seats("person", "person"))
+    assert hearing.wanted[tried[0]] == 0

@@ -110,15 +110,16 @@ class Replicator:
             return lambda: None
         # (Followed a minute whether or not a socket comes: the LISTEN costs PostgreSQL next
         # to nothing, and a socket that comes later follows it on its own.)
-        timer = asyncio.get_running_loop().call_later(
-            NEW_GAME_FOLLOWED, self.listener.unfollow, game_id
-        )
+        held = True
 
-        def let_go() -> None:
-            if not timer.cancelled():
+        def let_go() -> None:  # (once: when the hold ends, or sooner)
+            nonlocal held
+            if held:
+                held = False
                 timer.cancel()
                 self.listener.unfollow(game_id)
 
+        timer = asyncio.get_running_loop().call_later(NEW_GAME_FOLLOWED, let_go)
         return let_go
 
     def listen_absent(self, listener: Callable[[str], None]) -> None:
