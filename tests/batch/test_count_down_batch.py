@@ -6,6 +6,8 @@ the meeting's moves drawn without listing them, and what the engine refuses."""
 
 from __future__ import annotations
 
+import importlib
+import os
 import subprocess
 import sys
 
@@ -14,7 +16,7 @@ import pytest
 
 import tminus
 from tminus.batch import count_down_rules as rules
-from tminus.batch.count_down import CountDownBatch
+from tminus.batch.count_down import CountDownBatch, cached
 from tminus.core.game import TERMINAL
 from tminus.core.playout import sample_chance
 from tminus.games.count_down import phases
@@ -188,12 +190,37 @@ def test_memory_per_game_is_a_row_and_the_player_to_move():
     assert env.memory_per_game() == rules.ROW * 4 + 8
 
 
-def test_the_engine_compiles_itself_ahead_when_asked():
+IS_COMPILED = "from tminus.batch.count_down import compiled; print(compiled())"
+
+
+def test_the_engine_compiles_itself_ahead_when_asked(tmp_path):
     # (``tminus serve`` runs this in the background: reviews then find it compiled)
     done = subprocess.run(
         [sys.executable, "-m", "tminus.batch.count_down"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "compiled and ready" in done.stdout
+    # ... and a new process finds it on disk; one whose cache is elsewhere (empty) does not.
+    found = subprocess.run([sys.executable, "-c", IS_COMPILED], capture_output=True, text=True)
+    assert found.stdout.split() == ["True"], found.stderr
+    elsewhere = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    found = subprocess.run(
+        [sys.executable, "-c", IS_COMPILED], capture_output=True, text=True, env=elsewhere
+    )
+    assert found.stdout.split() == ["False"], found.stderr
+
+
+def test_a_function_is_cached_once_compiled_for_its_source_as_it_is(tmp_path, monkeypatch):
+    source = "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return {} * x\n"
+    module = tmp_path / "compiled_here.py"
+    module.write_text(source.format(2), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    compiled_here = importlib.import_module("compiled_here")
+    assert not cached(compiled_here.twice)
+    assert compiled_here.twice(21) == 42
+    assert cached(compiled_here.twice)
+    # The source changed (another size): the build on disk is for the old one.
+    module.write_text(source.format(30), encoding="utf-8")
+    assert not cached(importlib.reload(compiled_here).twice)
 
 
 def test_a_turn_limit_whose_money_could_pass_32_bits_is_refused():

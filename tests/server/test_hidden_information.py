@@ -7,6 +7,7 @@ persons on their own sockets, with a spectator; the test plays random legal move
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -60,7 +61,14 @@ def client(tmp_path, registered):
 
 
 def play_recorded(client, game_name, params, seed):
-    """Play a game with random legal moves; return (table, {viewer: [messages]})."""
+    """Play a game with random legal moves; return (table, {viewer: [messages]}). Its
+    sockets are closed however it ends (one left open would keep the test client's exit
+    waiting for it, for good, after a failure)."""
+    with contextlib.ExitStack() as sockets_open:
+        return play_recorded_with(sockets_open, client, game_name, params, seed)
+
+
+def play_recorded_with(sockets_open, client, game_name, params, seed):
     rng = random.Random(seed)
     service = client.app.state.service
     players = load_game(game_name, **params).num_players
@@ -72,7 +80,7 @@ def play_recorded(client, game_name, params, seed):
     records = {v: [] for v in viewers}
     sockets = {}
     for viewer in viewers:
-        ws = client.websocket_connect(f"/ws/games/{table.id}").__enter__()
+        ws = sockets_open.enter_context(client.websocket_connect(f"/ws/games/{table.id}"))
         token = None if viewer is None else tokens[viewer]
         ws.send_json({"type": "hello", "seat": viewer, "token": token})
         sockets[viewer] = ws
@@ -111,8 +119,6 @@ def play_recorded(client, game_name, params, seed):
         for viewer in viewers:
             records[viewer].append(receive_text(sockets[viewer], "the rematch offer"))
         assert last_state(records[None])["rematch"]["id"] == table.record.rematch
-    for ws in sockets.values():
-        ws.__exit__(None, None, None)
     return table, records, tokens
 
 

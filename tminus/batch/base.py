@@ -120,6 +120,12 @@ class BatchEnv(Generic[G]):
     game_class: type[G]
     game: G
 
+    @classmethod
+    def compiled(cls) -> bool:
+        """Whether a new process runs this engine at full speed from its first step. A NumPy
+        engine does; a compiled one (Count Down's) only once its compiled code is on disk."""
+        return True
+
     def __init__(
         self,
         batch_size: int,

@@ -20,18 +20,28 @@ import numpy as np
 
 from tminus.batch import batch_class
 from tminus.batch.agents import make_batch_agent
+from tminus.batch.base import BatchEnv
 from tminus.core.game import Game, State
 from tminus.core.registry import manifest
+
+# Whether a batch engine not compiled yet (Count Down's, on a fresh install) is compiled at
+# its first playouts in this process: half a minute once, then every review is faster. The
+# server's review and hint processes say no (``tminus.server.reviews``): the server compiles
+# it in the background, and until it is on disk their playouts run on the reference engine,
+# so that no hint waits for a compiler.
+compile_engines = True
 
 
 def batch_rollout(game: Game) -> str | None:
     """The batch rollout player of ``game``, or None when its playouts run on the reference
-    engine (no batch engine, none chosen, or one whose extra is not installed: Count
-    Down's needs Numba)."""
+    engine (no batch engine, none chosen, one whose extra is not installed: Count Down's
+    needs Numba, or one not compiled yet where ``compile_engines`` is off)."""
     try:
         rollout = manifest(game.name).batch_rollout
         if rollout is not None:
-            batch_class(game.name)  # (its module imported: a missing extra says so here)
+            engine = batch_class(game.name)  # (its module imported: a missing extra says so)
+            if not compile_engines and issubclass(engine, BatchEnv) and not engine.compiled():
+                return None
         return rollout
     except (KeyError, ValueError):  # a game made in a test has no manifest
         return None

@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 
 from tminus.core.game import Game
-from tminus.review import MoveReview, Review, review_game
+from tminus.review import MoveReview, Review, batch_playouts, review_game
 from tminus.review.judges import missing_table_note
 from tminus.review.playouts import MAX_SAMPLES, Z95
 from tminus.review.review import about_equal, compared_to_best
@@ -49,6 +49,7 @@ _moves: Any = None
 def start_review_process(board: Any, moves: Any = None) -> None:
     global _board, _moves
     os.nice(10)  # a review gives way to the bots and the server when the cores are busy
+    batch_playouts.compile_engines = False  # (the server compiles them: see there)
     _board, _moves = board, moves
 
 
