@@ -6,12 +6,25 @@ of that database are dropped and made anew.
 
 from __future__ import annotations
 
+import asyncio
+
+import asyncpg
 import pytest
 from sqlalchemy import select, update
 
 from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
-from tminus.server.storage import FINISHED, PLAYING, WAITING, GameRow, Store
+from tminus.server.storage import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    GameRow,
+    Save,
+    Store,
+    channel,
+    listen_dsn,
+    write_saves,
+)  # fmt: skip
 
 from ..parts import NO_DATABASE, database_for_tests
 from .helpers import create, join_all, play_out, seats, step, token
@@ -82,3 +95,54 @@ async def test_a_read_sees_one_moment_of_the_database(store):
     assert await store._run(read_twice, write=False) == (WAITING, WAITING)
     assert (await store.load(table.id)).status == PLAYING
     await other.close()
+
+
+async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(store, tmp_path):
+    """On PostgreSQL a batch's actions, turns and notices are one statement of arrays
+    (``store_writes.write_at_once``): read back, the games are what SQLite's statements one
+    by one make of the same batch, and the notices are heard in the order of the saves."""
+    lite = await Store(f"sqlite:///{tmp_path / 'games.db'}").open()
+    service = GameService(store)
+    ids = []
+    for _ in range(2):
+        table = await create(service, "four_way", {}, seats("person", "person"))
+        await lite.create(await store.load(table.id))
+        ids.append(table.id)
+    first, second = ids
+    batch = [
+        Save(first, 0, [(0, 5, 0, None, None), (1, 3, -1, "a bot fell back", None)], to_move=1),
+        Save(second, 0, [(0, 2, 1, None, 0.25)], to_move=-1),  # (nobody's turn)
+        Save(first, 2, [(2, 7, 1, None, 0.5)], to_move=0),  # (the game's last save counts)
+    ]
+    heard: list[tuple[str, str]] = []
+    listening = await asyncpg.connect(listen_dsn(store.url))
+    for game_id in ids:
+        await listening.add_listener(
+            channel(game_id), lambda _c, _p, name, text: heard.append((name, text))
+        )
+    await store._run(lambda connection: write_saves(connection, batch, "here"))
+    await lite._run(lambda connection: write_saves(connection, batch, "here"))
+    for game_id in ids:
+        written, expected = await store.load(game_id), await lite.load(game_id)
+        assert (
+            written.actions,
+            written.actors,
+            written.notes,
+            written.estimates,
+            written.to_move,
+        ) == (
+            expected.actions,
+            expected.actors,
+            expected.notes,
+            expected.estimates,
+            expected.to_move,
+        )
+    assert (await store.load(first)).notes == [None, "a bot fell back", None]
+    assert (await store.load(first)).to_move == 0 and (await store.load(second)).to_move is None
+    for _ in range(100):
+        if len(heard) == len(batch):
+            break
+        await asyncio.sleep(0.02)
+    assert heard == [(channel(save.game_id), save.notice("here")) for save in batch]
+    await listening.close()
+    await lite.close()

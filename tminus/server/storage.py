@@ -115,9 +115,13 @@ async def write_saves(connection, batch: list[Save], origin: str = "", clock=Non
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""
-    await write_rows(connection, batch, clock)
-    # (Built only if told: SQLite has one process, nobody to tell.)
-    await notify(connection, ((save.game_id, save.notice(origin)) for save in batch))
+    # (Built as they are read, after the rows' clocks are charged: a notice tells them.)
+    told = ((save.game_id, save.notice(origin)) for save in batch)
+    if connection.dialect.name == "postgresql":
+        await write_rows(connection, batch, clock, told)  # (told in the rows' statement)
+    else:
+        await write_rows(connection, batch, clock)
+        await notify(connection, told)  # (SQLite has one process, nobody to tell: not built)
 
 
 class Store(

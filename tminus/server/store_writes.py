@@ -4,12 +4,15 @@ other processes is the caller's part: ``storage.write_saves``)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Update, bindparam, delete, insert, select, update
+from sqlalchemy import Update, bindparam, delete, insert, select, text, update
 
 from tminus.server.clock import Clock
 from tminus.server.store_clocks import turn_ended
+from tminus.server.store_notices import channel
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
@@ -37,8 +40,39 @@ def set_status(fields: tuple[str, ...]) -> Update:
     )
 
 
-async def write_rows(connection, batch: list[Save], clock: Clock | None = None) -> None:
-    """The rows and status changes of several saves, in the caller's transaction.
+# On PostgreSQL a batch's actions, turns and notices are one statement. Every statement is a
+# round trip, and each waits for the busy event loop to come round to it: at 200 games a
+# group commit of about 90 saves spent 36 ms in its six round trips (the lock, the actions,
+# the turns, the notices, BEGIN and COMMIT). The rows go as one array a column.
+ACTIONS_TURNS_AND_NOTICES = text(
+    """
+    WITH written AS (
+        INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
+        SELECT * FROM unnest(
+            CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
+            CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
+            CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
+        )
+    ), turned AS (
+        UPDATE games SET to_move = turn.seat
+        FROM unnest(CAST(:turn_ids AS varchar[]), CAST(:turn_seats AS integer[]))
+            AS turn(id, seat)
+        WHERE games.id = turn.id
+    )
+    SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), CAST(:payloads AS text[]))
+        WITH ORDINALITY AS n(c, p, i) ORDER BY i
+    """
+)
+
+
+async def write_rows(
+    connection,
+    batch: list[Save],
+    clock: Clock | None = None,
+    told: Iterable[tuple[str, str]] = (),
+) -> None:
+    """The rows and status changes of several saves, in the caller's transaction; on
+    PostgreSQL with the notices ``told`` (game id, payload), read once the clocks are charged.
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost). A game with a clock
@@ -49,15 +83,7 @@ async def write_rows(connection, batch: list[Save], clock: Clock | None = None) 
     for save in batch:
         if save.expect is not None and statuses.get(save.game_id) != save.expect:
             raise ClaimLost()
-    rows = [
-        {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
-         "note": note, "estimate": estimate, "at": at}
-        for save in batch
-        for index, action, seat, note, estimate in save.rows
-    ]  # fmt: skip
-    if rows:
-        await connection.execute(insert(ActionRow), rows)
-    for save in batch:
+    for save in batch:  # (before the notices are made: they tell the clocks)
         if save.clocked and (save.to_move is not None or save.status is not None):
             await turn_ended(connection, save, clock or Clock())
     turns = {  # each game's last save says whose turn it is now
@@ -65,10 +91,10 @@ async def write_rows(connection, batch: list[Save], clock: Clock | None = None) 
         for save in batch
         if save.to_move is not None
     }
-    if turns:
-        await connection.execute(
-            SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
-        )
+    if connection.dialect.name == "postgresql":
+        await write_at_once(connection, batch, turns, at, told)
+    else:
+        await write_one_by_one(connection, batch, turns, at)
     changes: dict[str, dict[str, Any]] = {}  # each game's status changes, merged in order
     for save in batch:
         if save.status is not None:
@@ -88,6 +114,49 @@ async def write_rows(connection, batch: list[Save], clock: Clock | None = None) 
     finished = [save.game_id for save in batch if save.status == FINISHED]
     if finished:  # nobody plays their bots any more
         await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
+
+
+async def write_at_once(
+    connection,
+    batch: list[Save],
+    turns: dict[str, int | None],
+    at: datetime,
+    told: Iterable[tuple[str, str]],
+) -> None:
+    """PostgreSQL: the actions, turns and notices of a batch in one statement."""
+    rows = [(save.game_id, *row) for save in batch for row in save.rows]
+    columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
+    ids, indexes, actions, seats, notes, estimates = columns
+    turned = sorted(turns.items())
+    notices = [(channel(game_id), payload) for game_id, payload in told]
+    await connection.execute(
+        ACTIONS_TURNS_AND_NOTICES,
+        {
+            "game_ids": ids, "indexes": indexes, "actions": actions, "seats": seats,
+            "notes": notes, "estimates": estimates, "ats": [at] * len(rows),
+            "turn_ids": [game_id for game_id, _ in turned],
+            "turn_seats": [seat for _, seat in turned],
+            "channels": [c for c, _ in notices], "payloads": [p for _, p in notices],
+        },
+    )  # fmt: skip
+
+
+async def write_one_by_one(
+    connection, batch: list[Save], turns: dict[str, int | None], at: datetime
+) -> None:
+    """SQLite (in this process: no round trips to save): the actions, then the turns."""
+    rows = [
+        {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
+         "note": note, "estimate": estimate, "at": at}
+        for save in batch
+        for index, action, seat, note, estimate in save.rows
+    ]  # fmt: skip
+    if rows:
+        await connection.execute(insert(ActionRow), rows)
+    if turns:
+        await connection.execute(
+            SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
+        )
 
 
 async def insert_game(game: StoredGame, connection) -> None:
