@@ -15,12 +15,12 @@ for a seat this tool plays itself (its first legal move, at once). It reports th
 second delivered (players' decisions, bots' and persons') and the **move round trip** of
 the persons' moves, as the client measures it: from sending a move to receiving the state
 that holds it (the server commits the move, works out the next views and sends them in
-between), and again for the moves sent after ``--warm-up`` seconds (the first moments, when
-every game is made and joined at once, left out). It stops by itself after ``--seconds``
-(every wait is bounded by what is left), resigning the games it leaves unfinished; it
-refuses any address that is not loopback. With the servers it started it also reports the
-CPU each spent per move (and a PostgreSQL server's on this machine) and what one process
-delivered, for sizing.
+between), and again for the moves sent from ``--warm-up`` seconds after its first games
+were all made (the start, when every game is made and joined at once, left out). It stops
+by itself after ``--seconds`` (every wait is bounded by what is left), resigning the games
+it leaves unfinished; it refuses any address that is not loopback. With the servers it
+started it also reports the CPU each spent per move (and a PostgreSQL server's on this
+machine) and what one process delivered, for sizing.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import math
 import os
 import socket
 import statistics
@@ -45,7 +46,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 GRACE = 5.0  # seconds past the deadline for everything to close
-WARM_UP = 5.0  # seconds: the start, when every game is made at once
+WARM_UP = 5.0  # seconds after the first games are all made: the start's burst is over
 PERSON = "person"
 
 
@@ -57,7 +58,7 @@ class Tally:
     started: int = 0
     elapsed: float = 0.0
     round_trips: list[float] = field(default_factory=list)  # seconds, persons' moves
-    settle_at: float = 0.0  # (monotonic) moves sent from then on are counted as settled too
+    settle_at: float = math.inf  # (monotonic) moves sent from then on: counted as settled too
     settled: list[float] = field(default_factory=list)  # the round trips of those moves
     errors: list[str] = field(default_factory=list)
 
@@ -72,6 +73,23 @@ def loopback_only(url: str) -> None:
         raise SystemExit(f"refusing {url}: the load test only talks to loopback addresses")
 
 
+@dataclass
+class Settling:
+    """The run settles ``warm_up`` seconds after its first ``games`` games are made (at the
+    start every game is made and joined at once: at 200 games that took several seconds)."""
+
+    games: int
+    warm_up: float
+    tallies: list[Tally]
+    made: int = 0
+
+    def made_one(self) -> None:
+        self.made += 1
+        if self.made == self.games:
+            for tally in self.tallies:
+                tally.settle_at = time.monotonic() + self.warm_up
+
+
 class Deadline:
     def __init__(self, seconds: float) -> None:
         self.at = time.monotonic() + seconds
@@ -81,7 +99,7 @@ class Deadline:
 
 
 async def play_games(
-    url: str, game: str, lineup: list[str], deadline: Deadline, tally: Tally
+    url: str, game: str, lineup: list[str], deadline: Deadline, tally: Tally, settling: Settling
 ) -> None:
     """One of the concurrent slots: a game at a time, played to its end, until the deadline."""
     seats = [{"kind": PERSON} if s == PERSON else {"kind": "bot", "bot": s} for s in lineup]
@@ -104,6 +122,7 @@ async def play_games(
                 await asyncio.sleep(min(1.0, max(0.0, deadline.left())))
                 continue
             tally.started += 1
+            settling.made_one()
             try:
                 async with asyncio.timeout(deadline.left()):
                     await play_one(url, response.json(), tally)
@@ -172,13 +191,16 @@ async def run(
     urls: list[str], games: int, seconds: float, game: str, lineup: list[str], warm_up: float
 ) -> list[Tally]:
     """Play for ``seconds``: the tally of each server (the games are shared out in turn); the
-    moves sent ``warm_up`` seconds or more after the start are counted as settled too."""
+    moves sent once the run settled (``Settling``) are counted as settled too."""
     start = time.monotonic()
-    tallies = [Tally(settle_at=start + warm_up) for _ in urls]
+    tallies = [Tally() for _ in urls]
+    settling = Settling(games, warm_up, tallies)
     deadline = Deadline(seconds)
     slots = [
         asyncio.create_task(
-            play_games(urls[i % len(urls)], game, lineup, deadline, tallies[i % len(urls)])
+            play_games(
+                urls[i % len(urls)], game, lineup, deadline, tallies[i % len(urls)], settling
+            )
         )
         for i in range(games)
     ]
@@ -343,7 +365,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--warm-up", type=float, default=WARM_UP,
-        help="seconds after the start from which round trips are also counted as settled",
+        help="seconds after the first games are made from which round trips also count as "
+        "settled",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser.parse_args(argv)
