@@ -214,6 +214,7 @@ def test_a_function_is_cached_once_compiled_for_its_source_as_it_is(tmp_path, mo
     module = tmp_path / "compiled_here.py"
     module.write_text(source.format(2), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "compiled_here", raising=False)  # (a run before this one)
     compiled_here = importlib.import_module("compiled_here")
     assert not cached(compiled_here.twice)
     assert compiled_here.twice(21) == 42

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import time
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tminus.server.load import loopback_only, main
+from tminus.server.load import Settling, Tally, loopback_only, main
 
 
 def test_the_load_script_plays_games_and_reports_moves_per_second_and_round_trips(capsys):
@@ -24,7 +25,7 @@ def test_the_load_script_plays_games_and_reports_moves_per_second_and_round_trip
     assert figures["round_trips"] > 0
     assert 0 < figures["round_trip_ms_p50"] <= figures["round_trip_ms_p99"]
     # The moves sent from 1 s after the 3 games were made count once more (the start left out).
-    assert 0 < figures["round_trips_settled"] < figures["round_trips"]
+    assert 0 < figures["round_trips_settled"] <= figures["round_trips"]
     assert 0 < figures["round_trip_ms_p50_settled"] <= figures["round_trip_ms_p99_settled"]
     assert figures["server_cpu_ms_per_move"] > 0
     assert figures["database_cpu_ms_per_move"] is None  # (SQLite works inside the server)
@@ -162,3 +163,18 @@ def test_a_profile_of_the_server_is_cut_below_its_event_loop(tmp_path):
         "Hub.send (/somewhere/tminus/server/hub.py);to_json (pydantic_core/x.py) 5",
         "idle (x.py) 4",
     ]
+
+
+def test_a_run_settles_once_every_slot_made_its_first_game_and_the_warm_up_passed():
+    tallies = [Tally(), Tally()]
+    settling = Settling(games=2, warm_up=5.0, tallies=tallies)
+    settling.first_made()
+    assert all(t.settle_at == math.inf for t in tallies)  # (one slot still making its game)
+    before = time.monotonic()
+    settling.first_made()
+    assert all(before + 5.0 <= t.settle_at <= time.monotonic() + 5.0 for t in tallies)
+
+
+def test_a_negative_warm_up_is_refused():
+    with pytest.raises(SystemExit, match="--warm-up"):
+        main(["--warm-up", "-1"])

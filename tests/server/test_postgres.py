@@ -7,6 +7,7 @@ of that database are dropped and made anew.
 from __future__ import annotations
 
 import asyncio
+import json
 
 import asyncpg
 import pytest
@@ -28,6 +29,7 @@ from tminus.server.storage import (
 
 from ..parts import NO_DATABASE, database_for_tests
 from .helpers import create, join_all, play_out, seats, step, token
+from .test_clocks import clocked_game, move
 
 URL = database_for_tests()
 pytestmark = [
@@ -146,3 +148,26 @@ async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(stor
     assert heard == [(channel(save.game_id), save.notice("here")) for save in batch]
     await listening.close()
     await lite.close()
+
+
+async def test_a_clocked_games_move_is_told_on_postgresql_with_its_clocks(store):
+    """The notice goes in the statement of the rows, after the clocks are charged: it tells
+    the other processes the clocks as stored."""
+    service = GameService(store)
+    table = await clocked_game(service)
+    heard: list[dict] = []
+    listening = await asyncpg.connect(listen_dsn(store.url))
+    await listening.add_listener(
+        channel(table.id), lambda _c, _p, _name, text: heard.append(json.loads(text))
+    )
+    await move(service, table)
+    for _ in range(100):
+        if heard:
+            break
+        await asyncio.sleep(0.02)
+    await listening.close()
+    told = [notice for notice in heard if notice.get("moves")]
+    assert len(told) == 1 and told[0]["clocks"] is not None
+    stored = await store.load(table.id)
+    assert told[0]["clocks"]["left"] == [round(bank, 1) for bank in stored.clocks["left"]]
+    assert told[0]["clocks"]["to_move"] == stored.to_move == table.state.current_player()

@@ -402,13 +402,17 @@ def compiled() -> bool:
 
 def cached(function: Any) -> bool:
     """Whether Numba's cache holds a build of ``function`` (a dispatcher compiled with
-    ``cache=True``) for its source as it is now: its index, read as Numba reads it (empty when
-    missing or written for another version of the source). Numba's own, not its public API
-    (the version is pinned in constraints.txt): should it change, the engine counts as
-    compiled, as it did before this was asked."""
+    ``cache=True``) for its file as it is now and for this machine's processor: its index,
+    read as Numba reads it (empty when missing or written for another version of the file;
+    each build keyed by its processor). As Numba's own check, it does not see a change made
+    only in a module the function calls. Numba's internals, not its public API (the version
+    is pinned in constraints.txt): should they change, the engine counts as compiled, as it
+    did before this was asked."""
     try:
-        return bool(function._cache._cache_file._load_index())
-    except AttributeError:
+        here = function.targetctx.codegen().magic_tuple()
+        index = function._cache._cache_file._load_index()
+        return any(key[1] == here for key in index)
+    except Exception:
         return True
 
 

@@ -131,7 +131,9 @@ def serve(
             help="Build the solved tables missing here in the background, at the lowest "
             "priority (Sputnik's endgame table: about 75 s on 2 cores and 900 MB, once): "
             "until then the bots, hints and reviews that read them search instead. Also "
-            "compiles Count Down's batch engine, where its reviews play (once, then on disk)."
+            "compiles Count Down's batch engine, where its hints and reviews play (once, then "
+            "on disk; without it they play on the reference engine until `python -m "
+            "tminus.batch.count_down` has compiled it)."
         ),
     ] = True,
 ) -> None:

@@ -75,15 +75,16 @@ def loopback_only(url: str) -> None:
 
 @dataclass
 class Settling:
-    """The run settles ``warm_up`` seconds after its first ``games`` games are made (at the
-    start every game is made and joined at once: at 200 games that took several seconds)."""
+    """The run settles ``warm_up`` seconds after each of its ``games`` slots made its first
+    game (at the start every game is made and joined at once: at 200 games that took several
+    seconds). A run whose slots did not all make one never settles (no settled figures)."""
 
     games: int
     warm_up: float
     tallies: list[Tally]
     made: int = 0
 
-    def made_one(self) -> None:
+    def first_made(self) -> None:
         self.made += 1
         if self.made == self.games:
             for tally in self.tallies:
@@ -109,6 +110,7 @@ async def play_games(
     # reuse a connection the server may be closing at that moment: keep them 1 s at most.
     limits = httpx.Limits(keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=url, limits=limits) as client:
+        first = True
         while deadline.left() > 0:
             try:
                 response = await client.post("/api/games", json=body, timeout=deadline.left())
@@ -122,7 +124,9 @@ async def play_games(
                 await asyncio.sleep(min(1.0, max(0.0, deadline.left())))
                 continue
             tally.started += 1
-            settling.made_one()
+            if first:
+                settling.first_made()
+                first = False
             try:
                 async with asyncio.timeout(deadline.left()):
                     await play_one(url, response.json(), tally)
@@ -404,6 +408,8 @@ def stop_servers(processes: list[subprocess.Popen]) -> None:
 
 def main(argv: list[str] | None = None) -> dict:
     args = arguments(argv)
+    if args.warm_up < 0:
+        raise SystemExit("--warm-up is 0 seconds or more")
     seconds = min(max(args.seconds, 0.5), 600.0)
     games = min(max(args.games, 1), 500)
     lineup = [b.strip() for b in args.bots.split(",") if b.strip()]
