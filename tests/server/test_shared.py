@@ -678,6 +678,7 @@ async def test_a_game_that_could_not_be_stored_is_let_go_at_once(tmp_path, monke
         await create(service, "four_way", {}, seats("person", "person"))
     assert len(tried) == 1 and not hearing.following(tried[0])
     assert tried[0] not in service.replicator.loading
+    await service.store.close()
 
 
 async def test_a_game_let_go_after_its_hold_ended_is_unfollowed_once(tmp_path, monkeypatch):
@@ -697,3 +698,4 @@ async def test_a_game_let_go_after_its_hold_ended_is_unfollowed_once(tmp_path, m
     with pytest.raises(GameError, match="the disk is full"):
         await create(service, "four_way", {}, seats("person", "person"))
     assert hearing.wanted[tried[0]] == 0
+    await service.store.close()
