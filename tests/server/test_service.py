@@ -196,6 +196,19 @@ async def test_a_stale_move_number_is_refused_and_changes_nothing(service):
     assert await snapshot(service, table) == before
 
 
+async def test_a_move_made_before_the_game_ended_is_stale_and_one_made_after_is_refused(service):
+    """Two processes raced for a game's last move, and the one that lost heard of the end
+    before its own move: the move was made for a position the game has left (stale), not
+    one sent to a game over (bad_state)."""
+    table = await started(service, "person", "person")
+    await play_out(service, table)
+    assert table.status == FINISHED
+    for number, code in ((table.move_number - 1, "stale"), (table.move_number, "bad_state")):
+        with pytest.raises(GameError) as info:
+            await service.move(table, 0, token(table, 0), number, 0)
+        assert info.value.code == code, number
+
+
 async def test_an_illegal_move_is_refused_with_the_legal_ones(service):
     table = await started(service, "person", "person")
     seat = table.state.current_player()

@@ -210,18 +210,25 @@ def move_labels(table: Table) -> list[dict[str, Any]]:
     return labels
 
 
+def stale(table: Table, move_number: int) -> GameError:
+    return GameError(
+        "stale",
+        f"stale move: it was made for move {move_number}, the game is at move {table.move_number}",
+    )
+
+
 def check_turn(table: Table, seat: int, move_number: Any) -> None:
-    """``seat`` is to move in the game in play, which is at ``move_number``."""
-    if table.status != PLAYING:
-        raise GameError("bad_state", f"no moves now: the game has {status_words(table)}")
+    """``seat`` is to move in the game in play, which is at ``move_number``. A move made
+    for a position the game has left is stale, even if the game has ended since: two
+    processes raced for a game's last move, and the one that lost heard of the end first."""
     if isinstance(move_number, bool) or not isinstance(move_number, int):
         raise GameError("bad_request", f"move_number must be an integer, not {move_number!r}")
+    if move_number < table.move_number:
+        raise stale(table, move_number)
+    if table.status != PLAYING:
+        raise GameError("bad_state", f"no moves now: the game has {status_words(table)}")
     if move_number != table.move_number:
-        raise GameError(
-            "stale",
-            f"stale move: it was made for move {move_number}, the game is at move "
-            f"{table.move_number}",
-        )
+        raise stale(table, move_number)
     to_move = table.state.current_player()
     if to_move != seat:
         who = f"{seat_names(table)[to_move]}'s" if to_move >= 0 else "chance's"
