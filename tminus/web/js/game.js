@@ -374,7 +374,10 @@ function refused(message) {
     return;
   }
   const words = {
-    stale: "The game moved on before your move arrived: choose again.",
+    stale:
+      view.status === "playing"
+        ? "The game moved on before your move arrived: choose again."
+        : `The game was ${view.status} before your move arrived.`,
     rate_limited: "Slow down: that message was not sent.",
     not_your_turn:
       view.to_move === null
