@@ -190,7 +190,7 @@ def test_memory_per_game_is_a_row_and_the_player_to_move():
     assert env.memory_per_game() == rules.ROW * 4 + 8
 
 
-IS_COMPILED = "from tminus.batch.count_down import compiled; print(compiled())"
+IS_COMPILED = "from tminus.batch.count_down import CountDownBatch as E; print(E.compiled())"
 
 
 def test_the_engine_compiles_itself_ahead_when_asked(tmp_path):

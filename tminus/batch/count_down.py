@@ -197,7 +197,18 @@ class CountDownBatch(BatchEnv[CountDownGame]):
 
     @classmethod
     def compiled(cls) -> bool:
-        return compiled()
+        """Whether the engine and its greedy player are compiled and on disk (Numba's cache
+        holds a build of each function called from Python): a process then loads them in a
+        second or two, where compiling them takes half a minute of a core. (About 1 ms.)"""
+        from tminus.batch.count_down_greedy import greedy_moves
+
+        # (``resume_chance`` too is called from Python, but only when a history's log fills
+        # in the middle of chance: compiled then, and not by ``main``.)
+        called_from_python = [
+            rules.start_games, rules.step_games, rules.legal_masks, rules.sample_actions,
+            rules.observation_tensors, greedy_moves,
+        ]  # fmt: skip
+        return all(map(cached, called_from_python))
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {"rows": self.rows, "player": self.player}
@@ -377,27 +388,6 @@ def row_of(s: CountDownState, K: Any) -> np.ndarray:
     row[r.NTIES] = len(rolls.tie_rolls)
     row[r.FIRST_ROUND] = int(rolls.first_round)
     return row
-
-
-_on_disk = False  # (once seen on disk, it stays there for this process)
-
-
-def compiled() -> bool:
-    """Whether the engine and its greedy player are compiled and on disk for the source as
-    it is now (Numba's cache holds a build of each function called from Python): a process
-    then loads them in a second or two, where compiling them takes half a minute of a core."""
-    global _on_disk
-    if not _on_disk:
-        from tminus.batch.count_down_greedy import greedy_moves
-
-        # (``resume_chance`` too is called from Python, but only when a history's log fills
-        # in the middle of chance: compiled then, and not by ``main``.)
-        called_from_python = [
-            rules.start_games, rules.step_games, rules.legal_masks, rules.sample_actions,
-            rules.observation_tensors, greedy_moves,
-        ]  # fmt: skip
-        _on_disk = all(map(cached, called_from_python))
-    return _on_disk
 
 
 def cached(function: Any) -> bool:

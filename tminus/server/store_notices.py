@@ -104,22 +104,29 @@ def own_notice(origin: str, payload: str) -> bool:
     return payload.startswith(f'{{"by":"{origin}",')
 
 
+# Publishes the notices ``notices_bound`` binds, in their order (a statement of its own, or
+# the end of a group commit's statement: ``store_writes.ACTIONS_TURNS_AND_NOTICES``).
+NOTIFY_IN_ORDER = (
+    "SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), "
+    "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) ORDER BY i"
+)
+
+
+def notices_bound(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(game id, payload) pairs as ``NOTIFY_IN_ORDER`` takes them."""
+    notices = list(pairs)
+    return {"channels": [channel(g) for g, _ in notices], "payloads": [p for _, p in notices]}
+
+
 async def notify(connection, pairs: Iterable[tuple[str, str]]) -> None:
     """Publish (game id, payload) pairs on the games' channels, in order, in one statement
     of the caller's transaction (they are heard once it commits). On SQLite (one process)
     nothing is told, and ``pairs`` is not even looked at."""
     if connection.dialect.name != "postgresql":
         return
-    notices = list(pairs)
-    if not notices:
-        return
-    await connection.execute(
-        text(
-            "SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), "
-            "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) ORDER BY i"
-        ),
-        {"channels": [channel(g) for g, _ in notices], "payloads": [p for _, p in notices]},
-    )
+    bound = notices_bound(pairs)
+    if bound["channels"]:
+        await connection.execute(text(NOTIFY_IN_ORDER), bound)
 
 
 def channel(game_id: str) -> str:

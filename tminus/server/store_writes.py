@@ -12,7 +12,7 @@ from sqlalchemy import Update, bindparam, delete, insert, select, text, update
 
 from tminus.server.clock import Clock
 from tminus.server.store_clocks import turn_ended
-from tminus.server.store_notices import channel
+from tminus.server.store_notices import NOTIFY_IN_ORDER, notices_bound
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
@@ -45,7 +45,7 @@ def set_status(fields: tuple[str, ...]) -> Update:
 # group commit of about 90 saves spent 36 ms in its six round trips (the lock, the actions,
 # the turns, the notices, BEGIN and COMMIT). The rows go as one array a column.
 ACTIONS_TURNS_AND_NOTICES = text(
-    """
+    f"""
     WITH written AS (
         INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
         SELECT * FROM unnest(
@@ -59,8 +59,7 @@ ACTIONS_TURNS_AND_NOTICES = text(
             AS turn(id, seat)
         WHERE games.id = turn.id
     )
-    SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), CAST(:payloads AS text[]))
-        WITH ORDINALITY AS n(c, p, i) ORDER BY i
+    {NOTIFY_IN_ORDER}
     """
 )
 
@@ -128,15 +127,13 @@ async def write_at_once(
     columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
     ids, indexes, actions, seats, notes, estimates = columns
     turned = sorted(turns.items())
-    notices = [(channel(game_id), payload) for game_id, payload in told]
     await connection.execute(
         ACTIONS_TURNS_AND_NOTICES,
         {
             "game_ids": ids, "indexes": indexes, "actions": actions, "seats": seats,
             "notes": notes, "estimates": estimates, "ats": [at] * len(rows),
             "turn_ids": [game_id for game_id, _ in turned],
-            "turn_seats": [seat for _, seat in turned],
-            "channels": [c for c, _ in notices], "payloads": [p for _, p in notices],
+            "turn_seats": [seat for _, seat in turned], **notices_bound(told),
         },
     )  # fmt: skip
 
