@@ -1,6 +1,7 @@
 """How long a group commit takes on PostgreSQL when the event loop is busy, and how many turns
 of the loop it waits for: ``--saves`` saves of two actions each (one game each), written as
-the store writes a group commit (``storage.write_saves`` in one transaction), alone on the
+the store writes a group commit (``Store._commit``: on PostgreSQL one statement committed by
+itself, since these saves charge no clock), alone on the
 loop and then among ``--others`` tasks that each take 0.5 ms a turn (a loop as busy as a
 server's at 200 games: a turn of about 10 ms).
 
@@ -40,7 +41,7 @@ async def group_commits(url: str, saves: int, batches: int, others: int) -> tupl
     """Median seconds and turns of the loop a group commit took, with ``others`` tasks."""
     from tests.server.helpers import create, seats
     from tminus.server.service import GameService
-    from tminus.server.storage import Save, Store, write_saves
+    from tminus.server.storage import Save, Store
 
     store = await Store(url).open()
     service = GameService(store)
@@ -57,7 +58,7 @@ async def group_commits(url: str, saves: int, batches: int, others: int) -> tupl
             for game in games
         ]
         laps[0], started = 0, time.perf_counter()
-        await store._run(lambda connection, batch=batch: write_saves(connection, batch, "laps"))
+        await store._commit(batch)
         seconds.append(time.perf_counter() - started)
         turns.append(laps[0] / max(1, others))
     running.clear()

@@ -28,9 +28,9 @@ class Transactions:
         self.release = asyncio.Event()
         run, write_saves = store._run, storage.write_saves
 
-        async def counted(work, *, write=True):
+        async def counted(work, **how):
             self.count += 1
-            return await run(work, write=write)
+            return await run(work, **how)
 
         async def held(connection, batch, origin="", clock=None):
             if not self.release.is_set():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 
 import asyncpg
 import pytest
@@ -19,6 +20,8 @@ from tminus.server.storage import (
     FINISHED,
     PLAYING,
     WAITING,
+    BotLease,
+    ClaimLost,
     GameRow,
     Save,
     Store,
@@ -99,54 +102,130 @@ async def test_a_read_sees_one_moment_of_the_database(store):
     await other.close()
 
 
-async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(store, tmp_path):
-    """On PostgreSQL a batch's actions, turns and notices are one statement of arrays
-    (``store_writes.write_at_once``): read back, the games are what SQLite's statements one
-    by one make of the same batch, and the notices are heard in the order of the saves."""
-    lite = await Store(f"sqlite:///{tmp_path / 'games.db'}").open()
-    service = GameService(store)
-    ids = []
-    for _ in range(2):
-        table = await create(service, "four_way", {}, seats("person", "person"))
-        await lite.create(await store.load(table.id))
-        ids.append(table.id)
-    first, second = ids
-    batch = [
-        Save(first, 0, [(0, 5, 0, None, None), (1, 3, -1, "a bot fell back", None)], to_move=1),
-        Save(second, 0, [(0, 2, 1, None, 0.25)], to_move=-1),  # (nobody's turn)
-        Save(first, 2, [(2, 7, 1, None, 0.5)], to_move=0),  # (the game's last save counts)
-    ]
+async def listen(store: Store, game_ids) -> tuple[asyncpg.Connection, list[tuple[str, str]]]:
+    """A connection that hears the games' notices, and the list of (channel, payload) heard."""
     heard: list[tuple[str, str]] = []
     listening = await asyncpg.connect(listen_dsn(store.url))
-    for game_id in ids:
+    for game_id in game_ids:
         await listening.add_listener(
             channel(game_id), lambda _c, _p, name, text: heard.append((name, text))
         )
-    await store._run(lambda connection: write_saves(connection, batch, "here"))
+    return listening, heard
+
+
+async def finished_and_lease(store: Store, game_id: str) -> tuple[bool, str | None]:
+    """Whether the game's row has a time finished, and who holds its bots' lease."""
+    async with store.engine.connect() as connection:
+        finished = await connection.scalar(select(GameRow.finished).where(GameRow.id == game_id))
+        holder = await connection.scalar(select(BotLease.holder).where(BotLease.game_id == game_id))
+    return finished is not None, holder
+
+
+async def heard_within(heard: list, count: int) -> None:
+    for _ in range(100):
+        if len(heard) >= count:
+            break
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("autocommit", [False, True], ids=["in-a-transaction", "one-statement"])
+async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
+    store, tmp_path, autocommit
+):
+    """On PostgreSQL a batch's actions, turns and notices are one statement of arrays in a
+    transaction (``store_writes.write_at_once``), or, on a connection that commits each
+    statement by itself, the whole batch is one (``write_in_one_statement``): read back,
+    either way, the games are what SQLite's statements one by one make of the same batch
+    (turns, statuses, results, the time finished, bot leases), and the notices are heard in
+    the order of the saves."""
+    lite = await Store(f"sqlite:///{tmp_path / 'games.db'}").open()
+    service = GameService(store)
+    ids = []
+    for _ in range(3):
+        table = await create(service, "four_way", {}, seats("person", "person"))
+        await lite.create(await store.load(table.id))
+        ids.append(table.id)
+    first, second, third = ids
+    for each in (store, lite):
+        assert await each.take_lease(third, "here", 30.0) and await each.take_lease(
+            second, "here", 30.0
+        )
+    result = {"returns": [1.0, -1.0], "winners": [0], "reason": "test"}
+    batch = [
+        Save(first, 0, [(0, 5, 0, None, None), (1, 3, -1, "a bot fell back", None)], to_move=1,
+             status=PLAYING, expect=WAITING),
+        Save(second, 0, [(0, 2, 1, None, 0.25)], to_move=-1),  # (nobody's turn)
+        Save(first, 2, [(2, 7, 1, None, 0.5)], to_move=0),  # (the game's last save counts)
+        Save(third, 0, [(0, 4, 0, None, None)], to_move=-1, status=FINISHED, result=result,
+             expect=WAITING),
+    ]  # fmt: skip
+    listening, heard = await listen(store, ids)
+    await store._run(partial(write_saves, batch=batch, origin="here"), autocommit=autocommit)
     await lite._run(lambda connection: write_saves(connection, batch, "here"))
     for game_id in ids:
         written, expected = await store.load(game_id), await lite.load(game_id)
         assert (
-            written.actions,
-            written.actors,
-            written.notes,
-            written.estimates,
-            written.to_move,
+            written.actions, written.actors, written.notes, written.estimates, written.to_move,
+            written.status, written.result, await finished_and_lease(store, game_id),
         ) == (
-            expected.actions,
-            expected.actors,
-            expected.notes,
-            expected.estimates,
-            expected.to_move,
-        )
+            expected.actions, expected.actors, expected.notes, expected.estimates,
+            expected.to_move, expected.status, expected.result,
+            await finished_and_lease(lite, game_id),
+        )  # fmt: skip
     assert (await store.load(first)).notes == [None, "a bot fell back", None]
     assert (await store.load(first)).to_move == 0 and (await store.load(second)).to_move is None
-    for _ in range(100):
-        if len(heard) == len(batch):
-            break
-        await asyncio.sleep(0.02)
+    assert (await store.load(first)).status == PLAYING
+    finished = await store.load(third)
+    assert (finished.status, finished.result) == (FINISHED, result)
+    assert await finished_and_lease(store, third) == (True, None)
+    assert await finished_and_lease(store, first) == (False, None)
+    assert await finished_and_lease(store, second) == (False, "here")
+    await heard_within(heard, len(batch))
     assert heard == [(channel(save.game_id), save.notice("here")) for save in batch]
     await listening.close()
+    await lite.close()
+
+
+@pytest.mark.parametrize("lost", ["a status not expected", "a place in the log taken"])
+async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_nothing(store, lost):
+    """``write_in_one_statement``: if one game of the batch is not in the status its save
+    expects, or one row's place in the log is taken, ClaimLost, and no game of the batch
+    changes, and nothing is told."""
+    service = GameService(store)
+    tables = [await create(service, "four_way", {}, seats("person", "person")) for _ in range(2)]
+    first, second = [table.id for table in tables]
+    taken = Save(second, 0, [(0, 1, 0, None, None)])
+    await store._run(lambda connection: write_saves(connection, [taken]), autocommit=True)
+    before = [await store.load(game_id) for game_id in (first, second)]
+    index = 0 if lost == "a place in the log taken" else 1
+    batch = [
+        Save(first, 0, [(0, 5, 0, None, None)], to_move=1, status=PLAYING, expect=WAITING),
+        Save(second, index, [(index, 2, 1, None, None)], to_move=1, expect=WAITING),
+    ]
+    if lost == "a status not expected":
+        batch[1].expect = PLAYING
+    listening, heard = await listen(store, (first, second))
+    with pytest.raises(ClaimLost):
+        await store._run(lambda connection: write_saves(connection, batch), autocommit=True)
+    for game_id, was in zip((first, second), before, strict=True):
+        now = await store.load(game_id)
+        assert (now.actions, now.status, now.to_move) == (was.actions, was.status, was.to_move)
+    await asyncio.sleep(0.3)
+    assert heard == []
+    await listening.close()
+
+
+async def test_the_group_commit_on_postgresql_is_one_statement_unless_a_clock_is_charged(
+    store, tmp_path
+):
+    """Moves of games without a clock are written in one statement by themselves; a move of
+    a game with a clock (charged in statements of their own) in a transaction."""
+    plain = Save("a", 1, [(1, 0, 0, None, None)], to_move=1)
+    timed = Save("b", 1, [(1, 0, 0, None, None)], to_move=1, clocked=True)
+    unturned = Save("b", 1, [(1, 0, 0, None, None)], clocked=True)  # (its clock runs on)
+    assert store.one_statement([plain, unturned]) and not store.one_statement([plain, timed])
+    lite = await Store(f"sqlite:///{tmp_path / 'games.db'}").open()
+    assert not lite.one_statement([plain])
     await lite.close()
 
 

@@ -94,7 +94,14 @@ from tminus.server.store_values import (
     StoreError,
     token_hash,
 )
-from tminus.server.store_writes import LOCK_STATUSES, SET_TURN, insert_game, write_rows
+from tminus.server.store_writes import (
+    LOCK_STATUSES,
+    SET_TURN,
+    charges_a_clock,
+    insert_game,
+    write_in_one_statement,
+    write_rows,
+)
 
 __all__ = [  # (what the rest of the server and the tests import from here)
     "BOT", "BROKEN", "DEFAULT_URL", "EXPIRED", "FINISHED", "LOCK_STATUSES", "MAX_NOTICE",
@@ -111,13 +118,17 @@ log = logging.getLogger("tminus.server.storage")
 
 async def write_saves(connection, batch: list[Save], origin: str = "", clock=None) -> None:
     """The rows and status changes of several saves, in the caller's transaction, told to
-    the other processes (``clock``: the store's, that games' clocks run on).
+    the other processes (``clock``: the store's, that games' clocks run on). On PostgreSQL,
+    on a connection that commits each statement by itself, a batch that charges no clock
+    (``one_statement``) is written as one statement.
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""
     # (Built as they are read, after the rows' clocks are charged: a notice tells them.)
     told = ((save.game_id, save.notice(origin)) for save in batch)
-    if connection.dialect.name == "postgresql":
+    if connection.sync_connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
+        await write_in_one_statement(connection, batch, told)
+    elif connection.dialect.name == "postgresql":
         await write_rows(connection, batch, clock, told)  # (told in the rows' statement)
     else:
         await write_rows(connection, batch, clock)
@@ -194,7 +205,7 @@ class Store(
             if not batch:
                 continue
             try:
-                results = await self._run(partial(self._write, [item for item, _ in batch]))
+                results = await self._commit([item for item, _ in batch])
             except StoreError as error:  # (the database cannot be used: nobody's is written)
                 for _, done in batch:
                     if not done.done():
@@ -211,13 +222,25 @@ class Store(
     async def _each_alone(self, batch) -> None:
         for item, done in batch:
             try:
-                result = await self._run(partial(self._write, [item]))
+                result = await self._commit([item])
             except Exception as error:
                 if not done.done():
                     done.set_exception(error)
             else:
                 if not done.done():
                     done.set_result(result[0])
+
+    async def _commit(self, batch: list) -> list:
+        """Commit the short writes and saves of ``batch``: what each returns."""
+        return await self._run(partial(self._write, batch), autocommit=self.one_statement(batch))
+
+    def one_statement(self, batch: list) -> bool:
+        """Whether ``batch`` is written as one statement committed by itself: on PostgreSQL,
+        saves that charge no clock (a clock is charged in statements of its own, and a short
+        write is a transaction of its own there: ``StoreBase._run_soon``)."""
+        return is_shared(self.url) and all(
+            isinstance(item, Save) and not charges_a_clock(item) for item in batch
+        )
 
     async def _write(self, batch: list, connection) -> list:
         """The short writes first, in the order asked, then the saves, together. No short

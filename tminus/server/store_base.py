@@ -43,6 +43,7 @@ class StoreBase:
         self._lease_upsert: tuple[float, Any] | None = None  # (see ``take_lease``)
         self.engine: AsyncEngine | None = None
         self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
+        self.autocommit: AsyncEngine | None = None  # (PostgreSQL: each statement by itself)
         self.pending: list = []  # saves and short writes waiting for the next group commit
         self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
@@ -63,6 +64,7 @@ class StoreBase:
             if is_shared(self.url)
             else self.engine
         )
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         try:
             async with self.engine.begin() as connection:
                 if is_shared(self.url):  # processes starting together make the tables once
@@ -83,12 +85,20 @@ class StoreBase:
         if self.engine is not None:
             await self.engine.dispose()
 
-    async def _run(self, work, *, write: bool = True):
-        """One transaction; database errors become StoreError, a lost claim ClaimLost."""
-        # (Both engines are made by ``open``, which must come first.)
-        assert self.engine is not None and self.reader is not None, "Store.open() first"
+    async def _run(self, work, *, write: bool = True, autocommit: bool = False):
+        """One transaction (``autocommit``: on a connection that commits each statement by
+        itself, for work that is one statement); database errors become StoreError, a lost
+        claim ClaimLost."""
+        # (The engines are made by ``open``, which must come first.)
+        assert self.engine and self.reader and self.autocommit, "Store.open() first"
         try:
-            context = self.engine.begin() if write else self.reader.connect()
+            context: Any  # (a connection, or a transaction's context)
+            if autocommit:
+                context = self.autocommit.connect()
+            elif write:
+                context = self.engine.begin()
+            else:
+                context = self.reader.connect()
             async with context as connection:
                 return await work(connection)
         except IntegrityError:

@@ -105,11 +105,13 @@ def own_notice(origin: str, payload: str) -> bool:
 
 
 # Publishes the notices ``notices_bound`` binds, in their order (a statement of its own, or
-# the end of a group commit's statement: ``store_writes.ACTIONS_TURNS_AND_NOTICES``).
-NOTIFY_IN_ORDER = (
+# the end of a group commit's statement: ``store_writes.ACTIONS_TURNS_AND_NOTICES``), if
+# ``when`` holds (``store_writes.SAVES_IN_ONE_STATEMENT``).
+NOTIFY_IF = (
     "SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), "
-    "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) ORDER BY i"
+    "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) WHERE {when} ORDER BY i"
 )
+NOTIFY_IN_ORDER = NOTIFY_IF.format(when="true")
 
 
 def notices_bound(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

@@ -4,6 +4,7 @@ other processes is the caller's part: ``storage.write_saves``)."""
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,7 @@ from sqlalchemy import Update, bindparam, delete, insert, select, text, update
 
 from tminus.server.clock import Clock
 from tminus.server.store_clocks import turn_ended
-from tminus.server.store_notices import NOTIFY_IN_ORDER, notices_bound
+from tminus.server.store_notices import NOTIFY_IF, NOTIFY_IN_ORDER, notices_bound
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
@@ -83,28 +84,15 @@ async def write_rows(
         if save.expect is not None and statuses.get(save.game_id) != save.expect:
             raise ClaimLost()
     for save in batch:  # (before the notices are made: they tell the clocks)
-        if save.clocked and (save.to_move is not None or save.status is not None):
+        if charges_a_clock(save):
             await turn_ended(connection, save, clock or Clock())
-    turns = {  # each game's last save says whose turn it is now
-        save.game_id: None if save.to_move < 0 else save.to_move
-        for save in batch
-        if save.to_move is not None
-    }
+    turns = turns_of(batch)
     if connection.dialect.name == "postgresql":
         await write_at_once(connection, batch, turns, at, told)
     else:
         await write_one_by_one(connection, batch, turns, at)
-    changes: dict[str, dict[str, Any]] = {}  # each game's status changes, merged in order
-    for save in batch:
-        if save.status is not None:
-            values = changes.setdefault(save.game_id, {})
-            values["status"] = save.status
-            if save.result is not None:
-                values["result"] = save.result
-            if save.status == FINISHED:
-                values["finished"] = at
     by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for game_id, values in sorted(changes.items()):
+    for game_id, values in sorted(status_changes(batch, at).items()):
         by_fields.setdefault(tuple(values), []).append(
             {"b_id": game_id, **{f"b_{field}": value for field, value in values.items()}}
         )
@@ -113,6 +101,122 @@ async def write_rows(
     finished = [save.game_id for save in batch if save.status == FINISHED]
     if finished:  # nobody plays their bots any more
         await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
+
+
+def charges_a_clock(save: Save) -> bool:
+    """Whether the save ends a turn of a game with a clock (which is charged for it)."""
+    return save.clocked and (save.to_move is not None or save.status is not None)
+
+
+# A batch that charges no clock is one statement on PostgreSQL, committed by itself: one round
+# trip where a transaction makes four (BEGIN, the lock, the rows, COMMIT), each waiting for
+# the busy event loop to come round to it. The games' rows are locked first, in the order of
+# their ids (``locked``, which ``claimed`` reads whole, as LOCK_STATUSES does), and nothing is
+# written, or told, unless each game is in the status its saves expect. (The row ``changed``
+# merges a game's turn and status: one statement may change a row only once.)
+SAVES_IN_ONE_STATEMENT = text(
+    f"""
+    WITH locked AS MATERIALIZED (
+        SELECT id, status FROM games WHERE id = ANY(CAST(:ids AS varchar[]))
+        ORDER BY id FOR UPDATE
+    ), claimed AS MATERIALIZED (
+        SELECT (SELECT count(*) FROM locked) = cardinality(CAST(:ids AS varchar[]))
+            AND NOT EXISTS (
+                SELECT FROM unnest(CAST(:expect_ids AS varchar[]), CAST(:expects AS varchar[]))
+                    AS expected(id, status)
+                LEFT JOIN locked USING (id)
+                WHERE locked.status IS DISTINCT FROM expected.status
+            ) AS ok
+    ), written AS (
+        INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
+        SELECT * FROM unnest(
+            CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
+            CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
+            CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
+        ) WHERE (SELECT ok FROM claimed)
+    ), changed AS (
+        UPDATE games SET
+            to_move = CASE WHEN change.turned THEN change.seat ELSE games.to_move END,
+            status = coalesce(change.status, games.status),
+            result = coalesce(CAST(change.result AS json), games.result),
+            finished = coalesce(change.finished, games.finished)
+        FROM unnest(
+            CAST(:change_ids AS varchar[]), CAST(:turned AS boolean[]),
+            CAST(:turn_seats AS integer[]), CAST(:statuses AS varchar[]),
+            CAST(:results AS text[]), CAST(:finished AS timestamptz[])
+        ) AS change(id, turned, seat, status, result, finished)
+        WHERE games.id = change.id AND (SELECT ok FROM claimed)
+    ), unleased AS (  -- nobody plays a finished game's bots any more
+        DELETE FROM bot_leases
+        WHERE game_id = ANY(CAST(:ended AS varchar[])) AND (SELECT ok FROM claimed)
+    )
+    {NOTIFY_IF.format(when="(SELECT ok FROM claimed)")}
+    """
+)
+
+
+async def write_in_one_statement(
+    connection, batch: list[Save], told: Iterable[tuple[str, str]]
+) -> None:
+    """PostgreSQL, a batch that charges no clock: its rows, status changes and notices
+    ``told`` in one statement, on a connection that commits each statement by itself.
+    ClaimLost, with nothing written, if a game is not in the status a save expects."""
+    assert not any(map(charges_a_clock, batch)), "a clock is charged in a transaction"
+    at = now()
+    rows = [(save.game_id, *row) for save in batch for row in save.rows]
+    columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
+    ids, indexes, actions, seats, notes, estimates = columns
+    turns, changes = turns_of(batch), status_changes(batch, at)
+    changed = sorted(turns.keys() | changes.keys())
+    change = [changes.get(game_id, {}) for game_id in changed]
+    expected = [(save.game_id, save.expect) for save in batch if save.expect is not None]
+    notices = notices_bound(told)
+    said = await connection.execute(
+        SAVES_IN_ONE_STATEMENT,
+        {
+            "ids": sorted({save.game_id for save in batch}),
+            "expect_ids": [game_id for game_id, _ in expected],
+            "expects": [status for _, status in expected],
+            "game_ids": ids, "indexes": indexes, "actions": actions, "seats": seats,
+            "notes": notes, "estimates": estimates, "ats": [at] * len(rows),
+            "change_ids": changed, "turned": [game_id in turns for game_id in changed],
+            "turn_seats": [turns.get(game_id) for game_id in changed],
+            "statuses": [values.get("status") for values in change],
+            "results": [
+                None if "result" not in values else json.dumps(values["result"])
+                for values in change
+            ],
+            "finished": [values.get("finished") for values in change],
+            "ended": [save.game_id for save in batch if save.status == FINISHED],
+            **notices,
+        },
+    )  # fmt: skip
+    if len(said.all()) != len(notices["channels"]):  # (none told: the claim was lost)
+        raise ClaimLost()
+
+
+def turns_of(batch: list[Save]) -> dict[str, int | None]:
+    """Whose turn it is in each game a save passed the turn in (None: nobody's): its last
+    save says."""
+    return {
+        save.game_id: None if save.to_move < 0 else save.to_move
+        for save in batch
+        if save.to_move is not None
+    }
+
+
+def status_changes(batch: list[Save], at: datetime) -> dict[str, dict[str, Any]]:
+    """Each game's changes of status, result and time finished, merged in the saves' order."""
+    changes: dict[str, dict[str, Any]] = {}
+    for save in batch:
+        if save.status is not None:
+            values = changes.setdefault(save.game_id, {})
+            values["status"] = save.status
+            if save.result is not None:
+                values["result"] = save.result
+            if save.status == FINISHED:
+                values["finished"] = at
+    return changes
 
 
 async def write_at_once(
