@@ -14,6 +14,7 @@ import asyncpg
 import pytest
 from sqlalchemy import select, update
 
+from tminus.server import storage
 from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
 from tminus.server.storage import (
@@ -128,9 +129,23 @@ async def heard_within(heard: list, count: int) -> None:
         await asyncio.sleep(0.02)
 
 
+@pytest.fixture
+def one_statements(monkeypatch) -> list[int]:
+    """The sizes of the batches written by ``write_in_one_statement``, as they are written."""
+    sizes: list[int] = []
+    written = storage.write_in_one_statement
+
+    async def counted(connection, batch, told):
+        sizes.append(len(batch))
+        await written(connection, batch, told)
+
+    monkeypatch.setattr(storage, "write_in_one_statement", counted)
+    return sizes
+
+
 @pytest.mark.parametrize("autocommit", [False, True], ids=["in-a-transaction", "one-statement"])
 async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
-    store, tmp_path, autocommit
+    store, tmp_path, autocommit, one_statements
 ):
     """On PostgreSQL a batch's actions, turns and notices are one statement of arrays in a
     transaction (``store_writes.write_at_once``), or, on a connection that commits each
@@ -150,15 +165,22 @@ async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
         assert await each.take_lease(third, "here", 30.0) and await each.take_lease(
             second, "here", 30.0
         )
+        before = [Save(third, 0, [], to_move=1)]  # (kept when only its status changes)
+        await each._run(lambda connection, b=before: write_saves(connection, b))
     result = {"returns": [1.0, -1.0], "winners": [0], "reason": "test"}
     batch = [
-        Save(first, 0, [(0, 5, 0, None, None), (1, 3, -1, "a bot fell back", None)], to_move=1,
-             status=PLAYING, expect=WAITING),
+        Save(
+            first,
+            0,
+            [(0, 5, 0, None, None), (1, 3, -1, "a bot fell back", None)],
+            to_move=1,
+            status=PLAYING,
+            expect=WAITING,
+        ),
         Save(second, 0, [(0, 2, 1, None, 0.25)], to_move=-1),  # (nobody's turn)
         Save(first, 2, [(2, 7, 1, None, 0.5)], to_move=0),  # (the game's last save counts)
-        Save(third, 0, [(0, 4, 0, None, None)], to_move=-1, status=FINISHED, result=result,
-             expect=WAITING),
-    ]  # fmt: skip
+        Save(third, 0, [(0, 4, 0, None, None)], status=FINISHED, result=result, expect=WAITING),
+    ]
     listening, heard = await listen(store, ids)
     await store._run(partial(write_saves, batch=batch, origin="here"), autocommit=autocommit)
     await lite._run(lambda connection: write_saves(connection, batch, "here"))
@@ -174,7 +196,8 @@ async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
         )  # fmt: skip
     assert (await store.load(first)).notes == [None, "a bot fell back", None]
     assert (await store.load(first)).to_move == 0 and (await store.load(second)).to_move is None
-    assert (await store.load(first)).status == PLAYING
+    assert (await store.load(first)).status == PLAYING and (await store.load(third)).to_move == 1
+    assert one_statements == [len(batch)] * autocommit
     finished = await store.load(third)
     assert (finished.status, finished.result) == (FINISHED, result)
     assert await finished_and_lease(store, third) == (True, None)
@@ -187,7 +210,9 @@ async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
 
 
 @pytest.mark.parametrize("lost", ["a status not expected", "a place in the log taken"])
-async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_nothing(store, lost):
+async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_nothing(
+    store, lost, one_statements
+):
     """``write_in_one_statement``: if one game of the batch is not in the status its save
     expects, or one row's place in the log is taken, ClaimLost, and no game of the batch
     changes, and nothing is told."""
@@ -207,6 +232,7 @@ async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_noth
     listening, heard = await listen(store, (first, second))
     with pytest.raises(ClaimLost):
         await store._run(lambda connection: write_saves(connection, batch), autocommit=True)
+    assert one_statements == [1, len(batch)]
     for game_id, was in zip((first, second), before, strict=True):
         now = await store.load(game_id)
         assert (now.actions, now.status, now.to_move) == (was.actions, was.status, was.to_move)
@@ -216,10 +242,21 @@ async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_noth
 
 
 async def test_the_group_commit_on_postgresql_is_one_statement_unless_a_clock_is_charged(
-    store, tmp_path
+    store, tmp_path, one_statements
 ):
     """Moves of games without a clock are written in one statement by themselves; a move of
     a game with a clock (charged in statements of their own) in a transaction."""
+    service = GameService(store)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    await join_all(service, table)
+    await step(service, table)
+    timed = await clocked_game(service)
+    await move(service, timed)
+    assert len(one_statements) >= 2  # (the start, perhaps with chance, and the move)
+    assert (await store.load(table.id)).actions == table.state.history()
+    written = len(one_statements)
+    await move(service, timed)  # (written in a transaction: the clocks are charged)
+    assert len(one_statements) == written
     plain = Save("a", 1, [(1, 0, 0, None, None)], to_move=1)
     timed = Save("b", 1, [(1, 0, 0, None, None)], to_move=1, clocked=True)
     unturned = Save("b", 1, [(1, 0, 0, None, None)], clocked=True)  # (its clock runs on)

@@ -117,10 +117,10 @@ log = logging.getLogger("tminus.server.storage")
 
 
 async def write_saves(connection, batch: list[Save], origin: str = "", clock=None) -> None:
-    """The rows and status changes of several saves, in the caller's transaction, told to
-    the other processes (``clock``: the store's, that games' clocks run on). On PostgreSQL,
-    on a connection that commits each statement by itself, a batch that charges no clock
-    (``one_statement``) is written as one statement.
+    """The rows and status changes of several saves, told to the other processes
+    (``clock``: the store's, that games' clocks run on): in the caller's transaction or, on
+    PostgreSQL on a connection that commits each statement by itself (``Store._commit``, for
+    a batch that charges no clock: ``Store.one_statement``), as one statement.
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""

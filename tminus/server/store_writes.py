@@ -41,20 +41,22 @@ def set_status(fields: tuple[str, ...]) -> Update:
     )
 
 
+INSERT_ACTIONS = """
+    INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
+    SELECT * FROM unnest(
+        CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
+        CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
+        CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
+    )
+"""  # (the log rows as ``action_columns`` binds them)
+
 # On PostgreSQL a batch's actions, turns and notices are one statement. Every statement is a
 # round trip, and each waits for the busy event loop to come round to it: at 200 games a
 # group commit of about 90 saves spent 36 ms in its six round trips (the lock, the actions,
 # the turns, the notices, BEGIN and COMMIT). The rows go as one array a column.
 ACTIONS_TURNS_AND_NOTICES = text(
     f"""
-    WITH written AS (
-        INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
-        SELECT * FROM unnest(
-            CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
-            CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
-            CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
-        )
-    ), turned AS (
+    WITH written AS ({INSERT_ACTIONS}), turned AS (
         UPDATE games SET to_move = turn.seat
         FROM unnest(CAST(:turn_ids AS varchar[]), CAST(:turn_seats AS integer[]))
             AS turn(id, seat)
@@ -109,11 +111,14 @@ def charges_a_clock(save: Save) -> bool:
 
 
 # A batch that charges no clock is one statement on PostgreSQL, committed by itself: one round
-# trip where a transaction makes four (BEGIN, the lock, the rows, COMMIT), each waiting for
-# the busy event loop to come round to it. The games' rows are locked first, in the order of
-# their ids (``locked``, which ``claimed`` reads whole, as LOCK_STATUSES does), and nothing is
-# written, or told, unless each game is in the status its saves expect. (The row ``changed``
-# merges a game's turn and status: one statement may change a row only once.)
+# trip where a transaction makes four to six (BEGIN, the lock, the rows, the statuses, the
+# leases, COMMIT), each waiting for the busy event loop to come round to it. The games' rows
+# are locked first, in the order of their ids (``locked``, which ``claimed`` reads whole, as
+# LOCK_STATUSES does), and nothing is written, or told, unless each game is in the status its
+# saves expect. (``changed`` sets a game's turn and status at once: one statement may change
+# a row only once.) The statement sees the leases as they were when it began, before it
+# waited for any lock: a lease taken meanwhile on a game it finishes is left, as one taken
+# just after a finish always could be, to run out unrenewed.
 SAVES_IN_ONE_STATEMENT = text(
     f"""
     WITH locked AS MATERIALIZED (
@@ -127,13 +132,7 @@ SAVES_IN_ONE_STATEMENT = text(
                 LEFT JOIN locked USING (id)
                 WHERE locked.status IS DISTINCT FROM expected.status
             ) AS ok
-    ), written AS (
-        INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
-        SELECT * FROM unnest(
-            CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
-            CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
-            CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
-        ) WHERE (SELECT ok FROM claimed)
+    ), written AS ({INSERT_ACTIONS} WHERE (SELECT ok FROM claimed)
     ), changed AS (
         UPDATE games SET
             to_move = CASE WHEN change.turned THEN change.seat ELSE games.to_move END,
@@ -159,40 +158,46 @@ async def write_in_one_statement(
     connection, batch: list[Save], told: Iterable[tuple[str, str]]
 ) -> None:
     """PostgreSQL, a batch that charges no clock: its rows, status changes and notices
-    ``told`` in one statement, on a connection that commits each statement by itself.
-    ClaimLost, with nothing written, if a game is not in the status a save expects."""
-    assert not any(map(charges_a_clock, batch)), "a clock is charged in a transaction"
+    ``told`` (one a save) in one statement, on a connection that commits each statement by
+    itself. ClaimLost, with nothing written, if a game is not in the status a save expects."""
+    if any(map(charges_a_clock, batch)):
+        raise ValueError("a clock is charged in a transaction (write_rows)")
     at = now()
-    rows = [(save.game_id, *row) for save in batch for row in save.rows]
-    columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
-    ids, indexes, actions, seats, notes, estimates = columns
     turns, changes = turns_of(batch), status_changes(batch, at)
-    changed = sorted(turns.keys() | changes.keys())
-    change = [changes.get(game_id, {}) for game_id in changed]
+    changed_ids = sorted(turns.keys() | changes.keys())
+    changes_in_order = [changes.get(game_id, {}) for game_id in changed_ids]
     expected = [(save.game_id, save.expect) for save in batch if save.expect is not None]
     notices = notices_bound(told)
-    said = await connection.execute(
+    notified = await connection.execute(
         SAVES_IN_ONE_STATEMENT,
         {
             "ids": sorted({save.game_id for save in batch}),
             "expect_ids": [game_id for game_id, _ in expected],
             "expects": [status for _, status in expected],
-            "game_ids": ids, "indexes": indexes, "actions": actions, "seats": seats,
-            "notes": notes, "estimates": estimates, "ats": [at] * len(rows),
-            "change_ids": changed, "turned": [game_id in turns for game_id in changed],
-            "turn_seats": [turns.get(game_id) for game_id in changed],
-            "statuses": [values.get("status") for values in change],
+            **action_columns(batch, at),
+            "change_ids": changed_ids, "turned": [game_id in turns for game_id in changed_ids],
+            "turn_seats": [turns.get(game_id) for game_id in changed_ids],
+            "statuses": [values.get("status") for values in changes_in_order],
             "results": [
                 None if "result" not in values else json.dumps(values["result"])
-                for values in change
+                for values in changes_in_order
             ],
-            "finished": [values.get("finished") for values in change],
+            "finished": [values.get("finished") for values in changes_in_order],
             "ended": [save.game_id for save in batch if save.status == FINISHED],
             **notices,
         },
     )  # fmt: skip
-    if len(said.all()) != len(notices["channels"]):  # (none told: the claim was lost)
+    # Every save tells one notice, and each is told only if the claim held: none, it did not.
+    if len(notified.all()) != len(batch):
         raise ClaimLost()
+
+
+def action_columns(batch: list[Save], at: datetime) -> dict[str, list]:
+    """The batch's log rows as ``INSERT_ACTIONS`` binds them: one array a column."""
+    rows = [(save.game_id, *row) for save in batch for row in save.rows]
+    columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
+    names = ("game_ids", "indexes", "actions", "seats", "notes", "estimates")
+    return dict(zip(names, columns, strict=True)) | {"ats": [at] * len(rows)}
 
 
 def turns_of(batch: list[Save]) -> dict[str, int | None]:
@@ -227,16 +232,11 @@ async def write_at_once(
     told: Iterable[tuple[str, str]],
 ) -> None:
     """PostgreSQL: the actions, turns and notices of a batch in one statement."""
-    rows = [(save.game_id, *row) for save in batch for row in save.rows]
-    columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
-    ids, indexes, actions, seats, notes, estimates = columns
     turned = sorted(turns.items())
     await connection.execute(
         ACTIONS_TURNS_AND_NOTICES,
         {
-            "game_ids": ids, "indexes": indexes, "actions": actions, "seats": seats,
-            "notes": notes, "estimates": estimates, "ats": [at] * len(rows),
-            "turn_ids": [game_id for game_id, _ in turned],
+            **action_columns(batch, at), "turn_ids": [game_id for game_id, _ in turned],
             "turn_seats": [seat for _, seat in turned], **notices_bound(told),
         },
     )  # fmt: skip
