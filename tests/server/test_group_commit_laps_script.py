@@ -25,8 +25,8 @@ def test_it_prints_a_group_commits_time_alone_and_its_turns_on_a_busy_loop(datab
         busy,
     )
     assert found, out
-    # Every round trip waits a turn at least (BEGIN, the lock, the rows, COMMIT: four).
-    assert float(found[2]) >= 4 and float(found[1]) >= 4 * 0.5 * 4, out
+    # Its one round trip (a statement committed by itself) waits a turn at least.
+    assert float(found[2]) >= 1 and float(found[1]) >= 1 * 0.5 * 4, out
 
 
 def test_it_asks_for_a_postgresql_database():

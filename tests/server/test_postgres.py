@@ -12,7 +12,7 @@ from functools import partial
 
 import asyncpg
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 
 from tminus.server import storage
 from tminus.server.fairness import verify_export
@@ -26,6 +26,7 @@ from tminus.server.storage import (
     GameRow,
     Save,
     Store,
+    StoreError,
     channel,
     listen_dsn,
     write_saves,
@@ -239,6 +240,35 @@ async def test_a_batch_in_one_statement_that_loses_a_claim_writes_and_tells_noth
     await asyncio.sleep(0.3)
     assert heard == []
     await listening.close()
+
+
+async def test_the_connection_held_for_group_commits_outlives_a_lost_claim_not_a_failure(store):
+    """The group commits' connection is kept from one to the next, through a lost claim; one
+    that fails (its server process ended, as in a restart) is dropped: that commit fails,
+    and the next one opens another connection."""
+    service = GameService(store)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+
+    async def commit(*saves: Save) -> None:
+        await store._run(partial(write_saves, batch=list(saves)), autocommit=True)
+
+    await commit(Save(table.id, 0, [(0, 1, 0, None, None)]))
+    held = store.held
+    with pytest.raises(ClaimLost):
+        await commit(Save(table.id, 0, [(0, 2, 0, None, None)]))
+    await commit(Save(table.id, 1, [(1, 2, 0, None, None)]))
+    assert store.held is held
+    async with store.engine.connect() as connection:
+        ended = await connection.scalar(
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> "
+                 "pg_backend_pid() AND datname = current_database() AND query LIKE '%unnest%'")
+        )  # fmt: skip
+    assert ended
+    with pytest.raises(StoreError):
+        await commit(Save(table.id, 2, [(2, 3, 0, None, None)]))
+    assert store.held is None
+    await commit(Save(table.id, 2, [(2, 3, 0, None, None)]))
+    assert (await store.load(table.id)).actions == [1, 2, 3]
 
 
 async def test_the_group_commit_on_postgresql_is_one_statement_unless_a_clock_is_charged(

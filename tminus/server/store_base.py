@@ -5,12 +5,13 @@ Every part of ``storage.Store`` runs its reads and writes through it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from typing import Any, Self
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tminus.server.clock import Clock
 from tminus.server.limits import BUSY_TIMEOUT
@@ -44,6 +45,7 @@ class StoreBase:
         self.engine: AsyncEngine | None = None
         self.reader: AsyncEngine | None = None  # the engine for reads (one snapshot each)
         self.autocommit: AsyncEngine | None = None  # (PostgreSQL: each statement by itself)
+        self.held: AsyncConnection | None = None  # its connection, kept open (``_run_held``)
         self.pending: list = []  # saves and short writes waiting for the next group commit
         self.origin = secrets.token_hex(6)  # names this store in the notices it publishes
         self.writer: asyncio.Task | None = None
@@ -82,6 +84,7 @@ class StoreBase:
         await self.close()
 
     async def close(self) -> None:
+        await self._drop_held()
         if self.engine is not None:
             await self.engine.dispose()
 
@@ -92,13 +95,9 @@ class StoreBase:
         # (The engines are made by ``open``, which must come first.)
         assert self.engine and self.reader and self.autocommit, "Store.open() first"
         try:
-            context: Any  # (a connection, or a transaction's context)
             if autocommit:
-                context = self.autocommit.connect()
-            elif write:
-                context = self.engine.begin()
-            else:
-                context = self.reader.connect()
+                return await self._run_held(work)
+            context = self.engine.begin() if write else self.reader.connect()
             async with context as connection:
                 return await work(connection)
         except IntegrityError:
@@ -107,6 +106,29 @@ class StoreBase:
             raise unavailable(error, self.url) from None
         except OSError as error:
             raise StoreError(f"the game store cannot be used: {error}") from None
+
+    async def _run_held(self, work):
+        """``work`` on the connection that commits each statement by itself, held open from
+        one call to the next: taking a connection from the pool and giving it back waits
+        for three turns of the event loop, as many as the statement itself. Called by one
+        task at a time (the group commit's writer). A connection that failed is dropped, and
+        the next call opens another (a lost claim is a refused statement, not a failure)."""
+        assert self.autocommit is not None, "Store.open() first"
+        if self.held is None:
+            self.held = await self.autocommit.connect()
+        try:
+            return await work(self.held)
+        except (ClaimLost, IntegrityError):
+            raise
+        except BaseException:  # (cancelled, or the database gone: the connection is unsure)
+            await self._drop_held()
+            raise
+
+    async def _drop_held(self) -> None:
+        held, self.held = self.held, None
+        if held is not None:
+            with contextlib.suppress(Exception):
+                await held.invalidate()
 
     async def _run_soon(self, work):
         """A short write that refuses nothing by itself (a game made, a seat joined, a lease
