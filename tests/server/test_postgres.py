@@ -254,21 +254,39 @@ async def test_the_connection_held_for_group_commits_outlives_a_lost_claim_not_a
 
     await commit(Save(table.id, 0, [(0, 1, 0, None, None)]))
     held = store.held
+    assert held is not None
     with pytest.raises(ClaimLost):
         await commit(Save(table.id, 0, [(0, 2, 0, None, None)]))
     await commit(Save(table.id, 1, [(1, 2, 0, None, None)]))
     assert store.held is held
+    pid = (await held.get_raw_connection()).driver_connection.get_server_pid()
     async with store.engine.connect() as connection:
-        ended = await connection.scalar(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> "
-                 "pg_backend_pid() AND datname = current_database() AND query LIKE '%unnest%'")
-        )  # fmt: skip
-    assert ended
+        assert await connection.scalar(text(f"SELECT pg_terminate_backend({pid})"))
     with pytest.raises(StoreError):
         await commit(Save(table.id, 2, [(2, 3, 0, None, None)]))
     assert store.held is None
     await commit(Save(table.id, 2, [(2, 3, 0, None, None)]))
     assert (await store.load(table.id)).actions == [1, 2, 3]
+    assert store.held not in (None, held)
+
+
+async def test_closing_the_store_lets_a_group_commit_under_way_end_and_opens_no_other(store):
+    """``close`` waits for the group commit being written on the held connection (it is not
+    cut off), and no commit opens a connection after it."""
+    service = GameService(store)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    await store.save(Save(table.id, 0, [(0, 1, 0, None, None)]))
+    assert store.held is not None
+    under_way = asyncio.create_task(store.save(Save(table.id, 1, [(1, 2, 0, None, None)])))
+    await asyncio.sleep(0)  # (its writer has begun)
+    await store.close()
+    await under_way
+    assert store.held is None
+    with pytest.raises(StoreError, match="closed"):
+        await store._run(partial(write_saves, batch=[]), autocommit=True)
+    again = await Store(store.url).open()
+    assert (await again.load(table.id)).actions == [1, 2]
+    await again.close()
 
 
 async def test_the_group_commit_on_postgresql_is_one_statement_unless_a_clock_is_charged(

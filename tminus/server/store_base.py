@@ -84,16 +84,19 @@ class StoreBase:
         await self.close()
 
     async def close(self) -> None:
+        if self.writer is not None:  # (a group commit under way ends on its connection)
+            await asyncio.wait({self.writer}, timeout=self.busy_timeout + 5)
+        self.autocommit = None  # (no commit opens a connection after this)
         await self._drop_held()
         if self.engine is not None:
             await self.engine.dispose()
 
     async def _run(self, work, *, write: bool = True, autocommit: bool = False):
-        """One transaction (``autocommit``: on a connection that commits each statement by
-        itself, for work that is one statement); database errors become StoreError, a lost
-        claim ClaimLost."""
+        """One transaction (``autocommit``: the group commit's work of one statement, on the
+        connection held for it, which commits each statement by itself: ``_run_held``);
+        database errors become StoreError, a lost claim ClaimLost."""
         # (The engines are made by ``open``, which must come first.)
-        assert self.engine and self.reader and self.autocommit, "Store.open() first"
+        assert self.engine and self.reader, "Store.open() first"
         try:
             if autocommit:
                 return await self._run_held(work)
@@ -110,10 +113,16 @@ class StoreBase:
     async def _run_held(self, work):
         """``work`` on the connection that commits each statement by itself, held open from
         one call to the next: taking a connection from the pool and giving it back waits
-        for three turns of the event loop, as many as the statement itself. Called by one
-        task at a time (the group commit's writer). A connection that failed is dropped, and
-        the next call opens another (a lost claim is a refused statement, not a failure)."""
-        assert self.autocommit is not None, "Store.open() first"
+        for three turns of the event loop, as many as the statement itself. Only the group
+        commit's writer calls it, one batch at a time (it is one task: ``Store.save``), on
+        PostgreSQL (SQLite's one connection, held, would keep every other transaction
+        waiting). After anything but a lost claim (a refused statement) the connection is
+        dropped: the database restarted, the statement was cancelled, or a bug. The next
+        call opens another."""
+        if not is_shared(self.url):
+            raise ValueError("a connection is held for group commits on PostgreSQL only")
+        if self.autocommit is None:
+            raise StoreError("the game store is closed")
         if self.held is None:
             self.held = await self.autocommit.connect()
         try:
