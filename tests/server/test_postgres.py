@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 from sqlalchemy import select, text, update
 
-from tminus.server import storage
+from tminus.server import store_writes
 from tminus.server.fairness import verify_export
 from tminus.server.service import GameError, GameService
 from tminus.server.storage import (
@@ -132,15 +132,17 @@ async def heard_within(heard: list, count: int) -> None:
 
 @pytest.fixture
 def one_statements(monkeypatch) -> list[int]:
-    """The sizes of the batches written by ``write_in_one_statement``, as they are written."""
+    """The sizes of the batches written as one statement committed by itself (on a
+    connection that commits each statement so: ``Store._run_held``), as they are written."""
     sizes: list[int] = []
-    written = storage.write_in_one_statement
+    written = store_writes.write_in_one_statement
 
     async def counted(connection, batch, told):
-        sizes.append(len(batch))
+        if store_writes.commits_each_statement(connection):
+            sizes.append(len(batch))
         await written(connection, batch, told)
 
-    monkeypatch.setattr(storage, "write_in_one_statement", counted)
+    monkeypatch.setattr(store_writes, "write_in_one_statement", counted)
     return sizes
 
 
@@ -148,10 +150,9 @@ def one_statements(monkeypatch) -> list[int]:
 async def test_a_group_commit_writes_on_postgresql_what_it_writes_on_sqlite(
     store, tmp_path, autocommit, one_statements
 ):
-    """On PostgreSQL a batch's actions, turns and notices are one statement of arrays in a
-    transaction (``store_writes.write_at_once``), or, on a connection that commits each
-    statement by itself, the whole batch is one (``write_in_one_statement``): read back,
-    either way, the games are what SQLite's statements one by one make of the same batch
+    """On PostgreSQL a batch is one statement of arrays (``write_in_one_statement``), in a
+    transaction or committed by itself on a connection that commits each statement so: read
+    back, either way, the games are what SQLite's statements one by one make of the same batch
     (turns, statuses, results, the time finished, bot leases), and the notices are heard in
     the order of the saves."""
     lite = await Store(f"sqlite:///{tmp_path / 'games.db'}").open()
@@ -268,6 +269,17 @@ async def test_the_connection_held_for_group_commits_outlives_a_lost_claim_not_a
     await commit(Save(table.id, 2, [(2, 3, 0, None, None)]))
     assert (await store.load(table.id)).actions == [1, 2, 3]
     assert store.held not in (None, held)
+
+
+async def test_a_clock_is_never_charged_on_a_connection_that_commits_each_statement(store):
+    """Charging a clock takes statements of its own before the batch's: they would each be
+    committed by themselves, so such a batch is refused there, and nothing is written."""
+    service = GameService(store)
+    table = await create(service, "four_way", {}, seats("person", "person"))
+    timed = Save(table.id, 0, [(0, 1, 0, None, None)], to_move=1, clocked=True)
+    with pytest.raises(ValueError, match="clock"):
+        await store._run(partial(write_saves, batch=[timed]), autocommit=True)
+    assert (await store.load(table.id)).actions == []
 
 
 async def test_closing_the_store_lets_a_group_commit_under_way_end_and_opens_no_other(store):

@@ -99,7 +99,6 @@ from tminus.server.store_writes import (
     SET_TURN,
     charges_a_clock,
     insert_game,
-    write_in_one_statement,
     write_rows,
 )
 
@@ -119,16 +118,14 @@ log = logging.getLogger("tminus.server.storage")
 async def write_saves(connection, batch: list[Save], origin: str = "", clock=None) -> None:
     """The rows and status changes of several saves, told to the other processes
     (``clock``: the store's, that games' clocks run on): in the caller's transaction or, on
-    PostgreSQL on a connection that commits each statement by itself (``Store._commit``, for
-    a batch that charges no clock: ``Store.one_statement``), as one statement.
+    PostgreSQL, on a connection that commits each statement by itself (``Store._commit``, for
+    a batch that charges no clock: ``Store.one_statement``).
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost)."""
     # (Built as they are read, after the rows' clocks are charged: a notice tells them.)
     told = ((save.game_id, save.notice(origin)) for save in batch)
-    if connection.sync_connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
-        await write_in_one_statement(connection, batch, told)
-    elif connection.dialect.name == "postgresql":
+    if connection.dialect.name == "postgresql":
         await write_rows(connection, batch, clock, told)  # (told in the rows' statement)
     else:
         await write_rows(connection, batch, clock)

@@ -104,9 +104,8 @@ def own_notice(origin: str, payload: str) -> bool:
     return payload.startswith(f'{{"by":"{origin}",')
 
 
-# Publishes the notices ``notices_bound`` binds, in their order (a statement of its own, or
-# the end of a group commit's statement: ``store_writes.ACTIONS_TURNS_AND_NOTICES``), if
-# ``when`` holds (``store_writes.SAVES_IN_ONE_STATEMENT``).
+# Publishes the notices ``notices_bound`` binds, in their order, if ``when`` holds: a statement
+# of its own, or the end of a group commit's (``store_writes.SAVES_IN_ONE_STATEMENT``).
 NOTIFY_IF = (
     "SELECT pg_notify(c, p) FROM unnest(CAST(:channels AS text[]), "
     "CAST(:payloads AS text[])) WITH ORDINALITY AS n(c, p, i) WHERE {when} ORDER BY i"

@@ -13,7 +13,7 @@ from sqlalchemy import Update, bindparam, delete, insert, select, text, update
 
 from tminus.server.clock import Clock
 from tminus.server.store_clocks import turn_ended
-from tminus.server.store_notices import NOTIFY_IF, NOTIFY_IN_ORDER, notices_bound
+from tminus.server.store_notices import NOTIFY_IF, notices_bound
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
@@ -41,68 +41,43 @@ def set_status(fields: tuple[str, ...]) -> Update:
     )
 
 
-INSERT_ACTIONS = """
-    INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
-    SELECT * FROM unnest(
-        CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
-        CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
-        CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
-    )
-"""  # (the log rows as ``action_columns`` binds them)
-
-# On PostgreSQL a batch's actions, turns and notices are one statement. Every statement is a
-# round trip, and each waits for the busy event loop to come round to it: at 200 games a
-# group commit of about 90 saves spent 36 ms in its six round trips (the lock, the actions,
-# the turns, the notices, BEGIN and COMMIT). The rows go as one array a column.
-ACTIONS_TURNS_AND_NOTICES = text(
-    f"""
-    WITH written AS ({INSERT_ACTIONS}), turned AS (
-        UPDATE games SET to_move = turn.seat
-        FROM unnest(CAST(:turn_ids AS varchar[]), CAST(:turn_seats AS integer[]))
-            AS turn(id, seat)
-        WHERE games.id = turn.id
-    )
-    {NOTIFY_IN_ORDER}
-    """
-)
-
-
 async def write_rows(
     connection,
     batch: list[Save],
     clock: Clock | None = None,
     told: Iterable[tuple[str, str]] = (),
 ) -> None:
-    """The rows and status changes of several saves, in the caller's transaction; on
-    PostgreSQL with the notices ``told`` (game id, payload), read once the clocks are charged.
+    """The rows and status changes of several saves: on PostgreSQL one statement
+    (``write_in_one_statement``) with the notices ``told`` (game id, payload), read once the
+    clocks are charged; on SQLite one statement after another (``write_one_by_one``).
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost). A game with a clock
     has it charged when its turn passes (``store_clocks.turn_ended``, on ``clock``)."""
-    at = now()
-    ids = sorted({save.game_id for save in batch})
-    statuses = dict((await connection.execute(LOCK_STATUSES, {"ids": ids})).all())
+    if connection.dialect.name != "postgresql":
+        await write_one_by_one(connection, batch, clock)
+        return
+    if any(map(charges_a_clock, batch)):  # (in the caller's transaction, the games locked)
+        if commits_each_statement(connection):
+            raise ValueError("a clock is charged in a transaction, not statement by statement")
+        ids = sorted({save.game_id for save in batch})
+        await connection.execute(LOCK_STATUSES, {"ids": ids})
+        await charge_clocks(connection, batch, clock)
+    await write_in_one_statement(connection, batch, told)
+
+
+def commits_each_statement(connection) -> bool:
+    """Whether the connection commits each statement by itself (``Store._run_held``)."""
+    options = connection.sync_connection.get_execution_options()
+    return options.get("isolation_level") == "AUTOCOMMIT"
+
+
+async def charge_clocks(connection, batch: list[Save], clock: Clock | None) -> None:
+    """Charge the clock of each game whose turn a save ends (before the notices are made:
+    they tell the clocks)."""
     for save in batch:
-        if save.expect is not None and statuses.get(save.game_id) != save.expect:
-            raise ClaimLost()
-    for save in batch:  # (before the notices are made: they tell the clocks)
         if charges_a_clock(save):
             await turn_ended(connection, save, clock or Clock())
-    turns = turns_of(batch)
-    if connection.dialect.name == "postgresql":
-        await write_at_once(connection, batch, turns, at, told)
-    else:
-        await write_one_by_one(connection, batch, turns, at)
-    by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for game_id, values in sorted(status_changes(batch, at).items()):
-        by_fields.setdefault(tuple(values), []).append(
-            {"b_id": game_id, **{f"b_{field}": value for field, value in values.items()}}
-        )
-    for fields, params in by_fields.items():
-        await connection.execute(set_status(fields), params)
-    finished = [save.game_id for save in batch if save.status == FINISHED]
-    if finished:  # nobody plays their bots any more
-        await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
 
 
 def charges_a_clock(save: Save) -> bool:
@@ -110,10 +85,12 @@ def charges_a_clock(save: Save) -> bool:
     return save.clocked and (save.to_move is not None or save.status is not None)
 
 
-# A batch that charges no clock is one statement on PostgreSQL, committed by itself: one round
-# trip where a transaction makes four to six (BEGIN, the lock, the rows, the statuses, the
-# leases, COMMIT), each waiting for the busy event loop to come round to it. The games' rows
-# are locked first, in the order of their ids (``locked``, which ``claimed`` reads whole, as
+# A batch is one statement on PostgreSQL, and one that charges no clock is committed by itself
+# (``Store._commit``): one round trip where a transaction of statements made four to six
+# (BEGIN, the lock, the rows, the statuses, the leases, COMMIT), each waiting for the busy
+# event loop to come round to it (at 200 games a group commit of about 90 saves spent 36 ms
+# in its six). The rows go as one array a column (``action_columns``). The games' rows are
+# locked first, in the order of their ids (``locked``, which ``claimed`` reads whole, as
 # LOCK_STATUSES does), and nothing is written, or told, unless each game is in the status its
 # saves expect. (``changed`` sets a game's turn and status at once: one statement may change
 # a row only once.) The statement sees the leases as they were when it began, before it
@@ -132,7 +109,13 @@ SAVES_IN_ONE_STATEMENT = text(
                 LEFT JOIN locked USING (id)
                 WHERE locked.status IS DISTINCT FROM expected.status
             ) AS ok
-    ), written AS ({INSERT_ACTIONS} WHERE (SELECT ok FROM claimed)
+    ), written AS (
+        INSERT INTO actions (game_id, index, action, seat, note, estimate, at)
+        SELECT * FROM unnest(
+            CAST(:game_ids AS varchar[]), CAST(:indexes AS integer[]),
+            CAST(:actions AS integer[]), CAST(:seats AS integer[]), CAST(:notes AS text[]),
+            CAST(:estimates AS double precision[]), CAST(:ats AS timestamptz[])
+        ) WHERE (SELECT ok FROM claimed)
     ), changed AS (
         UPDATE games SET
             to_move = CASE WHEN change.turned THEN change.seat ELSE games.to_move END,
@@ -157,11 +140,9 @@ SAVES_IN_ONE_STATEMENT = text(
 async def write_in_one_statement(
     connection, batch: list[Save], told: Iterable[tuple[str, str]]
 ) -> None:
-    """PostgreSQL, a batch that charges no clock: its rows, status changes and notices
-    ``told`` (one a save) in one statement, on a connection that commits each statement by
-    itself. ClaimLost, with nothing written, if a game is not in the status a save expects."""
-    if any(map(charges_a_clock, batch)):
-        raise ValueError("a clock is charged in a transaction (write_rows)")
+    """PostgreSQL: a batch's rows, status changes and notices ``told`` (one a save) in one
+    statement (its clocks, if any, charged already). ClaimLost, with nothing written, if a
+    game is not in the status a save expects."""
     at = now()
     turns, changes = turns_of(batch), status_changes(batch, at)
     changed_ids = sorted(turns.keys() | changes.keys())
@@ -193,7 +174,7 @@ async def write_in_one_statement(
 
 
 def action_columns(batch: list[Save], at: datetime) -> dict[str, list]:
-    """The batch's log rows as ``INSERT_ACTIONS`` binds them: one array a column."""
+    """The batch's log rows as ``SAVES_IN_ONE_STATEMENT`` binds them: an array a column."""
     rows = [(save.game_id, *row) for save in batch for row in save.rows]
     columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 6
     names = ("game_ids", "indexes", "actions", "seats", "notes", "estimates")
@@ -224,28 +205,16 @@ def status_changes(batch: list[Save], at: datetime) -> dict[str, dict[str, Any]]
     return changes
 
 
-async def write_at_once(
-    connection,
-    batch: list[Save],
-    turns: dict[str, int | None],
-    at: datetime,
-    told: Iterable[tuple[str, str]],
-) -> None:
-    """PostgreSQL: the actions, turns and notices of a batch in one statement."""
-    turned = sorted(turns.items())
-    await connection.execute(
-        ACTIONS_TURNS_AND_NOTICES,
-        {
-            **action_columns(batch, at), "turn_ids": [game_id for game_id, _ in turned],
-            "turn_seats": [seat for _, seat in turned], **notices_bound(told),
-        },
-    )  # fmt: skip
-
-
-async def write_one_by_one(
-    connection, batch: list[Save], turns: dict[str, int | None], at: datetime
-) -> None:
-    """SQLite (in this process: no round trips to save): the actions, then the turns."""
+async def write_one_by_one(connection, batch: list[Save], clock: Clock | None) -> None:
+    """SQLite (in this process: no round trips to save): the lock, the clocks, the actions,
+    the turns, the statuses and the finished games' leases, one statement after another."""
+    at = now()
+    ids = sorted({save.game_id for save in batch})
+    statuses = dict((await connection.execute(LOCK_STATUSES, {"ids": ids})).all())
+    for save in batch:
+        if save.expect is not None and statuses.get(save.game_id) != save.expect:
+            raise ClaimLost()
+    await charge_clocks(connection, batch, clock)
     rows = [
         {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
          "note": note, "estimate": estimate, "at": at}
@@ -254,10 +223,21 @@ async def write_one_by_one(
     ]  # fmt: skip
     if rows:
         await connection.execute(insert(ActionRow), rows)
+    turns = turns_of(batch)
     if turns:
         await connection.execute(
             SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
         )
+    by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for game_id, values in sorted(status_changes(batch, at).items()):
+        by_fields.setdefault(tuple(values), []).append(
+            {"b_id": game_id, **{f"b_{field}": value for field, value in values.items()}}
+        )
+    for fields, params in by_fields.items():
+        await connection.execute(set_status(fields), params)
+    finished = [save.game_id for save in batch if save.status == FINISHED]
+    if finished:  # nobody plays their bots any more
+        await connection.execute(delete(BotLease).where(BotLease.game_id.in_(finished)))
 
 
 async def insert_game(game: StoredGame, connection) -> None:
