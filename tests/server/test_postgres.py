@@ -347,3 +347,40 @@ async def test_a_clocked_games_move_is_told_on_postgresql_with_its_clocks(store)
     stored = await store.load(table.id)
     assert told[0]["clocks"]["left"] == [round(bank, 1) for bank in stored.clocks["left"]]
     assert told[0]["clocks"]["to_move"] == stored.to_move == table.state.current_player()
+
+
+@pytest.mark.parametrize("sweep", ["pause_abandoned", "expire_waiting"])
+async def test_a_sweep_locks_its_games_in_the_order_of_their_ids(store, sweep):
+    """A sweep over many games (pausing the abandoned, expiring the unjoined) locks their
+    rows in the order of their ids, as a group commit does. Held on the lowest id, it holds
+    no other game while it waits: locking them in the order it found them, it could hold one
+    a group commit waits for while it waits for one that commit holds (a deadlock)."""
+    service = GameService(store)
+    in_table_order = text("SELECT id FROM games ORDER BY ctid")  # (as a scan finds them)
+    async with store.engine.connect() as connection:
+        while True:  # until a scan would find some game before the one of the lowest id
+            table = await create(service, "four_way", {}, seats("person", "person"))
+            if sweep == "pause_abandoned":
+                await join_all(service, table)  # (in play, its people away from now on)
+            found = list(await connection.scalars(in_table_order))
+            await connection.rollback()
+            if found[0] != min(found):
+                break
+    lowest, *others = sorted(found)
+    lock = "SELECT id FROM games WHERE id = :id FOR UPDATE"
+    async with store.engine.connect() as holder:
+        await holder.execute(text(lock), {"id": lowest})
+        swept = asyncio.create_task(getattr(store, sweep)(-1.0))  # (any age is old enough)
+        waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        async with store.engine.connect() as watcher:
+            for _ in range(200):
+                if await watcher.scalar(waiting):
+                    break
+                await watcher.rollback()
+                await asyncio.sleep(0.02)
+            else:
+                pytest.fail("the sweep never waited for the lowest game")
+        for game_id in others:  # none of them is held by the sweep
+            await holder.execute(text(lock + " NOWAIT"), {"id": game_id})
+        await holder.rollback()
+    assert sorted(await swept) == sorted(found)

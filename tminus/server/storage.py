@@ -75,7 +75,16 @@ from tminus.server.store_puzzles import PuzzleQueries
 from tminus.server.store_ratings import RatingQueries
 from tminus.server.store_reads import GameReads, stored_game
 from tminus.server.store_reminders import ReminderQueries
-from tminus.server.store_rows import ActionRow, Base, BotLease, ChatRow, GameRow, SeatRow, now
+from tminus.server.store_rows import (
+    ActionRow,
+    Base,
+    BotLease,
+    ChatRow,
+    GameRow,
+    SeatRow,
+    games_locked,
+    now,
+)
 from tminus.server.store_seats import SeatChanges, seat_news
 from tminus.server.store_values import (
     BOT,
@@ -255,16 +264,12 @@ class Store(
         cutoff = datetime.fromtimestamp(now().timestamp() - seconds, UTC)
 
         async def work(connection) -> list[str]:
-            expired = list(
-                (
-                    await connection.scalars(
-                        update(GameRow)
-                        .where(GameRow.status == WAITING, GameRow.created < cutoff)
-                        .values(status=EXPIRED)
-                        .returning(GameRow.id)
-                    )
-                ).all()
-            )
+            old = games_locked(GameRow.status == WAITING, GameRow.created < cutoff)
+            expired = list((await connection.scalars(old)).all())
+            if expired:
+                await connection.execute(
+                    update(GameRow).where(GameRow.id.in_(expired)).values(status=EXPIRED)
+                )
             news = Moves(at=0, moves=[], status=EXPIRED)
             await self.tell(connection, [(g, news) for g in expired])
             return expired

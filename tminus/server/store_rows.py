@@ -1,13 +1,26 @@
 """The store's tables as SQLAlchemy rows: games, their seats, action logs, table talk, bot
-leases, and the people's accounts, sessions, seats and ratings. A change here comes with a
-migration (``tminus/server/migrations``)."""
+leases, and the people's accounts, sessions, seats and ratings, and the one order in which
+several games' rows are locked. A change to a table comes with a migration
+(``tminus/server/migrations``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    Select,
+    String,
+    Text,
+    select,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -75,6 +88,15 @@ class GameRow(Base):
     banks: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     turn_since: Mapped[float | None] = mapped_column(Float, nullable=True)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+
+
+def games_locked(*conditions) -> Select:
+    """The ids of the games that meet ``conditions``, their rows locked in the order of their
+    ids, as every statement that locks several games does (a group commit, LOCK_STATUSES,
+    ``renew_seen``): one that locked them in the order it found them could hold one game
+    while it waits for another that a group commit holds, waiting for the first (a
+    deadlock: PostgreSQL would end one of them, and a batch of moves with it)."""
+    return select(GameRow.id).where(*conditions).order_by(GameRow.id).with_for_update(of=GameRow)
 
 
 class SeatRow(Base):

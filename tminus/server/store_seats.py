@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, delete, exists, select, update
 
 from tminus.server.store_base import StoreBase
 from tminus.server.store_notices import Paused, SeatNews, Seats
-from tminus.server.store_rows import BotLease, GameRow, SeatRow
+from tminus.server.store_rows import BotLease, GameRow, SeatRow, games_locked
 from tminus.server.store_values import BOT, PERSON, PLAYING, Refusal
 
 
@@ -76,23 +76,18 @@ class SeatChanges(StoreBase):
             here = exists().where(
                 SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
             )
-            paused = list(
-                (
-                    await connection.scalars(
-                        update(GameRow)
-                        .where(
-                            GameRow.status == PLAYING,
-                            ~GameRow.paused,
-                            GameRow.deadline.is_(None),
-                            people,
-                            ~here,
-                        )
-                        .values(paused=True)
-                        .returning(GameRow.id)
-                    )
-                ).all()
+            abandoned = games_locked(
+                GameRow.status == PLAYING,
+                ~GameRow.paused,
+                GameRow.deadline.is_(None),
+                people,
+                ~here,
             )
+            paused = list((await connection.scalars(abandoned)).all())
             if paused:
+                await connection.execute(
+                    update(GameRow).where(GameRow.id.in_(paused)).values(paused=True)
+                )
                 await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
             await self.tell(connection, [(g, Paused(paused=True)) for g in paused])
             return paused
