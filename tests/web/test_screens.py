@@ -48,6 +48,20 @@ def the_side_panel_is_on_screen(page) -> bool:
     )
 
 
+def the_moves_end_in_the_window(page) -> bool:
+    """Beside the board, the moves' box, full, would end inside the window (the page at its
+    top): the newest move is in sight without scrolling the page."""
+    page.evaluate("scrollTo(0, 0)")
+    page.wait_for_timeout(300)  # (a resize is looked at once it has settled)
+    return page.evaluate(
+        """() => {
+            const log = document.getElementById('log');
+            const full = parseFloat(getComputedStyle(log).maxHeight);
+            return log.getBoundingClientRect().top + full <= innerHeight;
+        }"""
+    )
+
+
 def names_broken_mid_word(page) -> list[str]:
     """The words of the players panel's names (and their kinds) too wide for their box,
     which the browser then breaks inside ("Alexandr / ina" beside a score)."""
@@ -86,6 +100,7 @@ def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
         assert horizontal_overflow(page) <= 0
         assert the_side_panel_is_on_screen(page), "a long name pushed the players panel away"
         assert names_broken_mid_word(page) == [], size
+        assert the_moves_end_in_the_window(page), size
         screenshot(page, f"{game}-desktop-{size['width']}x{size['height']}")
     # On a large screen the board takes the room there is: most of the width beside the
     # side panel, or the screen's height.

@@ -499,6 +499,7 @@ function render() {
     thoughts: thoughtsOn(),
   });
   markTakenBack();
+  fitLog();
   scrollLog();
   drawChat();
   renderFairness();
@@ -858,6 +859,8 @@ window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
+    fitLog();
+    scrollLog();
   }, 200);
 });
 
@@ -1145,6 +1148,7 @@ function renderSeatActions() {
   }
   if (view.seat !== null && view.status === "playing")
     actions.append(giveToBotForm(view, online, giving));
+  $("seat-panel").hidden = !actions.childElementCount; // (a spectator has none)
 }
 
 // A person who left: the game's creator lets a bot play for them, or the others vote so (the
@@ -1183,6 +1187,16 @@ function giveToBotForm(view, online, before) {
       "Let a bot play",
     ),
   );
+}
+
+// On a desktop the moves' box ends inside the window, the newest move in sight beside the
+// board without scrolling the page: the room left below its top (the CSS keeps it between
+// a few lines and its full height: see .log).
+function fitLog() {
+  const box = $("log");
+  const below = parseFloat(getComputedStyle(box.closest(".panel")).paddingBottom) + 8;
+  const room = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - below;
+  box.style.setProperty("--log-room", `${Math.floor(room)}px`);
 }
 
 function scrollLog() {
