@@ -370,11 +370,14 @@ async def test_a_sweep_locks_its_games_in_the_order_of_their_ids(store, sweep):
     lock = "SELECT id FROM games WHERE id = :id FOR UPDATE"
     async with store.engine.connect() as holder:
         await holder.execute(text(lock), {"id": lowest})
+        pid = await holder.scalar(text("SELECT pg_backend_pid()"))
         swept = asyncio.create_task(getattr(store, sweep)(-1.0))  # (any age is old enough)
-        waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        waiting = text(  # (waiting for the holder: not for another test's lock)
+            "SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))"
+        )
         async with store.engine.connect() as watcher:
             for _ in range(200):
-                if await watcher.scalar(waiting):
+                if await watcher.scalar(waiting, {"pid": pid}):
                     break
                 await watcher.rollback()
                 await asyncio.sleep(0.02)

@@ -82,7 +82,7 @@ from tminus.server.store_rows import (
     ChatRow,
     GameRow,
     SeatRow,
-    games_locked,
+    games_set_in_order,
     now,
 )
 from tminus.server.store_seats import SeatChanges, seat_news
@@ -264,12 +264,10 @@ class Store(
         cutoff = datetime.fromtimestamp(now().timestamp() - seconds, UTC)
 
         async def work(connection) -> list[str]:
-            old = games_locked(GameRow.status == WAITING, GameRow.created < cutoff)
-            expired = list((await connection.scalars(old)).all())
-            if expired:
-                await connection.execute(
-                    update(GameRow).where(GameRow.id.in_(expired)).values(status=EXPIRED)
-                )
+            old = [GameRow.status == WAITING, GameRow.created < cutoff]
+            expired = list(
+                (await connection.scalars(games_set_in_order(old, status=EXPIRED))).all()
+            )
             news = Moves(at=0, moves=[], status=EXPIRED)
             await self.tell(connection, [(g, news) for g in expired])
             return expired

@@ -15,11 +15,12 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    Select,
     String,
     Text,
+    Update,
     select,
     text,
+    update,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -90,13 +91,22 @@ class GameRow(Base):
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
-def games_locked(*conditions) -> Select:
-    """The ids of the games that meet ``conditions``, their rows locked in the order of their
-    ids, as every statement that locks several games does (a group commit, LOCK_STATUSES,
-    ``renew_seen``): one that locked them in the order it found them could hold one game
-    while it waits for another that a group commit holds, waiting for the first (a
-    deadlock: PostgreSQL would end one of them, and a batch of moves with it)."""
-    return select(GameRow.id).where(*conditions).order_by(GameRow.id).with_for_update(of=GameRow)
+def games_set_in_order(conditions: list, **values: Any) -> Update:
+    """Set ``values`` on the games that meet ``conditions``, returning their ids, with their
+    rows locked first in the order of their ids (one statement: no list of ids to bind).
+    Every statement that locks several games and waits for them locks them in that order (a
+    group commit, LOCK_STATUSES, ``renew_seen``): one that locked them in the order it found
+    them could hold one game while it waits for another that a group commit holds, waiting
+    for the first (a deadlock: PostgreSQL would end one of them, and a batch of moves with
+    it). (``timed_out`` takes games in the order of their deadlines, but never waits: it skips
+    a game locked.)"""
+    locked = select(GameRow.id).where(*conditions).order_by(GameRow.id).with_for_update()
+    return (
+        update(GameRow)
+        .where(GameRow.id.in_(locked.scalar_subquery()))
+        .values(**values)
+        .returning(GameRow.id)
+    )
 
 
 class SeatRow(Base):

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, delete, exists, select, update
 
 from tminus.server.store_base import StoreBase
 from tminus.server.store_notices import Paused, SeatNews, Seats
-from tminus.server.store_rows import BotLease, GameRow, SeatRow, games_locked
+from tminus.server.store_rows import BotLease, GameRow, SeatRow, games_set_in_order
 from tminus.server.store_values import BOT, PERSON, PLAYING, Refusal
 
 
@@ -76,18 +76,17 @@ class SeatChanges(StoreBase):
             here = exists().where(
                 SeatRow.game_id == GameRow.id, SeatRow.kind == PERSON, SeatRow.seen > recent
             )
-            abandoned = games_locked(
+            abandoned = [
                 GameRow.status == PLAYING,
                 ~GameRow.paused,
                 GameRow.deadline.is_(None),
                 people,
                 ~here,
+            ]
+            paused = list(
+                (await connection.scalars(games_set_in_order(abandoned, paused=True))).all()
             )
-            paused = list((await connection.scalars(abandoned)).all())
             if paused:
-                await connection.execute(
-                    update(GameRow).where(GameRow.id.in_(paused)).values(paused=True)
-                )
                 await connection.execute(delete(BotLease).where(BotLease.game_id.in_(paused)))
             await self.tell(connection, [(g, Paused(paused=True)) for g in paused])
             return paused
