@@ -14,6 +14,7 @@ from .conftest import (
     WIDE_DESKTOP,
     create_game,
     horizontal_overflow,
+    played_first_move,
     screenshot,
     serious_accessibility_problems,
     small_targets,
@@ -106,6 +107,27 @@ def test_each_game_fits_a_phone_and_a_desktop(server, new_page, game):
     # side panel, or the screen's height.
     box = page.eval_on_selector("#board > *", "b => b.getBoundingClientRect().toJSON()")
     assert box["width"] >= 1100 or box["height"] >= 800, box
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_reading_older_moves_survives_a_window_that_changes_height(server, new_page, viewport):
+    """A phone's keyboard or address bar coming and going resizes the window: the moves
+    someone scrolled back to stay where they are (a desktop's box, resized to fit the
+    window, goes back to the newest move)."""
+    created = create_game(server, "four_way", {"players": 4}, ["person", *["bot:random"] * 3])
+    page = new_page(viewport)
+    page.goto(server + created["invites"][0]["url"])
+    overflows = "l => l.scrollHeight > l.clientHeight + 40"
+    while not page.eval_on_selector("#log", overflows):
+        page.wait_for_selector(".move, .banner.over")
+        assert not page.locator(".banner.over").count(), "the game ended before its log filled"
+        played_first_move(page)
+    page.wait_for_timeout(300)  # (the bots' moves after mine: then nothing moves until I do)
+    page.eval_on_selector("#log", "l => { l.scrollTop = 0; }")
+    page.set_viewport_size({"width": viewport["width"], "height": viewport["height"] - 60})
+    page.wait_for_timeout(500)  # (a resize is looked at once it has settled)
+    scrolled = page.eval_on_selector("#log", "l => l.scrollTop")
+    assert (scrolled > 0) == (viewport is DESKTOP), scrolled
 
 
 @pytest.mark.parametrize("game", list_games())

@@ -31,6 +31,7 @@ import { clockWords, duration, isLow, secondsLeft, timeoutWords } from "./clocks
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const NARROW = 640; // below this board width, boards draw their phone layout
+const DESKTOP = window.matchMedia("(min-width: 901px)"); // the side panels beside the board
 const PING_EVERY = 15000,
   PONG_WITHIN = 20000; // a busy server may be slow to answer
 
@@ -859,8 +860,9 @@ window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     if (app.view && !$("table").hidden && layoutOf($("board")) !== lastLayout) renderBoard();
-    fitLog();
-    scrollLog();
+    // (Scrolled back only where the box changed size: a phone's keyboard or address bar
+    // coming and going resizes the window too, under someone reading older moves.)
+    if (fitLog() && DESKTOP.matches) scrollLog();
   }, 200);
 });
 
@@ -1191,12 +1193,14 @@ function giveToBotForm(view, online, before) {
 
 // On a desktop the moves' box ends inside the window, the newest move in sight beside the
 // board without scrolling the page: the room left below its top (the CSS keeps it between
-// a few lines and its full height: see .log).
+// a few lines and its full height: see .log). Whether that room changed.
 function fitLog() {
   const box = $("log");
   const below = parseFloat(getComputedStyle(box.closest(".panel")).paddingBottom) + 8;
   const room = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - below;
+  const was = box.style.getPropertyValue("--log-room");
   box.style.setProperty("--log-room", `${Math.floor(room)}px`);
+  return box.style.getPropertyValue("--log-room") !== was;
 }
 
 function scrollLog() {
