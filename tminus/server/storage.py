@@ -105,7 +105,6 @@ from tminus.server.store_values import (
 )
 from tminus.server.store_writes import (
     LOCK_STATUSES,
-    SET_TURN,
     charges_a_clock,
     insert_game,
     write_rows,
@@ -113,7 +112,7 @@ from tminus.server.store_writes import (
 
 __all__ = [  # (what the rest of the server and the tests import from here)
     "BOT", "BROKEN", "DEFAULT_URL", "EXPIRED", "FINISHED", "LOCK_STATUSES", "MAX_NOTICE",
-    "PERSON", "PLAYING", "SCHEMA_LOCK", "SET_TURN", "WAITING", "ActionRow", "Base", "BotLease",
+    "PERSON", "PLAYING", "SCHEMA_LOCK", "WAITING", "ActionRow", "Base", "BotLease",
     "ChatLine", "ChatRow", "ClaimLost", "GameRow", "Refusal", "Save", "Seat", "SeatRow",
     "Store", "StoreBase", "StoreError", "StoredGame", "async_url", "channel", "hold_sqlite",
     "insert_game", "is_shared", "listen_dsn", "make_engine", "notify", "now", "own_notice",

@@ -17,16 +17,13 @@ from tminus.server.store_notices import NOTIFY_IF, notices_bound
 from tminus.server.store_rows import ActionRow, BotLease, GameRow, SeatRow, now
 from tminus.server.store_values import FINISHED, ClaimLost, Save, StoredGame
 
-# The statements of every save, built once: a batch runs each once (the turns as one
-# executemany), so a move costs no statement compilation and one round trip per statement.
+# The statements of every save are built once: a move costs no statement compilation.
+# (PostgreSQL, a batch that charges clocks: its games locked before they are charged.)
 LOCK_STATUSES = (
     select(GameRow.id, GameRow.status)
     .where(GameRow.id.in_(bindparam("ids", expanding=True)))
     .order_by(GameRow.id)
     .with_for_update()
-)
-SET_TURN = (
-    update(GameRow).where(GameRow.id == bindparam("b_id")).values(to_move=bindparam("b_turn"))
 )
 
 
@@ -49,13 +46,13 @@ async def write_rows(
 ) -> None:
     """The rows and status changes of several saves: on PostgreSQL one statement
     (``write_in_one_statement``) with the notices ``told`` (game id, payload), read once the
-    clocks are charged; on SQLite one statement after another (``write_one_by_one``).
+    clocks are charged; on SQLite a few statements of one step each (``write_in_few_steps``).
 
     The games' rows are locked first, in the order of their ids; a game whose status is no
     longer the one a save expects refuses the whole batch (ClaimLost). A game with a clock
     has it charged when its turn passes (``store_clocks.turn_ended``, on ``clock``)."""
     if connection.dialect.name != "postgresql":
-        await write_one_by_one(connection, batch, clock)
+        await write_in_few_steps(connection, batch, clock)
         return
     if any(map(charges_a_clock, batch)):  # (in the caller's transaction, the games locked)
         if commits_each_statement(connection):
@@ -205,29 +202,50 @@ def status_changes(batch: list[Save], at: datetime) -> dict[str, dict[str, Any]]
     return changes
 
 
-async def write_one_by_one(connection, batch: list[Save], clock: Clock | None) -> None:
-    """SQLite (in this process: no round trips to save): the lock, the clocks, the actions,
-    the turns, the statuses and the finished games' leases, one statement after another."""
+# SQLite works in this process, and Python's sqlite3 lets go of the GIL at every step of a
+# statement: each row an executemany writes, each row a query returns. On a busy event loop
+# taking it back waits for the loop's thread, up to the switch interval (5 ms) each time: a
+# group commit of 90 saves written row by row waited about 290 turns of a busy loop
+# (``scripts/group_commit_laps.py``). So a batch is a few statements of one step each, its
+# rows one JSON array bound once (``json_each`` reads it), as PostgreSQL's take arrays.
+SQLITE_CLAIMS_LOST = text(
+    """
+    SELECT count(*) FROM json_each(:expected) AS expected
+    LEFT JOIN games ON games.id = json_extract(expected.value, '$[0]')
+    WHERE games.status IS NOT json_extract(expected.value, '$[1]')
+    """
+)
+SQLITE_ACTIONS = text(
+    """
+    INSERT INTO actions (game_id, "index", action, seat, note, estimate, at)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+        json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+        json_extract(value, '$[4]'), json_extract(value, '$[5]'), :at
+    FROM json_each(:rows)
+    """
+).bindparams(bindparam("at", type_=ActionRow.__table__.c.at.type))
+SQLITE_TURNS = text(  # (UPDATE ... FROM: SQLite 3.33; the store's RETURNING needs 3.35)
+    """
+    UPDATE games SET to_move = json_extract(turn.value, '$[1]')
+    FROM json_each(:turns) AS turn WHERE games.id = json_extract(turn.value, '$[0]')
+    """
+)
+
+
+async def write_in_few_steps(connection, batch: list[Save], clock: Clock | None) -> None:
+    """SQLite: the claims checked, the clocks charged, then the actions, the turns, the
+    statuses and the finished games' leases, each in a statement of one step."""
     at = now()
-    ids = sorted({save.game_id for save in batch})
-    statuses = dict((await connection.execute(LOCK_STATUSES, {"ids": ids})).all())
-    for save in batch:
-        if save.expect is not None and statuses.get(save.game_id) != save.expect:
-            raise ClaimLost()
+    expected = [(save.game_id, save.expect) for save in batch if save.expect is not None]
+    if expected and await connection.scalar(SQLITE_CLAIMS_LOST, {"expected": json.dumps(expected)}):
+        raise ClaimLost()
     await charge_clocks(connection, batch, clock)
-    rows = [
-        {"game_id": save.game_id, "index": index, "action": action, "seat": seat,
-         "note": note, "estimate": estimate, "at": at}
-        for save in batch
-        for index, action, seat, note, estimate in save.rows
-    ]  # fmt: skip
+    rows = [(save.game_id, *row) for save in batch for row in save.rows]
     if rows:
-        await connection.execute(insert(ActionRow), rows)
+        await connection.execute(SQLITE_ACTIONS, {"rows": json.dumps(rows), "at": at})
     turns = turns_of(batch)
     if turns:
-        await connection.execute(
-            SET_TURN, [{"b_id": game_id, "b_turn": turn} for game_id, turn in sorted(turns.items())]
-        )
+        await connection.execute(SQLITE_TURNS, {"turns": json.dumps(sorted(turns.items()))})
     by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for game_id, values in sorted(status_changes(batch, at).items()):
         by_fields.setdefault(tuple(values), []).append(
