@@ -28,6 +28,7 @@ from tminus.core.registry import (
     manifest,
     manifests,
     register,
+    rules_text,
     unregister_game,
 )
 from tminus.sim.facts import game_facts
@@ -160,6 +161,8 @@ def test_a_game_with_nothing_but_its_engine_gets_the_generic_parts(toy):
     with pytest.raises(ValueError, match="no numpy batch engine for 'secret_words'"):
         batch_class(NAME)
     assert batch_agent_names(NAME) == ["random"] and game_facts(load_game(NAME), []) is None
+    with pytest.raises(ValueError, match=r"has no rules page yet: tests\.server needs a RULES\.md"):
+        rules_text(NAME)  # (said, not a traceback: `tminus rules`, the rules page)
 
 
 @pytest.mark.parametrize(

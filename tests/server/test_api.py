@@ -62,6 +62,9 @@ def test_catalog_rules_and_listing(client):
     rules = client.get("/api/rules/four_way")
     assert rules.status_code == 200 and "T-minus rulings" in rules.text
     assert client.get("/api/rules/nope").json()["message"].startswith("unknown game 'nope'")
+    page = client.get("/rules/chess")  # (a page that says so, but not found all the same)
+    assert page.status_code == 404 and "unknown game &#x27;chess&#x27;" in page.text
+    assert client.get("/rules/sputnik").status_code == 200
     game = create(client, [PERSON, {"kind": "bot", "bot": "greedy"}])
     assert client.get("/api/games").json() == []  # unlisted (the default), and waiting
     mine = client.get(f"/api/games?ids={game['id']},nope").json()
@@ -76,6 +79,12 @@ def test_creation_answers_invites_with_tokens_and_a_spectator_link(client):
     assert all(i["url"] == f"/game/{game['id']}#seat={i['seat']}&token={i['token']}"
                for i in game["invites"])  # fmt: skip
     assert game["spectate"] == f"/game/{game['id']}"
+
+
+def test_a_bot_may_be_asked_for_by_its_level_as_on_the_command_line(client):
+    game = create(client, [PERSON, {"kind": "bot", "bot": "hard"}])
+    seat = client.get(f"/api/games/{game['id']}").json()["seats"][1]
+    assert seat["bot"] == "mcts:simulations=800" and seat["name"] == "Search (hard)"
 
 
 @pytest.mark.parametrize(

@@ -101,4 +101,7 @@ def load_game_from(name: str, params: dict[str, Any]) -> Game:
 def rules_text(name: str) -> str:
     """The game's rules page (Markdown), with the T-minus rulings, from its package."""
     package = game_class(name).__module__.rsplit(".", 1)[0]
-    return importlib.resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
+    page = importlib.resources.files(package).joinpath("RULES.md")
+    if not page.is_file():  # (a game being made: its package says how it is played)
+        raise ValueError(f"{name} has no rules page yet: {package} needs a RULES.md")
+    return page.read_text(encoding="utf-8")

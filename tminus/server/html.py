@@ -83,8 +83,8 @@ def rules_page(game: str) -> str:
     for a game not installed here, the page says so."""
     try:
         text = rules_text(game)
-    except ValueError:
-        return _rules_template().substitute(title="Rules", rules=escape(f"no rules for {game}"))
+    except ValueError as error:
+        return _rules_template().substitute(title="Rules", rules=escape(str(error)))
     tokens = MARKDOWN.parse(text)
     heading = next(
         (tokens[i + 1] for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h1"),

@@ -11,6 +11,7 @@ import secrets
 from collections import Counter
 from typing import Any
 
+from tminus.agents.levels import level_table
 from tminus.core.game import State, places_by
 from tminus.core.registry import game_class, load_game
 from tminus.server.catalog import bot_levels, refuse_local_only, title_of
@@ -393,10 +394,17 @@ def new_record(
     )  # fmt: skip
 
 
+def spec_of(bot: Any, named: dict[str, str]) -> Any:
+    """A seat's bot as a spec: a level's name stands for its spec; none is random."""
+    return (named.get(bot, bot) if isinstance(bot, str) else bot) or "random"
+
+
 def new_seats(game_name: str, seats: list[dict[str, Any]]) -> tuple[list[Seat], dict[int, str]]:
     """The seats asked for, and each person's secret token (stored only hashed)."""
     levels = {level["spec"]: level["label"] for level in bot_levels(game_name, len(seats))}
-    bots = [s.get("bot") or "random" for s in seats if s.get("kind") == BOT]
+    # A bot by its level's name ("hard"), as the command line takes it, or by its spec.
+    named = {level.name: level.spec for level in level_table(game_name, len(seats))}
+    bots = [spec_of(s.get("bot"), named) for s in seats if s.get("kind") == BOT]
     labels = Counter(levels.get(spec) for spec in bots)
     numbered: Counter[str] = Counter()
     made, tokens = [], {}
@@ -409,12 +417,12 @@ def new_seats(game_name: str, seats: list[dict[str, Any]]) -> tuple[list[Seat], 
             name = name or f"Player {number + 1}"
             made.append(Seat(number, PERSON, None, token_hash(token), name))
         elif kind == BOT:
-            spec = seat.get("bot") or "random"
+            spec = spec_of(seat.get("bot"), named)
             if spec not in levels:
                 raise GameError(
                     "bad_request",
                     f"Player {number + 1}: no bot {spec!r} for {title_of(game_name)}; bots: "
-                    + ", ".join(sorted(levels)),
+                    + ", ".join([*named, *sorted(levels)]),
                 )
             # Bots are called by their level; two of one level are told apart by number.
             label = levels[spec]
