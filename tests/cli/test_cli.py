@@ -296,3 +296,15 @@ def test_tables_lists_them_and_builds_the_missing_in_processes_of_their_own(monk
         busy = run("tables", "build", "sputnik_endgame")
     assert busy.exit_code == 0 and "another process is building it" in busy.output
     assert not sputnik_endgame.cache_path().exists()
+
+
+def test_a_batch_run_says_when_its_engine_compiles_first(monkeypatch):
+    """Count Down's engine compiles on its first use on a machine (a minute): the bar says
+    so then, not otherwise (a NumPy engine, a game without one)."""
+    from tminus.batch.count_down import CountDownBatch  # (Numba: in the extra "dev")
+    from tminus.cli.simulation import compiled_here
+
+    monkeypatch.setattr(CountDownBatch, "compiled", classmethod(lambda cls: False))
+    assert not compiled_here("count_down")
+    monkeypatch.setattr(CountDownBatch, "compiled", classmethod(lambda cls: True))
+    assert compiled_here("count_down") and compiled_here("four_way") and compiled_here("nope")

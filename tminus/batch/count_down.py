@@ -411,6 +411,8 @@ def main() -> None:
     keeps them on disk: every later process loads them in a second or two)."""
     from tminus.batch.count_down_greedy import CountDownBatchGreedy
 
+    if not CountDownBatch.compiled():
+        print("Compiling Count Down's batch engine and its greedy player (once: a minute or so)")
     env = CountDownBatch(2, seed=0, players=4, max_turns=20)
     env.legal_mask()
     env.observation_tensor(0)

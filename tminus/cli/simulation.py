@@ -79,6 +79,20 @@ class RunOptions:
         )  # fmt: skip
 
 
+def compiled_here(game: str) -> bool:
+    """Whether ``game``'s batch engine runs at full speed from its first step (a compiled
+    engine, Count Down's, compiles on its first use on a machine; say so, or the bar sits
+    still). True where there is no engine: ``simulate_batch`` says so."""
+    from tminus.batch import batch_class
+    from tminus.batch.base import BatchEnv
+
+    try:
+        engine = batch_class(game)
+    except ValueError:
+        return True
+    return not issubclass(engine, BatchEnv) or engine.compiled()
+
+
 def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):
     """The game and the agent spec of every seat (cycled from the list given)."""
     names = split_names(agents)
@@ -119,7 +133,10 @@ def simulate(
     the_game, names = seat_agents(game, agents, players, param)
     seats = list(islice(cycle(names), the_game.num_players))
     options = RunOptions(games, seed, backend, workers, address)
-    with progress_bar(f"{game}: games played", games) as bar:
+    label = f"{game}: games played"
+    if batch and not compiled_here(game):
+        label += " (its batch engine compiles first, once: a minute or so)"
+    with progress_bar(label, games) as bar:
         try:
             if batch:
                 from tminus.sim.batch_simulate import simulate_batch
