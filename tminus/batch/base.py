@@ -56,6 +56,12 @@ def unit_interval(bits: np.ndarray) -> np.ndarray:
     return (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
+def compiles_first(engine: type) -> bool:
+    """Whether the batch engine ``engine`` compiles its code on its first use here (a
+    compiled one, Count Down's, not on disk yet): a minute of one core before its first step."""
+    return issubclass(engine, BatchEnv) and not engine.compiled()
+
+
 class HistoryLog:
     """The action list of every game of a batch: one row a game, grown when full."""
 

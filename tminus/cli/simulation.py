@@ -80,17 +80,16 @@ class RunOptions:
 
 
 def compiled_here(game: str) -> bool:
-    """Whether ``game``'s batch engine runs at full speed from its first step (a compiled
-    engine, Count Down's, compiles on its first use on a machine; say so, or the bar sits
-    still). True where there is no engine: ``simulate_batch`` says so."""
+    """Whether ``game``'s batch engine runs at full speed from its first step (one that
+    compiles first, Count Down's, is said so, or the bar sits still). True where there is
+    no engine: ``simulate_batch`` says so."""
     from tminus.batch import batch_class
-    from tminus.batch.base import BatchEnv
+    from tminus.batch.base import compiles_first
 
     try:
-        engine = batch_class(game)
+        return not compiles_first(batch_class(game))
     except ValueError:
         return True
-    return not issubclass(engine, BatchEnv) or engine.compiled()
 
 
 def seat_agents(game: str, agents: str, players: int | None, param: list[str] | None):

@@ -20,7 +20,7 @@ import numpy as np
 
 from tminus.batch import batch_class
 from tminus.batch.agents import make_batch_agent
-from tminus.batch.base import BatchEnv
+from tminus.batch.base import compiles_first
 from tminus.core.game import Game, State
 from tminus.core.registry import manifest
 
@@ -40,7 +40,7 @@ def batch_rollout(game: Game) -> str | None:
         rollout = manifest(game.name).batch_rollout
         if rollout is not None:
             engine = batch_class(game.name)  # (its module imported: a missing extra says so)
-            if not compile_engines and issubclass(engine, BatchEnv) and not engine.compiled():
+            if not compile_engines and compiles_first(engine):
                 return None
         return rollout
     except (KeyError, ValueError):  # a game made in a test has no manifest

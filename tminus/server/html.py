@@ -78,13 +78,14 @@ def _markdown() -> MarkdownIt:
 MARKDOWN = _markdown()
 
 
-def rules_page(game: str) -> str:
-    """The rules of ``game`` as a page (``tminus/web/rules.html``), titled by their heading;
-    for a game not installed here, the page says so."""
+def rules_page(game: str) -> tuple[str, int]:
+    """The rules of ``game`` as a page (``tminus/web/rules.html``), titled by their heading,
+    and its HTTP status: for a game not installed here, or with no rules page yet, a page
+    that says so, not found (404)."""
     try:
         text = rules_text(game)
     except ValueError as error:
-        return _rules_template().substitute(title="Rules", rules=escape(str(error)))
+        return _rules_template().substitute(title="Rules", rules=escape(str(error))), 404
     tokens = MARKDOWN.parse(text)
     heading = next(
         (tokens[i + 1] for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h1"),
@@ -93,7 +94,7 @@ def rules_page(game: str) -> str:
     words = (heading.children or []) if heading is not None else []
     title = "".join(t.content for t in words if t.type in ("text", "code_inline")) or game
     body = MARKDOWN.renderer.render(tokens, MARKDOWN.options, {})
-    return _rules_template().substitute(title=escape(f"{title} rules"), rules=body)
+    return _rules_template().substitute(title=escape(f"{title} rules"), rules=body), 200
 
 
 def _rules_template() -> Template:

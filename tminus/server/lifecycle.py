@@ -11,8 +11,8 @@ import secrets
 from collections import Counter
 from typing import Any
 
-from tminus.agents.levels import level_table
-from tminus.core.game import State, places_by
+from tminus.agents.registry import LEVEL_NAMES, level_spec
+from tminus.core.game import Game, State, places_by
 from tminus.core.registry import game_class, load_game
 from tminus.server.catalog import bot_levels, refuse_local_only, title_of
 from tminus.server.clocks import check_clock, first_banks
@@ -85,7 +85,7 @@ class Lifecycle(ServiceParts):
             )
         if rated and (hints or undo):
             raise GameError("bad_request", "a rated game allows no hints and no take-backs")
-        made, tokens = new_seats(game_name, seats)
+        made, tokens = new_seats(game, seats)
         record = new_record(
             game_name, dict(game.params), type(game).rules_version, made, listed=listed,
             undo=not rated and default_undo(s.kind for s in made) if undo is None else undo,
@@ -394,17 +394,17 @@ def new_record(
     )  # fmt: skip
 
 
-def spec_of(bot: Any, named: dict[str, str]) -> Any:
-    """A seat's bot as a spec: a level's name stands for its spec; none is random."""
-    return (named.get(bot, bot) if isinstance(bot, str) else bot) or "random"
+def bot_spec(bot: Any, game: Game) -> Any:
+    """A seat's bot as a spec: a level's name ("hard") stands for its spec, as on the command
+    line (``level_spec``); none is random."""
+    return (level_spec(bot, game) if isinstance(bot, str) else bot) or "random"
 
 
-def new_seats(game_name: str, seats: list[dict[str, Any]]) -> tuple[list[Seat], dict[int, str]]:
+def new_seats(game: Game, seats: list[dict[str, Any]]) -> tuple[list[Seat], dict[int, str]]:
     """The seats asked for, and each person's secret token (stored only hashed)."""
+    game_name = game.name
     levels = {level["spec"]: level["label"] for level in bot_levels(game_name, len(seats))}
-    # A bot by its level's name ("hard"), as the command line takes it, or by its spec.
-    named = {level.name: level.spec for level in level_table(game_name, len(seats))}
-    bots = [spec_of(s.get("bot"), named) for s in seats if s.get("kind") == BOT]
+    bots = [bot_spec(s.get("bot"), game) for s in seats if s.get("kind") == BOT]
     labels = Counter(levels.get(spec) for spec in bots)
     numbered: Counter[str] = Counter()
     made, tokens = [], {}
@@ -417,12 +417,12 @@ def new_seats(game_name: str, seats: list[dict[str, Any]]) -> tuple[list[Seat], 
             name = name or f"Player {number + 1}"
             made.append(Seat(number, PERSON, None, token_hash(token), name))
         elif kind == BOT:
-            spec = spec_of(seat.get("bot"), named)
+            spec = bot_spec(seat.get("bot"), game)
             if spec not in levels:
                 raise GameError(
                     "bad_request",
                     f"Player {number + 1}: no bot {spec!r} for {title_of(game_name)}; bots: "
-                    + ", ".join([*named, *sorted(levels)]),
+                    + ", ".join([*LEVEL_NAMES, *sorted(levels)]),
                 )
             # Bots are called by their level; two of one level are told apart by number.
             label = levels[spec]

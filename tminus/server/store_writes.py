@@ -233,8 +233,9 @@ SQLITE_TURNS = text(  # (UPDATE ... FROM: SQLite 3.33; the store's RETURNING nee
 
 
 async def write_in_few_steps(connection, batch: list[Save], clock: Clock | None) -> None:
-    """SQLite: the claims checked, the clocks charged, then the actions, the turns, the
-    statuses and the finished games' leases, each in a statement of one step."""
+    """SQLite: the claims checked, the clocks charged, then the actions and the turns, each
+    in a statement of one step, the statuses (a step each game that starts or ends) and the
+    finished games' leases."""
     at = now()
     expected = [(save.game_id, save.expect) for save in batch if save.expect is not None]
     if expected and await connection.scalar(SQLITE_CLAIMS_LOST, {"expected": json.dumps(expected)}):

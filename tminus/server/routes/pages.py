@@ -7,7 +7,6 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
-from tminus.core.registry import list_games
 from tminus.server.html import WEB, rules_page
 
 router = APIRouter(include_in_schema=False)
@@ -55,7 +54,8 @@ def learn_page() -> FileResponse:
 @router.get("/rules/{game}")
 def rules(game: str) -> HTMLResponse:
     """The rules as a page (a game not installed here: a page that says so, as a 404)."""
-    return HTMLResponse(rules_page(game), status_code=200 if game in list_games() else 404)
+    page, status = rules_page(game)
+    return HTMLResponse(page, status_code=status)
 
 
 @router.get("/favicon.ico")
