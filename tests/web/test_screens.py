@@ -5,6 +5,7 @@ and a screenshot of each written to artifacts/."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tminus.core.registry import list_games
 
@@ -53,14 +54,18 @@ def the_moves_end_in_the_window(page) -> bool:
     """Beside the board, the moves' box, full, would end inside the window (the page at its
     top): the newest move is in sight without scrolling the page."""
     page.evaluate("scrollTo(0, 0)")
-    page.wait_for_timeout(300)  # (a resize is looked at once it has settled)
-    return page.evaluate(
-        """() => {
-            const log = document.getElementById('log');
-            const full = parseFloat(getComputedStyle(log).maxHeight);
-            return log.getBoundingClientRect().top + full <= innerHeight;
-        }"""
-    )
+    try:  # (a resize is looked at once it has settled: until then the box is as it was)
+        page.wait_for_function(
+            """() => {
+                const log = document.getElementById('log');
+                const full = parseFloat(getComputedStyle(log).maxHeight);
+                return log.getBoundingClientRect().top + full <= innerHeight;
+            }""",
+            timeout=3000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def names_broken_mid_word(page) -> list[str]:
@@ -122,10 +127,14 @@ def test_reading_older_moves_survives_a_window_that_changes_height(server, new_p
         page.wait_for_selector(".move, .banner.over")
         assert not page.locator(".banner.over").count(), "the game ended before its log filled"
         played_first_move(page)
-    page.wait_for_timeout(300)  # (the bots' moves after mine: then nothing moves until I do)
+    page.wait_for_selector(".banner.yours")  # (the bots have moved: nothing moves until I do)
     page.eval_on_selector("#log", "l => { l.scrollTop = 0; }")
+    room = "l => l.style.getPropertyValue('--log-room')"
+    before = page.eval_on_selector("#log", room)
     page.set_viewport_size({"width": viewport["width"], "height": viewport["height"] - 60})
-    page.wait_for_timeout(500)  # (a resize is looked at once it has settled)
+    page.wait_for_function(  # (the resize looked at, once it has settled)
+        f"before => ({room})(document.getElementById('log')) !== before", arg=before
+    )
     scrolled = page.eval_on_selector("#log", "l => l.scrollTop")
     assert (scrolled > 0) == (viewport is DESKTOP), scrolled
 
